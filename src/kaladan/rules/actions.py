@@ -1,0 +1,159 @@
+"""Actions: small immutable values with one canonical text form.
+
+Tiles are world indices, units are unit codes (``units.py``), so an action's text needs the
+world for tile names and the acting seat for unit tokens: ``format_action`` and
+``parse_action`` take the state. ``parse_action(format_action(a)) == a`` for every action.
+
+Text forms (tiles as T1.., C1..; units as ``sword``, ``archer+``, ``special:kimbria``)::
+
+    realm kimbria          card KHA-1           castle C2            start sword
+    gold                   place sword T3       upgrade sword T3     lose sword T3
+    return general 2       spawn archer C1      move T1 T2 sword,archer+
+    swap T1 T2 sword archer,shield              attack T4 T5         pass
+    magic KHA-5            nomagic              casualty shield      leave sword
+    buy catapult T2        fortify C1           swapcard KHA-1 KHA-3 swapcard KHA-1
+    extracard KHA-2        extracard            buycard NAN-4        end
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from .errors import InvalidActionError
+from .units import REALM_INDEX, UnitCode, parse_unit_token, unit_token
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+# Action kinds (the first word of the text form).
+REALM = "realm"
+CARD = "card"
+CASTLE = "castle"
+START = "start"
+GOLD = "gold"
+PLACE = "place"
+UPGRADE = "upgrade"
+LOSE = "lose"
+RETURN = "return"
+SPAWN = "spawn"
+MOVE = "move"
+SWAP = "swap"
+ATTACK = "attack"
+PASS = "pass"
+MAGIC = "magic"
+NOMAGIC = "nomagic"
+CASUALTY = "casualty"
+LEAVE = "leave"
+BUY = "buy"
+FORTIFY = "fortify"
+SWAPCARD = "swapcard"
+EXTRACARD = "extracard"
+BUYCARD = "buycard"
+END = "end"
+
+KINDS = (
+    REALM, CARD, CASTLE, START, GOLD, PLACE, UPGRADE, LOSE, RETURN, SPAWN, MOVE, SWAP, ATTACK,
+    PASS, MAGIC, NOMAGIC, CASUALTY, LEAVE, BUY, FORTIFY, SWAPCARD, EXTRACARD, BUYCARD, END,
+)
+
+
+class Action(NamedTuple):
+    """One decision. Unused fields keep their defaults so equal actions compare equal."""
+
+    kind: str
+    tile: int = -1
+    tile2: int = -1
+    units: tuple[UnitCode, ...] = ()
+    units2: tuple[UnitCode, ...] = ()
+    name: str = ""
+    name2: str = ""
+    number: int = -1
+
+
+# Shape of each kind's text: the argument slots in order.
+#   n = name, n2 = name2 (optional), t = tile, t2 = tile2, u = one unit, us = unit list,
+#   us2 = second unit list, k = number (a seat)
+_SHAPES: dict[str, tuple[str, ...]] = {
+    REALM: ("n",), CARD: ("n",), CASTLE: ("t",), START: ("u",), GOLD: (), PLACE: ("u", "t"),
+    UPGRADE: ("u", "t"), LOSE: ("u", "t"), RETURN: ("u", "k"), SPAWN: ("u", "t"),
+    MOVE: ("t", "t2", "us"), SWAP: ("t", "t2", "us", "us2"), ATTACK: ("t", "t2"), PASS: (),
+    MAGIC: ("n",), NOMAGIC: (), CASUALTY: ("u",), LEAVE: ("u",), BUY: ("u", "t"),
+    FORTIFY: ("t",), SWAPCARD: ("n", "n2?"), EXTRACARD: ("n?",), BUYCARD: ("n",), END: (),
+}
+
+
+def format_action(action: Action, state: GameState) -> str:
+    """The canonical text of ``action``."""
+    names = state.world.names
+    words = [action.kind]
+    for slot in _SHAPES[action.kind]:
+        if slot == "n":
+            words.append(action.name)
+        elif slot == "n?":
+            if action.name:
+                words.append(action.name)
+        elif slot == "n2?":
+            if action.name2:
+                words.append(action.name2)
+        elif slot == "t":
+            words.append(names[action.tile])
+        elif slot == "t2":
+            words.append(names[action.tile2])
+        elif slot == "u":
+            words.append(unit_token(action.units[0]))
+        elif slot == "us":
+            words.append(",".join(unit_token(c) for c in action.units))
+        elif slot == "us2":
+            words.append(",".join(unit_token(c) for c in action.units2))
+        elif slot == "k":
+            words.append(str(action.number))
+    return " ".join(words)
+
+
+def parse_action(text: str, state: GameState) -> Action:
+    """Parse an action's text for the seat whose decision is pending.
+
+    Raises InvalidActionError for malformed text; legality is checked by ``apply``.
+    """
+    if not isinstance(text, str):
+        raise InvalidActionError(f"an action must be text, not {type(text).__name__}")
+    words = text.split()
+    if not words:
+        raise InvalidActionError("empty action text")
+    kind = words[0].lower()
+    if kind not in _SHAPES:
+        raise InvalidActionError(f"unknown action {words[0]!r} in {text!r}: expected one of "
+                                 f"{', '.join(KINDS)}")
+    shape = _SHAPES[kind]
+    required = [s for s in shape if not s.endswith("?")]
+    args = words[1:]
+    if not len(required) <= len(args) <= len(shape):
+        expected = " ".join(f"<{s}>" for s in shape)
+        raise InvalidActionError(f"malformed action {text!r}: expected '{kind} {expected}'")
+    seat = state.pending.seat
+    realm = state.realm[seat] if seat >= 0 else -1
+    fields: dict[str, object] = {}
+    for slot, word in zip(shape, args, strict=False):
+        if slot in ("n", "n?"):
+            fields["name"] = word.lower() if kind == REALM else word.upper()
+        elif slot == "n2?":
+            fields["name2"] = word.upper()
+        elif slot == "t":
+            fields["tile"] = state.world.index(word)
+        elif slot == "t2":
+            fields["tile2"] = state.world.index(word)
+        elif slot == "u":
+            fields["units"] = (parse_unit_token(word, seat, realm),)
+        elif slot in ("us", "us2"):
+            units = tuple(sorted(parse_unit_token(w, seat, realm) for w in word.split(",") if w))
+            if not units:
+                raise InvalidActionError(f"malformed action {text!r}: empty unit list")
+            fields["units" if slot == "us" else "units2"] = units
+        elif slot == "k":
+            if not word.isdigit():
+                raise InvalidActionError(f"malformed action {text!r}: {word!r} is not a seat")
+            fields["number"] = int(word)
+    if kind == REALM and fields["name"] not in REALM_INDEX:
+        raise InvalidActionError(f"unknown realm {fields['name']!r}: choose one of "
+                                 f"{', '.join(REALM_INDEX)}")
+    return Action(kind, **fields)  # type: ignore[arg-type]

@@ -1,0 +1,351 @@
+"""apply(state, action): the one reducer, a dispatch table with one handler per action kind.
+
+``apply`` is the checked entry point for the outside world: it refuses anything that
+``legal_actions`` does not list, with the rule id and a reason, before touching the state.
+``apply_unchecked`` is the fast path for search and simulation: it trusts its caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import actions as A
+from . import combat, events, flow, ops, setup
+from .actions import Action, format_action
+from .errors import IllegalActionError, InvalidActionError
+from .legal import legal_actions
+from .state import Decision, GameState
+from .units import (
+    CASTLE_UPGRADE_COST,
+    ELIMINATED_CARD_COST,
+    EXTRA_CARD_COST,
+    PLACE_COST,
+    SWAP_CARD_COST,
+    UPGRADE_COST,
+    Seat,
+    type_of,
+)
+
+
+def apply(state: GameState, action: Action, seat: Seat | None = None) -> None:
+    """Apply ``action`` for the pending seat after checking it is legal now.
+
+    ``seat``, when given, must be the seat whose decision is pending. Raises
+    IllegalActionError (with the rule id) and leaves the state unchanged otherwise.
+    """
+    if not isinstance(action, Action):
+        raise InvalidActionError(f"not an action: {action!r}")
+    pending = state.pending
+    if pending.kind == Decision.NONE:
+        raise IllegalActionError(_text(action, state), "R21.5", "the game is over")
+    if seat is not None and seat != pending.seat:
+        raise IllegalActionError(
+            _text(action, state), "R6.5",
+            f"seat {seat} cannot act now: the pending decision ({pending.kind.label}) "
+            f"belongs to seat {pending.seat}")
+    if action not in legal_actions(state):
+        rule, reason = explain(state, action)
+        raise IllegalActionError(_text(action, state), rule, reason)
+    apply_unchecked(state, action)
+
+
+def _text(action: Action, state: GameState) -> str:
+    try:
+        return format_action(action, state)
+    except (IndexError, KeyError, ValueError):
+        return repr(action)
+
+
+def apply_unchecked(state: GameState, action: Action) -> None:
+    """Apply a legal action without checking it (fast path, STYLE principle 2)."""
+    state.decisions += 1
+    _HANDLERS[action.kind](state, action)
+
+
+# --- handlers --------------------------------------------------------------------------
+
+
+def _setup_value(state: GameState, action: Action) -> None:
+    kind = state.pending.kind
+    seat = state.pending.seat
+    if action.kind in (A.REALM, A.CARD):
+        setup.apply_setup(state, kind, seat, action.name)
+    elif action.kind == A.CASTLE:
+        setup.apply_setup(state, kind, seat, action.tile)
+    else:
+        setup.apply_setup(state, kind, seat, action.units[0])
+
+
+def _event_choice(state: GameState, action: Action) -> None:
+    events.apply_choice(state, action)
+
+
+def _spawn(state: GameState, action: Action) -> None:
+    ops.place_from_reserve(state, state.active, action.units[0], action.tile)  # R8.1-R8.2
+    state.spawn_left.remove(action.tile)
+    _after_spawn(state)
+
+
+def _after_spawn(state: GameState) -> None:
+    if len(legal_actions(state)) <= 1:
+        flow.next_phase(state)
+
+
+def _end(state: GameState) -> None:
+    flow.next_phase(state)
+
+
+def _end_action(state: GameState, action: Action) -> None:
+    _end(state)
+
+
+def _move(state: GameState, action: Action) -> None:
+    phase = state.pending.kind
+    if phase == Decision.EVENT:
+        events.apply_choice(state, action)
+        return
+    ops.move_units(state, action.tile, action.tile2, action.units)  # R10.2 / R12.1
+    flow.next_phase(state)
+
+
+def _swap(state: GameState, action: Action) -> None:
+    ops.swap_units(state, action.tile, action.tile2, action.units, action.units2)
+    flow.next_phase(state)  # R10.6 / R12.1 (c)
+
+
+def _attack(state: GameState, action: Action) -> None:
+    combat.declare(state, action.tile, action.tile2)
+
+
+def _magic(state: GameState, action: Action) -> None:
+    combat.declare_magic(state, action.name)
+
+
+def _nomagic(state: GameState, action: Action) -> None:
+    combat.declare_magic(state, None)
+
+
+def _casualty(state: GameState, action: Action) -> None:
+    combat.choose_casualty(state, action.units[0])
+
+
+def _leave(state: GameState, action: Action) -> None:
+    combat.choose_leave(state, action.units[0])
+
+
+def _upgrade(state: GameState, action: Action) -> None:
+    if state.pending.kind == Decision.EVENT:
+        events.apply_choice(state, action)
+        return
+    c = action.units[0]
+    state.gold[state.active] -= UPGRADE_COST[type_of(c)]  # R11.8
+    ops.upgrade(state, action.tile, c)
+    _after_purchase(state)
+
+
+def _buy(state: GameState, action: Action) -> None:
+    seat = state.active
+    c = action.units[0]
+    tile = action.tile
+    if not state.board[tile]:
+        state.purchase_empty = tile  # R11.4
+    state.gold[seat] -= PLACE_COST[type_of(c)]
+    ops.place_from_reserve(state, seat, c, tile)
+    _after_purchase(state)
+
+
+def _fortify(state: GameState, action: Action) -> None:
+    state.gold[state.active] -= CASTLE_UPGRADE_COST
+    state.fortified[action.tile] = True  # R11.11
+    _after_purchase(state)
+
+
+def _swapcard(state: GameState, action: Action) -> None:
+    seat = state.active
+    pool = state.pool[seat]
+    state.gold[seat] -= SWAP_CARD_COST  # R11.12-R11.13
+    take = action.name2 if action.name2 else pool[state.chance.below(len(pool))]
+    pool.remove(take)
+    state.hand[seat].remove(action.name)
+    pool.append(action.name)
+    pool.sort()
+    state.hand[seat].append(take)
+    state.hand[seat].sort()
+    _after_purchase(state)
+
+
+def _extracard(state: GameState, action: Action) -> None:
+    seat = state.active
+    pool = state.pool[seat]
+    state.gold[seat] -= EXTRA_CARD_COST  # R11.14
+    take = action.name if action.name else pool[state.chance.below(len(pool))]
+    pool.remove(take)
+    state.hand[seat].append(take)
+    state.hand[seat].sort()
+    _after_purchase(state)
+
+
+def _buycard(state: GameState, action: Action) -> None:
+    seat = state.active
+    state.gold[seat] -= ELIMINATED_CARD_COST  # R18.6
+    state.buyable[seat].remove(action.name)
+    state.hand[seat].append(action.name)
+    state.hand[seat].sort()
+    _after_purchase(state)
+
+
+def _after_purchase(state: GameState) -> None:
+    if len(legal_actions(state)) <= 1:
+        flow.next_phase(state)
+
+
+def _gold(state: GameState, action: Action) -> None:
+    events.apply_choice(state, action)
+
+
+def _setup(state: GameState, action: Action) -> None:
+    _setup_value(state, action)
+
+
+_HANDLERS: dict[str, Callable[[GameState, Action], None]] = {
+    A.REALM: _setup, A.CARD: _setup, A.CASTLE: _setup, A.START: _setup,
+    A.GOLD: _gold, A.PLACE: _event_choice, A.LOSE: _event_choice, A.RETURN: _event_choice,
+    A.UPGRADE: _upgrade, A.SPAWN: _spawn, A.MOVE: _move, A.SWAP: _swap, A.ATTACK: _attack,
+    A.PASS: _end_action, A.END: _end_action, A.MAGIC: _magic, A.NOMAGIC: _nomagic,
+    A.CASUALTY: _casualty, A.LEAVE: _leave, A.BUY: _buy, A.FORTIFY: _fortify,
+    A.SWAPCARD: _swapcard, A.EXTRACARD: _extracard, A.BUYCARD: _buycard,
+}
+
+
+# --- explanations for refused actions --------------------------------------------------
+
+_EXPECTED = {
+    Decision.REALM: ("R5.5", "choose a realm: 'realm <name>'"),
+    Decision.START_CARD: ("R5.7", "choose a starting magic card: 'card <id>'"),
+    Decision.CASTLE: ("R5.8", "choose a free castle spot: 'castle C<n>'"),
+    Decision.START_UNIT: ("R5.9", "choose a starting basic unit: 'start sword|archer|shield'"),
+    Decision.EVENT: ("R7.1", "resolve the event card"),
+    Decision.SPAWN: ("R8.1", "spawn a basic unit on a castle you control, or 'end'"),
+    Decision.ACTION: ("R10.1", "move, swap, attack or pass"),
+    Decision.MAGIC: ("R16.5", "declare a magic card or 'nomagic'"),
+    Decision.CASUALTY: ("R16.22", "choose a unit that dies: 'casualty <unit>'"),
+    Decision.INVASION: ("R17.6", "choose a unit that stays behind: 'leave <unit>'"),
+    Decision.PURCHASE: ("R11.1", "buy, upgrade, fortify, trade cards, or 'end'"),
+    Decision.REINFORCE: ("R12.1", "move or swap one unit, or pass"),
+}
+
+_KINDS_OF = {
+    Decision.REALM: {A.REALM}, Decision.START_CARD: {A.CARD}, Decision.CASTLE: {A.CASTLE},
+    Decision.START_UNIT: {A.START},
+    Decision.EVENT: {A.GOLD, A.PLACE, A.UPGRADE, A.MOVE, A.LOSE, A.RETURN},
+    Decision.SPAWN: {A.SPAWN, A.END}, Decision.ACTION: {A.MOVE, A.SWAP, A.ATTACK, A.PASS},
+    Decision.MAGIC: {A.MAGIC, A.NOMAGIC}, Decision.CASUALTY: {A.CASUALTY},
+    Decision.INVASION: {A.LEAVE},
+    Decision.PURCHASE: {A.BUY, A.UPGRADE, A.FORTIFY, A.SWAPCARD, A.EXTRACARD, A.BUYCARD, A.END},
+    Decision.REINFORCE: {A.MOVE, A.SWAP, A.PASS},
+}
+
+
+def explain(state: GameState, action: Action) -> tuple[str, str]:
+    """Why ``action`` is not legal now: (rule id, reason)."""
+    pending = state.pending
+    rule, expected = _EXPECTED[pending.kind]
+    if action.kind not in _KINDS_OF[pending.kind]:
+        return rule, (f"'{action.kind}' is not possible now: seat {pending.seat} must "
+                      f"{expected} (phase {state.phase.label})")
+    seat = pending.seat
+    board = state.board
+    world = state.world
+    n_tiles = len(board)
+    for tile in (action.tile, action.tile2):
+        if tile >= n_tiles:
+            return "R4.4", f"tile index {tile} does not exist"
+    for c in action.units + action.units2:
+        if c >> 7 != seat:
+            return "R23.10", "you can only command your own units"
+    kind = action.kind
+    if kind in (A.MOVE, A.SWAP):
+        src, dst = action.tile, action.tile2
+        if state.tile_owner(src) != seat:
+            return "R10.2", f"you do not control {world.names[src]}"
+        if dst not in world.neighbours[src]:
+            return "R4.2", f"{world.names[src]} and {world.names[dst]} are not adjacent"
+        owner = state.tile_owner(dst)
+        if owner not in (-1, seat):
+            return "R10.3", f"{world.names[dst]} is an enemy tile"
+        if not _has_units(board[src], action.units):
+            return "R10.2", f"those units are not on {world.names[src]}"
+        if kind == A.MOVE and len(board[dst]) + len(action.units) > world.capacity[dst]:
+            return "R4.6", (f"{world.names[dst]} holds {len(board[dst])} of "
+                            f"{world.capacity[dst]}: no room for {len(action.units)} more")
+        if pending.kind == Decision.REINFORCE and len(action.units) != 1:
+            return "R12.1", "reinforcement moves or swaps exactly one unit"
+        if kind == A.SWAP:
+            if owner != seat:
+                return "R10.6", f"you do not control {world.names[dst]}"
+            if len(action.units) != 1 and len(action.units2) != 1:
+                return "R10.7", "one of the two sets must be a single unit"
+            return "R10.8", "after the swap a tile would be over capacity"
+    if kind == A.ATTACK:
+        if state.tile_owner(action.tile) != seat:
+            return "R16.1", f"you have no unit on {world.names[action.tile]}"
+        if action.tile2 not in world.neighbours[action.tile]:
+            return "R16.1", "the defended tile must be adjacent to the attacking tile"
+        return "R16.1", f"{world.names[action.tile2]} is not an enemy tile"
+    if kind in (A.BUY, A.UPGRADE, A.FORTIFY, A.SWAPCARD, A.EXTRACARD, A.BUYCARD):
+        cost = _cost(action)
+        if pending.kind == Decision.PURCHASE and cost > state.gold[seat]:
+            return "R11.1", f"it costs {cost} gold and you have {state.gold[seat]}"
+        if kind == A.BUY:
+            tile = action.tile
+            owner = state.tile_owner(tile)
+            if owner not in (-1, seat):
+                return "R11.5", f"{world.names[tile]} is an enemy tile"
+            if state.room(tile) <= 0:
+                return "R4.6", f"{world.names[tile]} is full"
+            if owner == -1 and state.purchase_empty >= 0:
+                return "R11.4", ("you already placed units on the empty tile "
+                                 f"{world.names[state.purchase_empty]} this phase")
+            if owner == -1:
+                return "R11.3", f"{world.names[tile]} is not next to a tile you control"
+            return "R2.7", "that unit is not in your reserve"
+        if kind == A.UPGRADE:
+            return "R11.8", "that unit is not yours on that tile, is a Crown or is upgraded"
+        if kind == A.FORTIFY:
+            return "R11.11", "you can upgrade only a castle tile you control, once"
+        return "R11.12", "that card is not in your hand, your pool or on offer to you"
+    if kind == A.SPAWN:
+        return "R8.2", "one basic unit from your reserve per castle you held at the start"
+    if kind == A.PLACE:
+        return "R7.8", "place a unit of your reserve on a tile you control with room"
+    if kind == A.CASUALTY:
+        return "R16.23", "that unit is not yours on the battle tile, or the Crown must be last"
+    if kind == A.LEAVE:
+        return "R17.6", "that unit is not among the attackers still on the attacking tile"
+    if kind == A.MAGIC:
+        return "R16.8", "that card is not in your hand, not usable now, or its condition fails"
+    return rule, f"not possible now: seat {seat} must {expected}"
+
+
+def _has_units(units: list[int], wanted: tuple[int, ...]) -> bool:
+    pool = list(units)
+    for c in wanted:
+        if c not in pool:
+            return False
+        pool.remove(c)
+    return True
+
+
+def _cost(action: Action) -> int:
+    kind = action.kind
+    if kind == A.BUY:
+        return PLACE_COST[type_of(action.units[0])]
+    if kind == A.UPGRADE:
+        return UPGRADE_COST[type_of(action.units[0])]
+    if kind == A.FORTIFY:
+        return CASTLE_UPGRADE_COST
+    if kind == A.SWAPCARD:
+        return SWAP_CARD_COST
+    if kind == A.EXTRACARD:
+        return EXTRA_CARD_COST
+    return ELIMINATED_CARD_COST

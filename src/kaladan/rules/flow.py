@@ -1,0 +1,110 @@
+"""Turns, phases and rounds (sections 6, 8, 9, 21): what happens automatically between
+decisions. Every handler in ``apply`` ends by handing control back here."""
+
+from __future__ import annotations
+
+from . import events, legal, scoring
+from .state import NO_DECISION, Decision, GameState, Pending, Phase, Result
+from .units import Seat
+from .world import Terrain
+
+_ORDER = {
+    "seeds": (Phase.EVENT, Phase.SPAWN, Phase.INCOME, Phase.ACTION, Phase.PURCHASE,
+              Phase.REINFORCE),
+    "official": (Phase.EVENT, Phase.INCOME, Phase.SPAWN, Phase.ACTION, Phase.PURCHASE,
+                 Phase.REINFORCE),
+}  # R6.2
+
+
+def start_turn(state: GameState, seat: Seat) -> None:
+    state.active = seat
+    state.turn += 1
+    enter_phase(state, _ORDER[state.config.phase_order][0])
+
+
+def enter_phase(state: GameState, phase: Phase) -> None:
+    """R6.3: every phase is gone through, in order, even when nothing happens in it."""
+    state.phase = phase
+    seat = state.active
+    if phase == Phase.EVENT:
+        events.begin(state)
+    elif phase == Phase.SPAWN:
+        # R8.1: castles controlled when the phase begins.
+        state.spawn_left = [t for t in state.controlled(seat)
+                            if state.world.terrain[t] == Terrain.CASTLE]
+        _decide_or_skip(state, Decision.SPAWN)
+    elif phase == Phase.INCOME:
+        _income(state, seat)
+        next_phase(state)
+    elif phase == Phase.ACTION:
+        _decide_or_skip(state, Decision.ACTION)
+    elif phase == Phase.PURCHASE:
+        state.purchase_empty = -1
+        _decide_or_skip(state, Decision.PURCHASE)
+    elif phase == Phase.REINFORCE:
+        _decide_or_skip(state, Decision.REINFORCE)
+
+
+def _decide_or_skip(state: GameState, kind: Decision) -> None:
+    """Ask the active player, unless passing is the only thing they could do."""
+    state.pending = Pending(kind, state.active)
+    if len(legal.legal_actions(state)) <= 1:
+        next_phase(state)
+
+
+def _income(state: GameState, seat: Seat) -> None:
+    """R9.1: castles + other tiles // 2, counted when the phase begins (R9.3)."""
+    from .ops import gain_gold
+
+    castles = others = 0
+    for t in state.controlled(seat):
+        if state.world.terrain[t] == Terrain.CASTLE:
+            castles += 1
+        else:
+            others += 1
+    gain_gold(state, seat, castles + others // 2)
+
+
+def next_phase(state: GameState) -> None:
+    order = _ORDER[state.config.phase_order]
+    index = order.index(state.phase)
+    if index + 1 < len(order):
+        enter_phase(state, order[index + 1])
+    else:
+        end_turn(state)  # R12.4
+
+
+def end_turn(state: GameState) -> None:
+    """Pass play to the next player still in the game (R6.1); end after the final round."""
+    state.battle = None
+    state.pending = NO_DECISION
+    while True:
+        state.slot += 1
+        if state.final_slot >= 0 and state.slot > state.final_slot:
+            finish_final_round(state)
+            return
+        seat = (state.first + state.slot) % state.n
+        if not state.eliminated[seat]:
+            start_turn(state, seat)
+            return
+
+
+def trigger_final_round(state: GameState) -> None:
+    """R21.2-R21.3: after this turn everyone plays once more, ending with the drawer."""
+    if state.final_slot < 0:
+        state.final_slot = state.slot + state.n
+
+
+def finish_final_round(state: GameState) -> None:
+    """R21.5, section 22: score the players still in the game."""
+    scores = scoring.scores(state)
+    winner, tie_break = scoring.winner(state, scores)
+    game_over(state, Result("final_round", winner, scores, tie_break))
+
+
+def game_over(state: GameState, result: Result) -> None:
+    state.result = result
+    state.phase = Phase.OVER
+    state.pending = NO_DECISION
+    state.battle = None
+    state.event = None

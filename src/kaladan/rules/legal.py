@@ -1,0 +1,310 @@
+"""legal_actions(state): the one source of truth for what may happen next.
+
+Every generator returns its actions in a deterministic order. Each function names the rules
+it implements; ``apply`` accepts exactly what these functions list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+
+from . import actions as A
+from . import events, magic
+from .actions import Action
+from .state import Decision, GameState
+from .units import (
+    BASIC_TYPES,
+    CASTLE_UPGRADE_COST,
+    CATAPULT,
+    CROWN,
+    ELIMINATED_CARD_COST,
+    EXTRA_CARD_COST,
+    GENERAL,
+    PLACE_COST,
+    REALMS,
+    SPECIAL,
+    SWAP_CARD_COST,
+    UPGRADE_COST,
+    Seat,
+    UnitCode,
+    code,
+    type_of,
+)
+from .world import Terrain
+
+_PASS = Action(A.PASS)
+_END = Action(A.END)
+_GOLD = Action(A.GOLD)
+_NOMAGIC = Action(A.NOMAGIC)
+
+
+def legal_actions(state: GameState) -> list[Action]:
+    """Every legal action of the pending decision, in a deterministic order."""
+    return _GENERATORS[state.pending.kind](state, state.pending.seat)
+
+
+@lru_cache(maxsize=4096)
+def sub_multisets(units: tuple[UnitCode, ...]) -> tuple[tuple[UnitCode, ...], ...]:
+    """Every non-empty sub-multiset of a sorted unit tuple, smaller ones first."""
+    groups: list[tuple[UnitCode, int]] = []
+    for c in units:
+        if groups and groups[-1][0] == c:
+            groups[-1] = (c, groups[-1][1] + 1)
+        else:
+            groups.append((c, 1))
+    subsets: list[tuple[UnitCode, ...]] = [()]
+    for c, count in groups:
+        subsets = [s + (c,) * k for s in subsets for k in range(count + 1)]
+    subsets = [s for s in subsets if s]
+    subsets.sort(key=lambda s: (len(s), s))
+    return tuple(subsets)
+
+
+def distinct(units: list[UnitCode]) -> list[UnitCode]:
+    """Distinct unit codes in canonical order (equal units are interchangeable)."""
+    return sorted(set(units))
+
+
+# --- setup (section 5) -----------------------------------------------------------------
+
+
+def _realm(state: GameState, seat: Seat) -> list[Action]:
+    # R5.5: an untaken realm (roll_off: one not yet assigned).
+    return [Action(A.REALM, name=r) for i, r in enumerate(REALMS) if state.seat_of_realm[i] < 0]
+
+
+def _start_card(state: GameState, seat: Seat) -> list[Action]:
+    return [Action(A.CARD, name=c) for c in magic.realm_cards(state.realm[seat])]  # R5.7
+
+
+def _castle(state: GameState, seat: Seat) -> list[Action]:
+    taken = set(state.home)
+    return [Action(A.CASTLE, tile=t) for t in state.world.castle_spots if t not in taken]  # R5.8
+
+
+def _start_unit(state: GameState, seat: Seat) -> list[Action]:
+    realm = state.realm[seat]
+    return [Action(A.START, units=(code(seat, realm, t),)) for t in BASIC_TYPES]  # R5.9
+
+
+# --- movement shared by the Action phase and events ------------------------------------
+
+
+def moves(state: GameState, seat: Seat) -> list[Action]:
+    """R10.2-R10.5: some of your units from a tile you control to an adjacent empty or own tile."""
+    board = state.board
+    cap = state.world.capacity
+    out = []
+    for src in state.controlled(seat):
+        dests = [d for d in state.world.neighbours[src]
+                 if not board[d] or board[d][0] >> 7 == seat]
+        if not dests:
+            continue
+        for subset in sub_multisets(tuple(board[src])):
+            size = len(subset)
+            for d in dests:
+                if len(board[d]) + size <= cap[d]:
+                    out.append(Action(A.MOVE, src, d, subset))
+    return out
+
+
+def swaps(state: GameState, seat: Seat) -> list[Action]:
+    """R10.6-R10.8: two adjacent own tiles exchange sets, at least one set a single unit."""
+    board = state.board
+    cap = state.world.capacity
+    mine = state.controlled(seat)
+    mine_set = set(mine)
+    out = []
+    for a in mine:
+        for b in state.world.neighbours[a]:
+            if b <= a or b not in mine_set:
+                continue
+            subs_a = sub_multisets(tuple(board[a]))
+            subs_b = sub_multisets(tuple(board[b]))
+            len_a, len_b = len(board[a]), len(board[b])
+            for xa in subs_a:
+                for xb in subs_b:
+                    if len(xa) != 1 and len(xb) != 1:
+                        continue
+                    if xa == xb:
+                        continue  # exchanging equal units changes nothing
+                    if len_a - len(xa) + len(xb) > cap[a] or len_b - len(xb) + len(xa) > cap[b]:
+                        continue
+                    out.append(Action(A.SWAP, a, b, xa, xb))
+    return out
+
+
+def attacks(state: GameState, seat: Seat) -> list[Action]:
+    """R10.9, R16.1: one tile you control attacks an adjacent enemy tile."""
+    board = state.board
+    out = []
+    for a in state.controlled(seat):
+        for d in state.world.neighbours[a]:
+            if board[d] and board[d][0] >> 7 != seat:
+                out.append(Action(A.ATTACK, a, d))
+    return out
+
+
+def _action(state: GameState, seat: Seat) -> list[Action]:
+    return [_PASS] + moves(state, seat) + swaps(state, seat) + attacks(state, seat)
+
+
+# --- Free Spawn (section 8) ------------------------------------------------------------
+
+
+def _spawn(state: GameState, seat: Seat) -> list[Action]:
+    realm = state.realm[seat]
+    reserve = state.reserve[seat]
+    out = [_END]
+    for castle in state.spawn_left:
+        if state.room(castle) <= 0:
+            continue
+        for t in BASIC_TYPES:
+            if reserve[t] > 0:
+                out.append(Action(A.SPAWN, castle, units=(code(seat, realm, t),)))
+    return out
+
+
+# --- Purchase (section 11) -------------------------------------------------------------
+
+
+def placement_tiles(state: GameState, seat: Seat) -> list[int]:
+    """R11.3-R11.6: own tiles with room, and empty tiles next to one unless R11.4 used it up."""
+    board = state.board
+    mine = state.controlled(seat)
+    tiles = {t for t in mine if state.room(t) > 0}
+    if state.purchase_empty < 0:
+        for t in mine:
+            for d in state.world.neighbours[t]:
+                if not board[d]:
+                    tiles.add(d)
+    return sorted(tiles)
+
+
+def _purchase(state: GameState, seat: Seat) -> list[Action]:
+    gold = state.gold[seat]
+    realm = state.realm[seat]
+    reserve = state.reserve[seat]
+    out = [_END]
+    # Place units (R11.2 first four rows; R11.7 a General only once returned by R7.14).
+    buyable_units = [code(seat, realm, t) for t in (GENERAL, CATAPULT, *BASIC_TYPES)
+                     if reserve[t] > 0 and PLACE_COST[t] <= gold]
+    if PLACE_COST[SPECIAL] <= gold:
+        buyable_units += [code(seat, r, SPECIAL) for r in state.reserve_specials[seat]]
+    if buyable_units:
+        for tile in placement_tiles(state, seat):
+            for c in buyable_units:
+                out.append(Action(A.BUY, tile, units=(c,)))
+    # Upgrades (R11.8-R11.10).
+    for t, units in enumerate(state.board):
+        if not units or units[0] >> 7 != seat:
+            continue
+        for c in distinct(units):
+            ut = type_of(c)
+            if not c & 1 and ut != CROWN and UPGRADE_COST[ut] <= gold:
+                out.append(Action(A.UPGRADE, t, units=(c,)))
+        if (state.world.terrain[t] == Terrain.CASTLE and not state.fortified[t]
+                and gold >= CASTLE_UPGRADE_COST):
+            out.append(Action(A.FORTIFY, t))  # R11.11
+    # Magic cards (R11.12-R11.14, R18.6).
+    pool = state.pool[seat]
+    if pool:
+        own = [c for c in state.hand[seat] if magic.card_realm(c) == REALMS[realm]]
+        if gold >= SWAP_CARD_COST:
+            for give in sorted(set(own)):
+                if state.config.starting_magic == "choose":
+                    out.extend(Action(A.SWAPCARD, name=give, name2=take) for take in pool)
+                else:
+                    out.append(Action(A.SWAPCARD, name=give))
+        if gold >= EXTRA_CARD_COST:
+            if state.config.starting_magic == "choose":
+                out.extend(Action(A.EXTRACARD, name=take) for take in pool)
+            else:
+                out.append(Action(A.EXTRACARD))
+    if gold >= ELIMINATED_CARD_COST:
+        out.extend(Action(A.BUYCARD, name=c) for c in state.buyable[seat])
+    return out
+
+
+# --- Reinforcement (section 12) --------------------------------------------------------
+
+
+def _reinforce(state: GameState, seat: Seat) -> list[Action]:
+    """R12.1-R12.2: one unit to an adjacent own or empty tile, or one-for-one swap."""
+    board = state.board
+    cap = state.world.capacity
+    out = [_PASS]
+    for src in state.controlled(seat):
+        kinds = distinct(board[src])
+        for d in state.world.neighbours[src]:
+            target = board[d]
+            if not target:
+                out.extend(Action(A.MOVE, src, d, (c,)) for c in kinds)
+            elif target[0] >> 7 == seat:
+                if len(target) < cap[d]:
+                    out.extend(Action(A.MOVE, src, d, (c,)) for c in kinds)
+                if d > src:
+                    for c in kinds:
+                        for c2 in distinct(target):
+                            if c != c2:
+                                out.append(Action(A.SWAP, src, d, (c,), (c2,)))
+    return out
+
+
+# --- battle (sections 16-17) -----------------------------------------------------------
+
+
+def _magic(state: GameState, seat: Seat) -> list[Action]:
+    battle = state.battle
+    assert battle is not None
+    windows = ("W3",) if battle.step == "w3" else ("W1", "W2")
+    return [_NOMAGIC] + [Action(A.MAGIC, name=c)
+                         for c in magic.playable(state, battle, seat, windows)]
+
+
+def casualty_options(state: GameState, seat: Seat) -> list[UnitCode]:
+    """R16.22-R16.23: any unit of yours on your battle tile, the Crown only when it is last."""
+    battle = state.battle
+    assert battle is not None
+    tile = battle.a_tile if seat == battle.attacker else battle.d_tile
+    mine = [c for c in state.board[tile] if c >> 7 == seat]
+    others = [c for c in mine if type_of(c) != CROWN]
+    return distinct(others) if others else distinct(mine)
+
+
+def _casualty(state: GameState, seat: Seat) -> list[Action]:
+    return [Action(A.CASUALTY, units=(c,)) for c in casualty_options(state, seat)]
+
+
+def _invasion(state: GameState, seat: Seat) -> list[Action]:
+    battle = state.battle
+    assert battle is not None
+    from .combat import invasion_candidates
+
+    return [Action(A.LEAVE, units=(c,)) for c in distinct(invasion_candidates(state, battle))]
+
+
+def _event(state: GameState, seat: Seat) -> list[Action]:
+    return events.options(state, seat)
+
+
+def _none(state: GameState, seat: Seat) -> list[Action]:
+    return []
+
+
+_GENERATORS: dict[Decision, Callable[[GameState, Seat], list[Action]]] = {
+    Decision.REALM: _realm,
+    Decision.START_CARD: _start_card,
+    Decision.CASTLE: _castle,
+    Decision.START_UNIT: _start_unit,
+    Decision.EVENT: _event,
+    Decision.SPAWN: _spawn,
+    Decision.ACTION: _action,
+    Decision.MAGIC: _magic,
+    Decision.CASUALTY: _casualty,
+    Decision.INVASION: _invasion,
+    Decision.PURCHASE: _purchase,
+    Decision.REINFORCE: _reinforce,
+    Decision.NONE: _none,
+}

@@ -1,0 +1,85 @@
+"""Small state mutations shared by phases, events and battles. No legality checks here:
+callers apply only actions that ``legal_actions`` listed."""
+
+from __future__ import annotations
+
+from bisect import insort
+
+from .state import GameState
+from .units import SPECIAL, Seat, UnitCode, owner_of, plain, realm_of, type_of
+
+
+def gold_frozen(state: GameState) -> bool:
+    """EG4 / R9.4: during the final round of The Gilded Silence nobody gains gold."""
+    return state.gilded and state.final_slot >= 0 and state.slot > state.final_slot - state.n
+
+
+def gain_gold(state: GameState, seat: Seat, amount: int) -> None:
+    if amount > 0 and not gold_frozen(state):
+        state.gold[seat] += amount
+
+
+def lose_gold(state: GameState, seat: Seat, amount: int) -> None:
+    """R7.11, R2.5: never more than the player has."""
+    state.gold[seat] = max(0, state.gold[seat] - amount)
+
+
+def add_unit(state: GameState, tile: int, c: UnitCode) -> None:
+    insort(state.board[tile], c)
+
+
+def take_from_reserve(state: GameState, seat: Seat, c: UnitCode) -> None:
+    """Remove one unit from ``seat``'s reserve (R2.7)."""
+    if type_of(c) == SPECIAL:
+        state.reserve_specials[seat].remove(realm_of(c))
+    else:
+        state.reserve[seat][type_of(c)] -= 1
+
+
+def put_in_reserve(state: GameState, seat: Seat, c: UnitCode) -> None:
+    """A unit goes to a reserve unupgraded (R7.14, R14.7)."""
+    if type_of(c) == SPECIAL:
+        insort(state.reserve_specials[seat], realm_of(c))
+    else:
+        state.reserve[seat][type_of(c)] += 1
+
+
+def place_from_reserve(state: GameState, seat: Seat, c: UnitCode, tile: int) -> None:
+    take_from_reserve(state, seat, c)
+    add_unit(state, tile, plain(c))
+
+
+def move_units(state: GameState, src: int, dst: int, units: tuple[UnitCode, ...]) -> None:
+    board = state.board
+    for c in units:
+        board[src].remove(c)
+        insort(board[dst], c)
+
+
+def swap_units(state: GameState, a: int, b: int, from_a: tuple[UnitCode, ...],
+               from_b: tuple[UnitCode, ...]) -> None:
+    board = state.board
+    for c in from_a:
+        board[a].remove(c)
+    for c in from_b:
+        board[b].remove(c)
+    for c in from_a:
+        insort(board[b], c)
+    for c in from_b:
+        insort(board[a], c)
+
+
+def upgrade(state: GameState, tile: int, c: UnitCode) -> None:
+    units = state.board[tile]
+    units.remove(c)
+    insort(units, c | 1)
+
+
+def remove_from_game(state: GameState, tile: int, c: UnitCode) -> None:
+    """R1.16, R7.12: a unit leaves play for good; nobody's scalp."""
+    state.board[tile].remove(c)
+    insort(state.removed, plain(c))
+
+
+def unit_owner(c: UnitCode) -> Seat:
+    return owner_of(c)

@@ -1,0 +1,284 @@
+"""GameState and its parts.
+
+The state is a mutable value with ``copy()``: ``apply`` works on it in place (the fast path
+for search) and the checked ``apply`` validates before it touches anything, so a rejected
+action changes nothing. The world (map, adjacency, distances) is immutable and shared by all
+copies. Who must decide next is the single ``pending`` field (STYLE principle 4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from .chance import Chance
+from .config import Config
+from .units import BASIC_TYPES, CROWN, Seat, UnitCode, owner_of, type_of
+from .world import Terrain, World
+
+
+class Phase(IntEnum):
+    SETUP = 0
+    EVENT = 1
+    SPAWN = 2
+    INCOME = 3
+    ACTION = 4
+    PURCHASE = 5
+    REINFORCE = 6
+    OVER = 7
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+class Decision(IntEnum):
+    """Kinds of pending decision. Each is owned by exactly one seat."""
+
+    REALM = 0  # R5.5 choose a realm (or name one, roll_off variant)
+    START_CARD = 1  # R5.7
+    CASTLE = 2  # R5.8
+    START_UNIT = 3  # R5.9
+    EVENT = 4  # section 7: a player's part of an event card
+    SPAWN = 5  # R8.1
+    ACTION = 6  # R10.1
+    MAGIC = 7  # R16.5 / R16.26 a side's magic declaration
+    CASUALTY = 8  # R16.22 choose one unit that dies
+    INVASION = 9  # R17.6 choose one unit that stays behind
+    PURCHASE = 10  # R11.1
+    REINFORCE = 11  # R12.1
+    NONE = 12  # the game is over
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    kind: Decision
+    seat: Seat
+
+
+NO_DECISION = Pending(Decision.NONE, -1)
+
+
+@dataclass(slots=True)
+class EventContext:
+    """The event card being resolved (R7.4): who still has to resolve it."""
+
+    card: str
+    queue: list[Seat]
+    # Richest / Strongest players fixed when the card is revealed (R7.13).
+    marked: list[Seat] = field(default_factory=list)
+    # EV15: the player currently resolving rolled a 1 and must lose a basic unit.
+    must_lose: bool = False
+
+    def copy(self) -> EventContext:
+        return EventContext(self.card, self.queue[:], self.marked[:], self.must_lose)
+
+
+@dataclass(slots=True)
+class Battle:
+    """A battle in progress (section 16)."""
+
+    attacker: Seat
+    defender: Seat
+    a_tile: int
+    d_tile: int
+    step: str = "declare"  # declare | w3 | casualties | invade
+    magic_queue: list[Seat] = field(default_factory=list)  # sides still to declare
+    cards: dict[Seat, str] = field(default_factory=dict)  # selected / played card per side
+    used_card: dict[Seat, bool] = field(default_factory=dict)
+    attack_dice: list[int] = field(default_factory=list)  # die sizes, then rolled values
+    defence_dice: list[int] = field(default_factory=list)
+    attack_rolls: list[int] = field(default_factory=list)
+    defence_rolls: list[int] = field(default_factory=list)
+    hits: dict[Seat, int] = field(default_factory=dict)  # casualties still to choose per seat
+    casualty_queue: list[Seat] = field(default_factory=list)
+    set_aside: list[tuple[UnitCode, int]] = field(default_factory=list)  # (unit, tile) R16.25
+    killer: dict[int, Seat] = field(default_factory=dict)  # index in set_aside -> credited seat
+    invade_left: int = 0  # units still to leave behind on A (R17.6)
+    staying: list[UnitCode] = field(default_factory=list)  # chosen to stay on A
+
+    def copy(self) -> Battle:
+        return Battle(
+            self.attacker, self.defender, self.a_tile, self.d_tile, self.step,
+            self.magic_queue[:], dict(self.cards), dict(self.used_card), self.attack_dice[:],
+            self.defence_dice[:], self.attack_rolls[:], self.defence_rolls[:], dict(self.hits),
+            self.casualty_queue[:], self.set_aside[:], dict(self.killer), self.invade_left,
+            self.staying[:],
+        )
+
+
+@dataclass(slots=True)
+class Result:
+    """How the game ended (section 21) and the final scores (section 22)."""
+
+    end: str  # last_crown | final_round | draw
+    winner: Seat | None
+    scores: list[int | None]
+    tie_break: list[list[int]] = field(default_factory=list)  # dice sums per re-roll (R22.4)
+
+    def copy(self) -> Result:
+        return Result(self.end, self.winner, self.scores[:], [r[:] for r in self.tie_break])
+
+
+class GameState:
+    """Complete state of one game, hidden parts included."""
+
+    __slots__ = (
+        "config", "world", "n", "chance", "first", "turn_rolls", "realm", "seat_of_realm",
+        "gold", "reserve", "reserve_specials", "board", "fortified", "graveyard", "trophies",
+        "removed", "hand", "pool", "spent", "buyable", "eliminated", "home", "deck", "discard",
+        "end_card", "phase", "pending", "active", "slot", "turn", "final_slot", "oracles",
+        "scales", "gilded", "gilded_from_slot", "six_gates", "event", "spawn_left",
+        "purchase_empty", "battle", "setup_queue", "setup_named", "result", "decisions",
+        "last_event",
+    )
+
+    config: Config
+    world: World
+    n: int
+    chance: Chance
+    first: Seat
+    turn_rolls: list[list[int]]
+    realm: list[int]
+    seat_of_realm: list[int]
+    gold: list[int]
+    reserve: list[list[int]]
+    reserve_specials: list[list[int]]
+    board: list[list[UnitCode]]
+    fortified: list[bool]
+    graveyard: list[list[UnitCode]]
+    trophies: list[list[UnitCode]]
+    removed: list[UnitCode]
+    hand: list[list[str]]
+    pool: list[list[str]]
+    spent: list[str]
+    buyable: list[list[str]]
+    eliminated: list[bool]
+    home: list[int]
+    deck: list[str]
+    discard: list[str]
+    end_card: str | None
+    phase: Phase
+    pending: Pending
+    active: Seat
+    slot: int
+    turn: int
+    final_slot: int
+    oracles: bool
+    scales: bool
+    gilded: bool
+    gilded_from_slot: int
+    six_gates: bool
+    event: EventContext | None
+    spawn_left: list[int]
+    purchase_empty: int
+    battle: Battle | None
+    setup_queue: list[Seat]
+    setup_named: list[int]
+    result: Result | None
+    decisions: int
+    last_event: str | None
+
+    def copy(self) -> GameState:
+        """A deep copy sharing only immutable parts (config, world)."""
+        s = GameState.__new__(GameState)
+        s.config = self.config
+        s.world = self.world
+        s.n = self.n
+        s.chance = self.chance.copy()
+        s.first = self.first
+        s.turn_rolls = [r[:] for r in self.turn_rolls]
+        s.realm = self.realm[:]
+        s.seat_of_realm = self.seat_of_realm[:]
+        s.gold = self.gold[:]
+        s.reserve = [r[:] for r in self.reserve]
+        s.reserve_specials = [r[:] for r in self.reserve_specials]
+        s.board = [t[:] for t in self.board]
+        s.fortified = self.fortified[:]
+        s.graveyard = [g[:] for g in self.graveyard]
+        s.trophies = [t[:] for t in self.trophies]
+        s.removed = self.removed[:]
+        s.hand = [h[:] for h in self.hand]
+        s.pool = [p[:] for p in self.pool]
+        s.spent = self.spent[:]
+        s.buyable = [b[:] for b in self.buyable]
+        s.eliminated = self.eliminated[:]
+        s.home = self.home[:]
+        s.deck = self.deck[:]
+        s.discard = self.discard[:]
+        s.end_card = self.end_card
+        s.phase = self.phase
+        s.pending = self.pending
+        s.active = self.active
+        s.slot = self.slot
+        s.turn = self.turn
+        s.final_slot = self.final_slot
+        s.oracles = self.oracles
+        s.scales = self.scales
+        s.gilded = self.gilded
+        s.gilded_from_slot = self.gilded_from_slot
+        s.six_gates = self.six_gates
+        s.event = self.event.copy() if self.event is not None else None
+        s.spawn_left = self.spawn_left[:]
+        s.purchase_empty = self.purchase_empty
+        s.battle = self.battle.copy() if self.battle is not None else None
+        s.setup_queue = self.setup_queue[:]
+        s.setup_named = self.setup_named[:]
+        s.result = self.result.copy() if self.result is not None else None
+        s.decisions = self.decisions
+        s.last_event = self.last_event
+        return s
+
+    # --- queries used everywhere -------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == Phase.OVER
+
+    def tile_owner(self, tile: int) -> Seat:
+        """The player on ``tile`` (free-for-all: at most one, R4.7), or -1 if empty."""
+        units = self.board[tile]
+        return units[0] >> 7 if units else -1
+
+    def room(self, tile: int) -> int:
+        return self.world.capacity[tile] - len(self.board[tile])
+
+    def controlled(self, seat: Seat) -> list[int]:
+        """Tiles ``seat`` occupies (R1.9, R1.10)."""
+        return [t for t, units in enumerate(self.board) if units and units[0] >> 7 == seat]
+
+    def units_on_board(self, seat: Seat) -> int:
+        return sum(len(units) for units in self.board if units and units[0] >> 7 == seat)
+
+    def crown_tile(self, seat: Seat) -> int:
+        for t, units in enumerate(self.board):
+            for c in units:
+                if c >> 7 == seat and type_of(c) == CROWN:
+                    return t
+        return -1
+
+    def basic_units_on_board(self, seat: Seat) -> list[tuple[int, UnitCode]]:
+        """(tile, unit) for every basic unit of ``seat`` on the board, canonical order."""
+        out = []
+        for t, units in enumerate(self.board):
+            for c in units:
+                if c >> 7 == seat and type_of(c) in BASIC_TYPES:
+                    out.append((t, c))
+        return out
+
+    def alive(self) -> list[Seat]:
+        return [p for p in range(self.n) if not self.eliminated[p]]
+
+    def turn_position(self, seat: Seat) -> int:
+        """0 for the first player, 1 for the second, ... (R5.11)."""
+        return (seat - self.first) % self.n
+
+    def is_terrain(self, tile: int, terrain: Terrain) -> bool:
+        return self.world.terrain[tile] == terrain
+
+    def owner(self, c: UnitCode) -> Seat:
+        return owner_of(c)

@@ -1,0 +1,156 @@
+"""Units, realms and the compact integer code a unit has on the board.
+
+A unit on the board, in a graveyard or among the removed is one ``int``:
+``((owner * 8 + realm) * 8 + type) * 2 + upgraded``. Owner and realm differ only for a special
+unit gained under R18.4. Codes sort by owner, realm, type and upgrade, which gives every tile
+a canonical order. Dice and costs come from ``data/units.json`` (R13.1, R11.2).
+"""
+
+from __future__ import annotations
+
+import json
+from enum import IntEnum
+from importlib import resources
+from typing import Final, TypeAlias
+
+from .errors import InvalidActionError
+
+UnitCode: TypeAlias = int
+Seat: TypeAlias = int
+
+
+class UnitType(IntEnum):
+    """The seven unit types of R2.8."""
+
+    CROWN = 0
+    GENERAL = 1
+    CATAPULT = 2
+    ARCHER = 3
+    SHIELD = 4
+    SWORD = 5
+    SPECIAL = 6
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+REALMS: Final = ("khalisia", "kimbria", "nanchia", "ardinor", "zhojira", "laurielle")  # R2.1
+REALM_INDEX: Final = {name: i for i, name in enumerate(REALMS)}
+KHALISIA, KIMBRIA, NANCHIA, ARDINOR, ZHOJIRA, LAURIELLE = range(6)
+
+CROWN, GENERAL, CATAPULT, ARCHER, SHIELD, SWORD, SPECIAL = (int(t) for t in UnitType)
+BASIC_TYPES: Final = (SWORD, ARCHER, SHIELD)  # R1.7, in the order of R16.24
+UNIT_TYPE_BY_LABEL: Final = {t.label: int(t) for t in UnitType}
+
+
+def _load() -> dict[str, object]:
+    text = resources.files("kaladan.rules.data").joinpath("units.json").read_text("utf-8")
+    data: dict[str, object] = json.loads(text)
+    return data
+
+
+_DATA = _load()
+_UNITS: dict[str, dict[str, object]] = _DATA["units"]  # type: ignore[assignment]
+_COSTS: dict[str, int] = _DATA["costs"]  # type: ignore[assignment]
+
+
+def _dice(label: str, key: str) -> tuple[int, ...]:
+    value = _UNITS[label][key]
+    return tuple(value) if isinstance(value, list) else ()
+
+
+def _cost(label: str, key: str) -> int:
+    value = _UNITS[label][key]
+    return value if isinstance(value, int) else -1
+
+
+# Indexed by unit type, then by upgraded (0/1). Crowns cannot be upgraded: empty tuple.
+ATTACK_DICE: Final = tuple(
+    (_dice(t.label, "attack"), _dice(t.label, "attack_up")) for t in UnitType
+)
+DEFENCE_DICE: Final = tuple(
+    (_dice(t.label, "defence"), _dice(t.label, "defence_up")) for t in UnitType
+)
+KIT_COUNT: Final = tuple(int(_UNITS[t.label]["kit"]) for t in UnitType)  # type: ignore[call-overload]
+PLACE_COST: Final = tuple(_cost(t.label, "place_cost") for t in UnitType)  # -1: never bought
+UPGRADE_COST: Final = tuple(_cost(t.label, "upgrade_cost") for t in UnitType)  # -1: never
+CASTLE_UPGRADE_COST: Final = _COSTS["upgrade_castle"]
+SWAP_CARD_COST: Final = _COSTS["swap_card"]
+EXTRA_CARD_COST: Final = _COSTS["extra_card"]
+ELIMINATED_CARD_COST: Final = _COSTS["eliminated_card"]
+
+
+def code(owner: Seat, realm: int, utype: int, upgraded: bool = False) -> UnitCode:
+    return ((owner * 8 + realm) * 8 + utype) * 2 + (1 if upgraded else 0)
+
+
+def owner_of(c: UnitCode) -> Seat:
+    return c >> 7
+
+
+def realm_of(c: UnitCode) -> int:
+    return (c >> 4) & 7
+
+
+def type_of(c: UnitCode) -> int:
+    return (c >> 1) & 7
+
+
+def is_upgraded(c: UnitCode) -> bool:
+    return bool(c & 1)
+
+
+def plain(c: UnitCode) -> UnitCode:
+    """The unit without its upgrade (R13.4: a dead unit loses it)."""
+    return c & ~1
+
+
+def with_owner(c: UnitCode, owner: Seat) -> UnitCode:
+    return (owner << 7) | (c & 127)
+
+
+def unit_value(c: UnitCode) -> tuple[int, int]:
+    """Sort key of the default casualty order of R16.24 (lowest first, Crown last)."""
+    t = type_of(c)
+    if t == CROWN:
+        return (1000, 0)
+    base = 6 if t == GENERAL else PLACE_COST[t]
+    if c & 1:
+        base += UPGRADE_COST[t]
+    return (base, _CASUALTY_TIE_ORDER[t])
+
+
+_CASUALTY_TIE_ORDER: Final = {SWORD: 0, ARCHER: 1, SHIELD: 2, CATAPULT: 3, SPECIAL: 4, GENERAL: 5,
+                              CROWN: 6}
+
+
+def unit_token(c: UnitCode) -> str:
+    """Canonical text of a unit: ``sword``, ``sword+``, ``special:kimbria+``."""
+    t = type_of(c)
+    label = UnitType(t).label
+    if t == SPECIAL:
+        label += ":" + REALMS[realm_of(c)]
+    return label + ("+" if c & 1 else "")
+
+
+def parse_unit_token(token: str, owner: Seat, owner_realm: int) -> UnitCode:
+    """Parse a unit token for ``owner``; a bare ``special`` means the owner's own special."""
+    text = token.strip().lower()
+    upgraded = text.endswith("+")
+    if upgraded:
+        text = text[:-1]
+    realm = owner_realm
+    if text.startswith("special:"):
+        text, realm_name = text.split(":", 1)
+        if realm_name not in REALM_INDEX:
+            raise InvalidActionError(f"unknown realm {realm_name!r} in unit {token!r}")
+        realm = REALM_INDEX[realm_name]
+    if text not in UNIT_TYPE_BY_LABEL:
+        raise InvalidActionError(
+            f"unknown unit {token!r}: expected one of {', '.join(UNIT_TYPE_BY_LABEL)}"
+            " (a trailing + marks an upgraded unit)"
+        )
+    if realm < 0:
+        raise InvalidActionError(f"unit {token!r} needs a realm, and this seat has none yet")
+    return code(owner, realm, UNIT_TYPE_BY_LABEL[text], upgraded)
