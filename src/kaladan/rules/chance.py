@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
-from .errors import IllegalActionError
+from .errors import InvalidActionError
 
 _MASK = (1 << 64) - 1
 
@@ -49,8 +49,7 @@ class Chance:
         if self.forced:
             value = self.forced.popleft()
             if not 0 <= value < n:
-                raise IllegalActionError(
-                    str(value), "R0", f"forced draw {value} is not in 0..{n - 1}")
+                raise InvalidActionError(f"forced draw {value} is not in 0..{n - 1}")
         else:
             value = self._next() % n
         self.log.append(value)
@@ -61,8 +60,7 @@ class Chance:
         if self.forced:
             value = self.forced.popleft()
             if not 1 <= value <= sides:
-                raise IllegalActionError(
-                    str(value), "R0", f"forced roll {value} is not a D{sides} face")
+                raise InvalidActionError(f"forced roll {value} is not a D{sides} face")
         else:
             value = self._next() % sides + 1
         self.log.append(value)

@@ -21,6 +21,7 @@ from .units import (
     ZHOJIRA,
     Seat,
     UnitCode,
+    code,
     plain,
     realm_of,
     type_of,
@@ -343,7 +344,7 @@ def eliminate(state: GameState, seat: Seat, killer: Seat | None) -> None:
     state.reserve_specials[seat] = []
     realm = state.realm[seat]
     for t, count in enumerate(state.reserve[seat]):
-        state.removed.extend([(seat << 7) | (realm << 4) | (t << 1)] * count)
+        state.removed.extend([code(seat, realm, t)] * count)
     state.reserve[seat] = [0] * len(state.reserve[seat])
     state.gold[seat] = 0
     cards = state.hand[seat] + state.pool[seat]

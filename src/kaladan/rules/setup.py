@@ -69,7 +69,6 @@ def new_game(config: Config, seed: int) -> GameState:
     s.turn = 0
     s.final_slot = -1
     s.oracles = s.scales = s.gilded = s.six_gates = False
-    s.gilded_from_slot = -1
     s.event = None
     s.spawn_left = []
     s.purchase_empty = -1

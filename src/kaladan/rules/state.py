@@ -132,7 +132,7 @@ class GameState:
         "gold", "reserve", "reserve_specials", "board", "fortified", "graveyard", "trophies",
         "removed", "hand", "pool", "spent", "buyable", "eliminated", "home", "deck", "discard",
         "end_card", "phase", "pending", "active", "slot", "turn", "final_slot", "oracles",
-        "scales", "gilded", "gilded_from_slot", "six_gates", "event", "spawn_left",
+        "scales", "gilded", "six_gates", "event", "spawn_left",
         "purchase_empty", "battle", "setup_queue", "setup_named", "result", "decisions",
         "last_event",
     )
@@ -171,7 +171,6 @@ class GameState:
     oracles: bool
     scales: bool
     gilded: bool
-    gilded_from_slot: int
     six_gates: bool
     event: EventContext | None
     spawn_left: list[int]
@@ -220,7 +219,6 @@ class GameState:
         s.oracles = self.oracles
         s.scales = self.scales
         s.gilded = self.gilded
-        s.gilded_from_slot = self.gilded_from_slot
         s.six_gates = self.six_gates
         s.event = self.event.copy() if self.event is not None else None
         s.spawn_left = self.spawn_left[:]

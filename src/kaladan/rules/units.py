@@ -1,8 +1,9 @@
 """Units, realms and the compact integer code a unit has on the board.
 
 A unit on the board, in a graveyard or among the removed is one ``int``:
-``((owner * 8 + realm) * 8 + type) * 2 + upgraded``. Owner and realm differ only for a special
-unit gained under R18.4. Codes sort by owner, realm, type and upgrade, which gives every tile
+``((owner * 8 + realm) * 8 + type) * 2 + upgraded``. ``realm`` is set for special units only
+(0 for every other unit, whose kit is always its owner's); owner and realm of a special unit
+differ after R18.4. Codes sort by owner, realm, type and upgrade, which gives every tile
 a canonical order. Dice and costs come from ``data/units.json`` (R13.1, R11.2).
 """
 
@@ -82,6 +83,9 @@ ELIMINATED_CARD_COST: Final = _COSTS["eliminated_card"]
 
 
 def code(owner: Seat, realm: int, utype: int, upgraded: bool = False) -> UnitCode:
+    """The code of a unit; ``realm`` only matters for a special unit."""
+    if utype != SPECIAL:
+        realm = 0
     return ((owner * 8 + realm) * 8 + utype) * 2 + (1 if upgraded else 0)
 
 

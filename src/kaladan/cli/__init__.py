@@ -1,0 +1,1 @@
+"""The ``kaladan`` command line."""

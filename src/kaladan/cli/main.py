@@ -1,0 +1,152 @@
+"""``kaladan``: simulate, record and replay games.
+
+Bad arguments print a clear message and exit with code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..bots.registry import parse_bot_list
+from ..record import ReplayError, dumps, replay
+from ..rules.config import Config, parse_option
+from ..rules.errors import KaladanError
+from ..sim.runner import Summary, play_game, simulate
+
+
+class UsageError(Exception):
+    """A command-line mistake: printed without a traceback, exit code 2."""
+
+
+def _config(players: int, options: Sequence[str], layout: str | None) -> Config:
+    changes: dict[str, Any] = {}
+    for text in options:
+        name, value = parse_option(text)
+        changes[name] = value
+    if layout is not None:
+        try:
+            changes["layout"] = json.loads(Path(layout).read_text("utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise UsageError(f"cannot read layout file {layout!r}: {exc}") from exc
+        changes.setdefault("world", "custom")
+    return Config(players=players, **changes)
+
+
+def _add_game_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", required=True,
+                   help="comma-separated bots, one per seat, e.g. random,random,random")
+    p.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a ruleset option of RULES.md R3.3 (repeatable)")
+    p.add_argument("--layout", help="custom world layout file (JSON, R4.14)")
+
+
+def _print_summary(summary: Summary, seconds: float) -> None:
+    data = summary.to_json()
+    n = data["count"]
+    print(f"{n} games in {seconds:.2f} s ({n / seconds if seconds else 0:.1f} games/s)")
+    print(f"average rounds {data['average_rounds']:.1f}, "
+          f"average decisions {data['average_decisions']:.1f}")
+    print("ends: " + ", ".join(f"{k} {v}" for k, v in sorted(data["ends"].items())))
+    seats = len(summary.games[0].bots) if summary.games else 0
+    for seat in range(seats):
+        wins = data["wins_by_seat"].get(str(seat), 0)
+        bot = summary.games[0].bots[seat]
+        print(f"seat {seat} ({bot}): {wins} wins ({100 * wins / n if n else 0:.1f}%)")
+    if data["wins_by_realm"]:
+        print("wins by realm: " + ", ".join(
+            f"{k} {v}" for k, v in sorted(data["wins_by_realm"].items())))
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    bots = parse_bot_list(args.players)
+    config = _config(len(bots), args.option, args.layout)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    start = time.perf_counter()
+    summary = simulate(config, bots, args.games, args.seed)
+    seconds = time.perf_counter() - start
+    if args.json:
+        print(json.dumps(summary.to_json()))
+    else:
+        _print_summary(summary, seconds)
+    return 0
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    bots = parse_bot_list(args.players)
+    config = _config(len(bots), args.option, args.layout)
+    game = play_game(config, args.seed, bots, keep_record=True)
+    assert game.record is not None
+    text = dumps(game.record)
+    if args.out == "-":
+        sys.stdout.write(text)
+    else:
+        try:
+            Path(args.out).write_text(text, "utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.out!r}: {exc}") from exc
+        print(f"wrote {args.out}: {len(game.record['steps'])} decisions, end {game.end}, "
+              f"winner {game.winner}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        record = json.loads(Path(args.file).read_text("utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise UsageError(f"cannot read record {args.file!r}: {exc}") from exc
+    try:
+        game = replay(record, use_seed=True)
+    except ReplayError as exc:
+        print(f"replay diverges: {exc}", file=sys.stderr)
+        return 1
+    result = game.state.result
+    if args.verify:
+        print(f"ok: {len(game.steps)} decisions replay identically"
+              + (f"; end {result.end}, winner {result.winner}" if result else ""))
+    else:
+        print(json.dumps({"decisions": len(game.steps),
+                          "result": record.get("result")}))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kaladan", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("simulate", help="play many games between bots and summarise them")
+    _add_game_args(p)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_simulate)
+    p = sub.add_parser("record", help="play one game and write its record")
+    _add_game_args(p)
+    p.add_argument("--out", required=True, help="record file to write ('-' for stdout)")
+    p.set_defaults(func=cmd_record)
+    p = sub.add_parser("replay", help="replay a game record")
+    p.add_argument("file")
+    p.add_argument("--verify", action="store_true",
+                   help="exit non-zero if the replay diverges from the record")
+    p.set_defaults(func=cmd_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+        return code
+    except (UsageError, KaladanError) as exc:
+        print(f"kaladan: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

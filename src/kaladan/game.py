@@ -1,0 +1,90 @@
+"""The Game facade: a state plus its history of decisions and chance outcomes.
+
+``Game.play`` is the checked way to act: it parses text, checks the seat and legality, applies
+the action to a copy and only then replaces the state, so a rejected action (or forced dice
+that do not fit) changes nothing. Every step is kept for the game record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .rules.actions import Action, format_action, parse_action
+from .rules.apply import apply
+from .rules.config import Config
+from .rules.errors import InvalidActionError
+from .rules.legal import legal_actions
+from .rules.notation import position_from_json, position_to_json
+from .rules.observe import Observation, observe
+from .rules.setup import new_game
+from .rules.state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One applied decision: who, what (canonical text) and the chance it caused."""
+
+    seat: int
+    action: str
+    chance: tuple[int, ...] = ()
+
+
+@dataclass(slots=True)
+class Game:
+    config: Config
+    seed: int
+    state: GameState
+    setup_chance: tuple[int, ...] = ()
+    steps: list[Step] = field(default_factory=list)
+
+    @classmethod
+    def new(cls, config: Config, seed: int) -> Game:
+        state = new_game(config, seed)
+        return cls(config, seed, state, tuple(state.chance.take_log()))
+
+    @classmethod
+    def from_position(cls, data: dict[str, Any], seed: int = 0) -> Game:
+        state = position_from_json(data)
+        return cls(state.config, seed, state)
+
+    def legal_actions(self) -> list[Action]:
+        return legal_actions(self.state)
+
+    def legal_texts(self) -> list[str]:
+        return [format_action(a, self.state) for a in legal_actions(self.state)]
+
+    def parse(self, text: str) -> Action:
+        return parse_action(text, self.state)
+
+    def format(self, action: Action) -> str:
+        return format_action(action, self.state)
+
+    def play(self, action: Action | str, seat: int | None = None,
+             dice: Iterable[int] = ()) -> Step:
+        """Apply one decision, checked. ``dice`` forces the next chance outcomes."""
+        if isinstance(action, str):
+            action = parse_action(action, self.state)
+        acting = self.state.pending.seat
+        text = self.format(action) if action in legal_actions(self.state) else ""
+        work = self.state.copy()
+        work.chance.force(dice)
+        apply(work, action, seat)
+        if work.chance.forced:
+            raise InvalidActionError(f"{len(work.chance.forced)} forced outcome(s) were not "
+                                     f"used by {text!r}")
+        step = Step(acting, text, tuple(work.chance.take_log()))
+        self.state = work
+        self.steps.append(step)
+        return step
+
+    def observe(self, seat: int) -> Observation:
+        return observe(self.state, seat)
+
+    def position(self) -> dict[str, Any]:
+        return position_to_json(self.state)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over

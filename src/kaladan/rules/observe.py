@@ -1,0 +1,100 @@
+"""observe(state, seat): what one seat may know (R5.13).
+
+Public: the board, reserves, graveyards, trophies, gold, the number of cards in every hand
+and realm pool, the event discard pile and the number of cards left in the deck. Private to
+the seat: its own hand and realm pool, and the eliminated players' cards it may buy (R18.6).
+Never included: other seats' hands and pools, the deck order, the end-game card's position.
+A card selected face down in a battle shows only as "committed" until both sides reveal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import GameState
+from .units import REALMS, SPECIAL, UnitType, unit_token
+
+Observation = dict[str, Any]
+
+
+def unit_ref(c: int) -> str:
+    """``"<seat>/<unit token>"``: a unit with its owner, as used in JSON."""
+    return f"{c >> 7}/{unit_token(c)}"
+
+
+def reserve_json(state: GameState, seat: int) -> dict[str, Any]:
+    counts = {UnitType(t).label: n for t, n in enumerate(state.reserve[seat])
+              if t != SPECIAL and n}
+    return {"units": counts, "specials": [REALMS[r] for r in state.reserve_specials[seat]]}
+
+
+def public_player(state: GameState, seat: int) -> dict[str, Any]:
+    realm = state.realm[seat]
+    return {
+        "seat": seat,
+        "realm": REALMS[realm] if realm >= 0 else None,
+        "turn_position": state.turn_position(seat),
+        "gold": state.gold[seat],
+        "reserve": reserve_json(state, seat),
+        "graveyard": [unit_ref(c) for c in state.graveyard[seat]],
+        "trophies": [unit_ref(c) for c in state.trophies[seat]],
+        "hand_count": len(state.hand[seat]),
+        "pool_count": len(state.pool[seat]),
+        "buyable_count": len(state.buyable[seat]),
+        "eliminated": state.eliminated[seat],
+        "home": state.world.names[state.home[seat]] if state.home[seat] >= 0 else None,
+    }
+
+
+def observe(state: GameState, seat: int) -> Observation:
+    """The observation of ``seat`` as a JSON-ready dict."""
+    names = state.world.names
+    players = [public_player(state, p) for p in range(state.n)]
+    me = players[seat]
+    me["hand"] = list(state.hand[seat])
+    me["pool"] = list(state.pool[seat])
+    me["buyable"] = list(state.buyable[seat])
+    obs: Observation = {
+        "seat": seat,
+        "players": players,
+        "phase": state.phase.label,
+        "active": state.active,
+        "first": state.first,
+        "turn": state.turn,
+        "pending": {"kind": state.pending.kind.label, "seat": state.pending.seat},
+        "world": state.world.to_json(),
+        "board": {names[t]: [unit_ref(c) for c in units]
+                  for t, units in enumerate(state.board) if units},
+        "fortified": [names[t] for t, f in enumerate(state.fortified) if f],
+        "deck_count": len(state.deck),
+        "discard": list(state.discard),
+        "last_event": state.last_event,
+        "spent": list(state.spent),
+        "final_round": state.final_slot >= 0,
+        "scales": state.scales,
+        "gilded": state.gilded,
+        "six_gates": state.six_gates,
+        "event": None,
+        "battle": None,
+        "result": None,
+    }
+    if state.event is not None:
+        obs["event"] = {"card": state.event.card, "queue": list(state.event.queue)}
+    battle = state.battle
+    if battle is not None:
+        revealed = battle.step != "declare" or not battle.magic_queue
+        cards: dict[str, Any] = {}
+        for p, card in battle.cards.items():
+            cards[str(p)] = card if revealed or p == seat else "committed"
+        obs["battle"] = {
+            "attacker": battle.attacker, "defender": battle.defender,
+            "attacking_tile": names[battle.a_tile], "defended_tile": names[battle.d_tile],
+            "step": battle.step, "cards": cards,
+            "attack_dice": battle.attack_dice, "defence_dice": battle.defence_dice,
+            "attack_rolls": battle.attack_rolls, "defence_rolls": battle.defence_rolls,
+            "hits_left": {str(p): h for p, h in battle.hits.items()},
+        }
+    if state.result is not None:
+        obs["result"] = {"end": state.result.end, "winner": state.result.winner,
+                         "scores": state.result.scores}
+    return obs

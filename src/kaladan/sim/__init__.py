@@ -1,0 +1,1 @@
+"""Batch simulation of games between bots."""

@@ -1,0 +1,132 @@
+"""Named test positions and the builder they are made with.
+
+``build`` makes a complete, consistent state: realms fixed, the given units on the board,
+every other unit of each kit in its reserve (or where ``graveyards``/``removed`` put it),
+then enters the requested phase of the active player's turn exactly as the engine would
+(so entering "event" draws the top card of ``deck``). Tests start from these positions and
+force dice with ``Game.play(..., dice=[...])`` or ``state.chance.force([...])``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from kaladan.game import Game
+from kaladan.rules import flow
+from kaladan.rules.config import Config
+from kaladan.rules.notation import parse_unit_ref
+from kaladan.rules.setup import new_game
+from kaladan.rules.state import GameState, Phase
+from kaladan.rules.units import (
+    KIT_COUNT,
+    REALM_INDEX,
+    SPECIAL,
+    code,
+    owner_of,
+    realm_of,
+    type_of,
+)
+
+PHASES = {"event": Phase.EVENT, "spawn": Phase.SPAWN, "income": Phase.INCOME,
+          "action": Phase.ACTION, "purchase": Phase.PURCHASE, "reinforce": Phase.REINFORCE}
+
+
+def build(
+    board: Mapping[str, str],
+    *,
+    players: int = 2,
+    realms: Sequence[str] = ("khalisia", "kimbria", "nanchia", "ardinor", "zhojira",
+                             "laurielle"),
+    gold: Sequence[int] | None = None,
+    active: int = 0,
+    phase: str = "action",
+    deck: Sequence[str] | None = None,
+    hands: Sequence[Sequence[str]] | None = None,
+    graveyards: Sequence[Sequence[str]] | None = None,
+    fortified: Sequence[str] = (),
+    homes: Sequence[str] | None = None,
+    seed: int = 0,
+    **options: object,
+) -> GameState:
+    """A position with ``board`` like ``{"C1": "0/crown 0/general 0/sword+", "T4": "1/archer"}``.
+
+    Seat 0 is the first player; turn order is seat order. ``deck`` lists cards top first
+    (default: no cards left, so no event is drawn). Hands default to each realm's first card.
+    """
+    config = Config(players=players, quick_setup=True, **options)  # type: ignore[arg-type]
+    s = new_game(config, seed)
+    s.chance.take_log()
+    world = s.world
+    s.first = 0
+    s.active = active
+    s.slot = active
+    s.turn = 1
+    s.seat_of_realm = [-1] * 6
+    for seat in range(players):
+        r = REALM_INDEX[realms[seat]]
+        s.realm[seat] = r
+        s.seat_of_realm[r] = seat
+    s.board = [[] for _ in world.coords]
+    for name, text in board.items():
+        s.board[world.index(name)] = sorted(parse_unit_ref(u) for u in text.split())
+    s.graveyard = [[parse_unit_ref(u) & ~1 for u in g] for g in (graveyards or [[]] * players)]
+    s.graveyard += [[] for _ in range(players - len(s.graveyard))]
+    s.fortified = [world.names[t] in fortified for t in range(len(world.coords))]
+    # Reserves: the kit minus what is on the board or in graveyards.
+    placed = [[0] * 7 for _ in range(players)]
+    specials_out: set[int] = set()
+    for units in s.board + s.graveyard:
+        for c in units:
+            if type_of(c) == SPECIAL:
+                specials_out.add(realm_of(c))
+            else:
+                placed[owner_of(c)][type_of(c)] += 1
+    s.reserve = []
+    s.reserve_specials = []
+    for seat in range(players):
+        counts = [KIT_COUNT[t] - placed[seat][t] for t in range(7)]
+        counts[SPECIAL] = 0
+        if min(counts) < 0:
+            raise ValueError(f"seat {seat} has more units than its kit")
+        s.reserve.append(counts)
+        own = s.realm[seat]
+        s.reserve_specials.append([] if own in specials_out else [own])
+    s.removed = []
+    s.trophies = [[] for _ in range(players)]
+    s.gold = list(gold) if gold is not None else [0] * players
+    from kaladan.rules.magic import realm_cards
+
+    s.hand = [list(h) for h in hands] if hands is not None else [
+        realm_cards(s.realm[p])[:1] for p in range(players)]
+    s.pool = [[c for c in realm_cards(s.realm[p]) if c not in s.hand[p]] for p in range(players)]
+    s.buyable = [[] for _ in range(players)]
+    s.eliminated = [False] * players
+    if homes is not None:
+        s.home = [world.index(h) for h in homes]
+    else:
+        s.home = list(world.castle_spots[:players])
+    s.deck = list(reversed(deck)) if deck is not None else []
+    s.discard = []
+    s.end_card = None
+    s.final_slot = -1
+    s.event = None
+    s.battle = None
+    s.result = None
+    s.decisions = 0
+    flow.enter_phase(s, PHASES[phase])
+    s.chance.take_log()
+    return s
+
+
+def game_at(state: GameState) -> Game:
+    """Wrap a built position in the checked Game facade."""
+    return Game(state.config, 0, state)
+
+
+def unit(ref: str) -> int:
+    """A unit code from ``"<seat>/<token>"`` (realm of a plain token: seat's default realm)."""
+    return parse_unit_ref(ref)
+
+
+def own(seat: int, realm: str, utype: int, upgraded: bool = False) -> int:
+    return code(seat, REALM_INDEX[realm], utype, upgraded)
