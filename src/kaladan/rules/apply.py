@@ -13,7 +13,7 @@ from . import actions as A
 from . import combat, events, flow, ops, setup
 from .actions import Action, format_action
 from .errors import IllegalActionError, InvalidActionError
-from .legal import legal_actions
+from .legal import ask_or_skip, legal_actions
 from .state import Decision, GameState
 from .units import (
     CASTLE_UPGRADE_COST,
@@ -59,6 +59,7 @@ def _text(action: Action, state: GameState) -> str:
 def apply_unchecked(state: GameState, action: Action) -> None:
     """Apply a legal action without checking it (fast path, STYLE principle 2)."""
     state.decisions += 1
+    state.legal_cache = None
     _HANDLERS[action.kind](state, action)
 
 
@@ -87,7 +88,7 @@ def _spawn(state: GameState, action: Action) -> None:
 
 
 def _after_spawn(state: GameState) -> None:
-    if len(legal_actions(state)) <= 1:
+    if not ask_or_skip(state):
         flow.next_phase(state)
 
 
@@ -195,7 +196,7 @@ def _buycard(state: GameState, action: Action) -> None:
 
 
 def _after_purchase(state: GameState) -> None:
-    if len(legal_actions(state)) <= 1:
+    if not ask_or_skip(state):
         flow.next_phase(state)
 
 

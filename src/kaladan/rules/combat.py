@@ -133,10 +133,9 @@ def declare(state: GameState, a_tile: int, d_tile: int) -> None:
 def _next_declaration(state: GameState) -> None:
     battle = state.battle
     assert battle is not None
-    windows = ("W3",) if battle.step == "w3" else ("W1", "W2")
     while battle.magic_queue:
         seat = battle.magic_queue[0]
-        if magic.playable(state, battle, seat, windows):
+        if magic.must_declare(state, battle, seat):
             state.pending = Pending(Decision.MAGIC, seat)
             return
         battle.magic_queue.pop(0)

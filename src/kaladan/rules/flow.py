@@ -48,7 +48,7 @@ def enter_phase(state: GameState, phase: Phase) -> None:
 def _decide_or_skip(state: GameState, kind: Decision) -> None:
     """Ask the active player, unless passing is the only thing they could do."""
     state.pending = Pending(kind, state.active)
-    if len(legal.legal_actions(state)) <= 1:
+    if not legal.ask_or_skip(state):
         next_phase(state)
 
 

@@ -33,6 +33,7 @@ from .units import (
 )
 from .world import Terrain
 
+_new = tuple.__new__  # builds an Action without the NamedTuple wrapper (hot loops only)
 _PASS = Action(A.PASS)
 _END = Action(A.END)
 _GOLD = Action(A.GOLD)
@@ -40,8 +41,27 @@ _NOMAGIC = Action(A.NOMAGIC)
 
 
 def legal_actions(state: GameState) -> list[Action]:
-    """Every legal action of the pending decision, in a deterministic order."""
+    """Every legal action of the pending decision, in a deterministic order.
+
+    The list may be shared with the state's cache: do not modify it.
+    """
+    cached = state.legal_cache
+    if cached is not None:
+        return cached
     return _GENERATORS[state.pending.kind](state, state.pending.seat)
+
+
+def ask_or_skip(state: GameState) -> bool:
+    """True if the pending decision offers a real choice (more than one action).
+
+    The engine calls this before handing a decision out; the list is kept in the state's
+    cache so the caller's next ``legal_actions`` costs nothing.
+    """
+    actions = _GENERATORS[state.pending.kind](state, state.pending.seat)
+    if len(actions) > 1:
+        state.legal_cache = actions
+        return True
+    return False
 
 
 @lru_cache(maxsize=4096)
@@ -95,18 +115,34 @@ def moves(state: GameState, seat: Seat) -> list[Action]:
     """R10.2-R10.5: some of your units from a tile you control to an adjacent empty or own tile."""
     board = state.board
     cap = state.world.capacity
-    out = []
+    neighbours = state.world.neighbours
+    out: list[Action] = []
+    append = out.append
     for src in state.controlled(seat):
-        dests = [d for d in state.world.neighbours[src]
-                 if not board[d] or board[d][0] >> 7 == seat]
-        if not dests:
-            continue
-        for subset in sub_multisets(tuple(board[src])):
-            size = len(subset)
-            for d in dests:
-                if len(board[d]) + size <= cap[d]:
-                    out.append(Action(A.MOVE, src, d, subset))
+        units = board[src]
+        for d in neighbours[src]:
+            target = board[d]
+            if target and target[0] >> 7 != seat:
+                continue
+            room = cap[d] - len(target)
+            if room <= 0:
+                continue
+            subsets, ends = _subsets_by_size(tuple(units))
+            for subset in subsets[:ends[min(room, len(units))]]:
+                append(_new(Action, (A.MOVE, src, d, subset, (), "", "", -1)))
     return out
+
+
+@lru_cache(maxsize=4096)
+def _subsets_by_size(
+    units: tuple[UnitCode, ...],
+) -> tuple[tuple[tuple[UnitCode, ...], ...], tuple[int, ...]]:
+    """``sub_multisets(units)`` and, for each size k, the index where sizes above k start."""
+    subsets = sub_multisets(units)
+    ends = [0] * (len(units) + 1)
+    for k in range(len(units) + 1):
+        ends[k] = sum(1 for x in subsets if len(x) <= k)
+    return subsets, tuple(ends)
 
 
 def swaps(state: GameState, seat: Seat) -> list[Action]:
@@ -115,23 +151,36 @@ def swaps(state: GameState, seat: Seat) -> list[Action]:
     cap = state.world.capacity
     mine = state.controlled(seat)
     mine_set = set(mine)
-    out = []
+    out: list[Action] = []
+    append = out.append
     for a in mine:
         for b in state.world.neighbours[a]:
             if b <= a or b not in mine_set:
                 continue
-            subs_a = sub_multisets(tuple(board[a]))
-            subs_b = sub_multisets(tuple(board[b]))
-            len_a, len_b = len(board[a]), len(board[b])
-            for xa in subs_a:
-                for xb in subs_b:
-                    if len(xa) != 1 and len(xb) != 1:
-                        continue
-                    if xa == xb:
-                        continue  # exchanging equal units changes nothing
-                    if len_a - len(xa) + len(xb) > cap[a] or len_b - len(xb) + len(xa) > cap[b]:
-                        continue
-                    out.append(Action(A.SWAP, a, b, xa, xb))
+            units_a, units_b = tuple(board[a]), tuple(board[b])
+            len_a, len_b = len(units_a), len(units_b)
+            subs_a, ends_a = _subsets_by_size(units_a)
+            subs_b, ends_b = _subsets_by_size(units_b)
+            singles_a = subs_a[:ends_a[1]]
+            singles_b = subs_b[:ends_b[1]]
+            # One unit from a for |xb| units from b: len_a - 1 + |xb| <= cap_a and
+            # len_b - |xb| + 1 <= cap_b, i.e. |xb| in [len_b + 1 - cap_b, cap_a - len_a + 1].
+            low = max(1, len_b + 1 - cap[b])
+            high = min(len_b, cap[a] - len_a + 1)
+            if low <= high:
+                chosen_b = subs_b[ends_b[low - 1]:ends_b[high]]
+                for xa in singles_a:
+                    for xb in chosen_b:
+                        if xa != xb:
+                            append(_new(Action, (A.SWAP, a, b, xa, xb, "", "", -1)))
+            # Several units from a (two or more) for one unit from b.
+            low = max(2, len_a + 1 - cap[a])
+            high = min(len_a, cap[b] - len_b + 1)
+            if low <= high:
+                chosen_a = subs_a[ends_a[low - 1]:ends_a[high]]
+                for xa in chosen_a:
+                    for xb in singles_b:
+                        append(_new(Action, (A.SWAP, a, b, xa, xb, "", "", -1)))
     return out
 
 
@@ -192,18 +241,24 @@ def _purchase(state: GameState, seat: Seat) -> list[Action]:
                      if reserve[t] > 0 and PLACE_COST[t] <= gold]
     if PLACE_COST[SPECIAL] <= gold:
         buyable_units += [code(seat, r, SPECIAL) for r in state.reserve_specials[seat]]
+    append = out.append
     if buyable_units:
+        singles = [(c,) for c in buyable_units]
         for tile in placement_tiles(state, seat):
-            for c in buyable_units:
-                out.append(Action(A.BUY, tile, units=(c,)))
+            for single in singles:
+                append(_new(Action, (A.BUY, tile, -1, single, (), "", "", -1)))
     # Upgrades (R11.8-R11.10).
     for t, units in enumerate(state.board):
         if not units or units[0] >> 7 != seat:
             continue
-        for c in distinct(units):
-            ut = type_of(c)
+        last = -1
+        for c in units:  # sorted: equal units are next to each other
+            if c == last:
+                continue
+            last = c
+            ut = (c >> 1) & 7
             if not c & 1 and ut != CROWN and UPGRADE_COST[ut] <= gold:
-                out.append(Action(A.UPGRADE, t, units=(c,)))
+                append(_new(Action, (A.UPGRADE, t, -1, (c,), (), "", "", -1)))
         if (state.world.terrain[t] == Terrain.CASTLE and not state.fortified[t]
                 and gold >= CASTLE_UPGRADE_COST):
             out.append(Action(A.FORTIFY, t))  # R11.11
@@ -235,20 +290,21 @@ def _reinforce(state: GameState, seat: Seat) -> list[Action]:
     board = state.board
     cap = state.world.capacity
     out = [_PASS]
+    append = out.append
+    move = A.MOVE
     for src in state.controlled(seat):
-        kinds = distinct(board[src])
+        kinds = [(c,) for c in distinct(board[src])]
         for d in state.world.neighbours[src]:
             target = board[d]
-            if not target:
-                out.extend(Action(A.MOVE, src, d, (c,)) for c in kinds)
-            elif target[0] >> 7 == seat:
-                if len(target) < cap[d]:
-                    out.extend(Action(A.MOVE, src, d, (c,)) for c in kinds)
-                if d > src:
-                    for c in kinds:
-                        for c2 in distinct(target):
-                            if c != c2:
-                                out.append(Action(A.SWAP, src, d, (c,), (c2,)))
+            if not target or target[0] >> 7 == seat and len(target) < cap[d]:
+                for single in kinds:
+                    append(_new(Action, (move, src, d, single, (), "", "", -1)))
+            if target and target[0] >> 7 == seat and d > src:
+                others = [(c,) for c in distinct(target)]
+                for single in kinds:
+                    for other in others:
+                        if single != other:
+                            append(_new(Action, (A.SWAP, src, d, single, other, "", "", -1)))
     return out
 
 

@@ -65,3 +65,13 @@ def playable(state: GameState, battle: Battle, seat: Seat, windows: tuple[str, .
         if effect.condition(state, battle, seat):
             out.append(card_id)
     return sorted(set(out))
+
+
+def must_declare(state: GameState, battle: Battle, seat: Seat) -> bool:
+    """Is ``seat`` asked to declare (R16.5, R16.26)?
+
+    A side that holds cards is always asked, even when none of them is usable, so that being
+    asked reveals nothing beyond the public hand size (R5.13). While no card effect is
+    registered no card is ever usable and the step is silent.
+    """
+    return bool(EFFECTS) and bool(state.hand[seat]) and not battle.used_card.get(seat)

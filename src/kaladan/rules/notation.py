@@ -217,5 +217,6 @@ def _from_json(data: Mapping[str, Any]) -> GameState:
         str(res["end"]), res["winner"], list(res["scores"]), [list(r) for r in res["tie_break"]])
     s.decisions = int(data["decisions"])
     s.last_event = data["last_event"]
+    s.legal_cache = None
     return s
 

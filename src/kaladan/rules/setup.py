@@ -76,6 +76,7 @@ def new_game(config: Config, seed: int) -> GameState:
     s.result = None
     s.decisions = 0
     s.last_event = None
+    s.legal_cache = None
     s.setup_named = [-1] * n
     # R5.3: everyone rolls; only those tied for highest roll again.
     sides = 12 if config.turn_order_die == "d12" else 10

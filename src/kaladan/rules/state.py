@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 from .chance import Chance
 from .config import Config
 from .units import BASIC_TYPES, CROWN, Seat, UnitCode, owner_of, type_of
 from .world import Terrain, World
+
+if TYPE_CHECKING:
+    from .actions import Action
 
 
 class Phase(IntEnum):
@@ -134,7 +138,7 @@ class GameState:
         "end_card", "phase", "pending", "active", "slot", "turn", "final_slot", "oracles",
         "scales", "gilded", "six_gates", "event", "spawn_left",
         "purchase_empty", "battle", "setup_queue", "setup_named", "result", "decisions",
-        "last_event",
+        "last_event", "legal_cache",
     )
 
     config: Config
@@ -181,6 +185,9 @@ class GameState:
     result: Result | None
     decisions: int
     last_event: str | None
+    # The legal actions of the pending decision when the engine already computed them
+    # while deciding whether to ask at all; cleared by every apply. Never copied.
+    legal_cache: list[Action] | None
 
     def copy(self) -> GameState:
         """A deep copy sharing only immutable parts (config, world)."""
@@ -229,6 +236,7 @@ class GameState:
         s.result = self.result.copy() if self.result is not None else None
         s.decisions = self.decisions
         s.last_event = self.last_event
+        s.legal_cache = None
         return s
 
     # --- queries used everywhere -------------------------------------------------------

@@ -1,0 +1,149 @@
+"""Invariants over thousands of seeded random games (STYLE principle 13).
+
+Across 2-6 players and every ruleset option of R3.3, after every decision:
+- every unit of every kit is in exactly one place (board, reserve, graveyard, removed,
+  trophy, or set aside during a battle) (R2.7, R1.13-R1.16);
+- no tile is over capacity (R4.6) and no tile holds units of two players (R4.7);
+- gold is never negative (R2.5);
+- the pending decision belongs to a seat still in the game and has a legal action;
+and every game ends. Observations never show another seat's hand or pool, nor the deck order
+(R5.13).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+from kaladan.rules.apply import apply_unchecked
+from kaladan.rules.config import OPTIONS, Config
+from kaladan.rules.legal import legal_actions
+from kaladan.rules.observe import observe
+from kaladan.rules.setup import new_game
+from kaladan.rules.state import Decision, GameState
+from kaladan.rules.units import KIT_COUNT, SPECIAL, owner_of, realm_of, type_of
+
+GAMES = 2000
+CHUNKS = 20
+MAX_DECISIONS = 20_000
+
+
+def random_config(index: int) -> Config:
+    """Player count cycles 2..6; every option value is drawn so that all of them occur."""
+    rng = random.Random(index)
+    players = 2 + index % 5
+    options = {name: rng.choice(values) for name, values in OPTIONS.items()
+               if name not in ("world", "team_castle_spots")}
+    options["world"] = rng.choice(("standard", "random_terrain"))
+    options["team_castle_spots"] = rng.choice(OPTIONS["team_castle_spots"])
+    return Config(players=players, **options)  # type: ignore[arg-type]
+
+
+def check_units(state: GameState) -> None:
+    """R2.7: each kit's units are each in exactly one place."""
+    seen: Counter[tuple[int, int]] = Counter()  # (owner, type) for kit units
+    specials: Counter[int] = Counter()  # realm
+    places = [c for units in state.board for c in units]
+    places += [c for g in state.graveyard for c in g]
+    places += [c for t in state.trophies for c in t]
+    places += state.removed
+    if state.battle is not None:
+        places += [c for c, _ in state.battle.set_aside]
+    for c in places:
+        if type_of(c) == SPECIAL:
+            specials[realm_of(c)] += 1
+        else:
+            seen[(owner_of(c), type_of(c))] += 1
+    for seat in range(state.n):
+        for t in range(7):
+            if t != SPECIAL:
+                seen[(seat, t)] += state.reserve[seat][t]
+        for realm in state.reserve_specials[seat]:
+            specials[realm] += 1
+    for seat in range(state.n):
+        if state.realm[seat] < 0:
+            continue
+        for t in range(7):
+            if t != SPECIAL:
+                assert seen[(seat, t)] == KIT_COUNT[t], (seat, t, seen[(seat, t)])
+        assert specials[state.realm[seat]] == 1, (seat, specials)
+
+
+def check_state(state: GameState) -> None:
+    check_units(state)
+    for t, units in enumerate(state.board):
+        assert len(units) <= state.world.capacity[t], f"{state.world.names[t]} over capacity"
+        assert len({c >> 7 for c in units}) <= 1, f"two players on {state.world.names[t]}"
+        assert units == sorted(units)
+    assert min(state.gold) >= 0
+    if not state.is_over:
+        assert state.pending.kind != Decision.NONE
+        assert not state.eliminated[state.pending.seat]
+        assert legal_actions(state), f"no legal action for {state.pending}"
+
+
+def check_observations(state: GameState) -> None:
+    """R5.13: hands and pools of other seats and the deck order never appear."""
+    for seat in range(state.n):
+        obs = observe(state, seat)
+        text = json.dumps(obs)
+        assert "deck" not in obs or not isinstance(obs.get("deck"), list)
+        for other in range(state.n):
+            if other == seat:
+                continue
+            player = obs["players"][other]
+            assert "hand" not in player and "pool" not in player
+            secret = set(state.hand[other]) | set(state.pool[other])
+            public = set(state.spent) | set(state.hand[seat]) | set(state.pool[seat])
+            public |= set(state.buyable[seat])
+            for card in secret - public:
+                assert card not in text, f"seat {seat} sees {card} of seat {other}"
+
+
+def play_checked(index: int) -> GameState:
+    config = random_config(index)
+    state = new_game(config, 10_000 + index)
+    rng = random.Random(index)
+    steps = 0
+    while not state.is_over:
+        check_state(state)
+        if steps % 25 == 0:
+            check_observations(state)
+        legal = legal_actions(state)
+        apply_unchecked(state, legal[rng.randrange(len(legal))])
+        steps += 1
+        assert steps < MAX_DECISIONS, "game does not end"
+    check_state(state)
+    assert state.result is not None
+    return state
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_random_games_keep_invariants(chunk: int) -> None:
+    ends: Counter[str] = Counter()
+    for index in range(chunk, GAMES, CHUNKS):
+        state = play_checked(index)
+        assert state.result is not None
+        ends[state.result.end] += 1
+        if state.result.end != "draw":
+            assert state.result.winner is not None
+            assert not state.eliminated[state.result.winner]
+    assert sum(ends.values()) == GAMES // CHUNKS
+
+
+def test_every_option_value_occurs_in_the_suite() -> None:
+    seen: dict[str, set[str]] = {name: set() for name in OPTIONS}
+    players: set[int] = set()
+    for index in range(GAMES):
+        config = random_config(index)
+        players.add(config.players)
+        for name in OPTIONS:
+            seen[name].add(getattr(config, name))
+    assert players == {2, 3, 4, 5, 6}
+    for name, values in OPTIONS.items():
+        expected = set(values) - ({"custom"} if name == "world" else set())
+        assert seen[name] == expected, name
