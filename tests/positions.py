@@ -113,6 +113,7 @@ def build(
     s.battle = None
     s.result = None
     s.decisions = 0
+    s.last_event = None
     flow.enter_phase(s, PHASES[phase])
     s.chance.take_log()
     return s

@@ -13,7 +13,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pytest
-from positions import build, game_at
 
 from kaladan.game import Game
 from kaladan.record import dumps, replay, to_record
@@ -28,6 +27,7 @@ from kaladan.rules.errors import (
 )
 from kaladan.rules.notation import position_from_json, position_to_json
 from kaladan.rules.state import Decision, GameState
+from positions import build, game_at
 
 ACTION_BOARD = {
     "C1": "0/crown 0/general 0/sword",
@@ -169,8 +169,8 @@ def test_unaffordable_purchase() -> None:
 def test_second_empty_tile_in_one_purchase_phase() -> None:
     game = purchase_game(gold=3)
     game.play("buy sword T6")  # T6 is empty, next to T7
-    rejected(game, "buy sword T2", IllegalActionError, rule="R11.4", words=["T6", "T2"]
-             if False else ["T6"])
+    rejected(game, "buy sword T2", IllegalActionError, rule="R11.4",
+             words=["empty tile", "T6"])
     game.play("buy shield T6")  # the same empty tile again is fine
 
 
@@ -275,7 +275,7 @@ def test_malformed_position(data: Any, words: list[str]) -> None:
     with pytest.raises(FormatError) as info:
         position_from_json(data)
     for word in words:
-        assert word in str(info.value)
+        assert word.lower() in str(info.value).lower()
 
 
 @pytest.mark.parametrize("field,value,words", [
@@ -292,7 +292,7 @@ def test_malformed_position_field(field: str, value: Any, words: list[str]) -> N
     with pytest.raises(FormatError) as info:
         position_from_json(data)
     for word in words:
-        assert word in str(info.value)
+        assert word.lower() in str(info.value).lower()
 
 
 def test_malformed_json_text_is_not_a_position() -> None:
@@ -302,7 +302,6 @@ def test_malformed_json_text_is_not_a_position() -> None:
 
 @pytest.fixture(scope="module")
 def record() -> dict[str, Any]:
-    game = battle_game(players=2)
     game = Game.new(Config(players=2), 4)
     rng = random.Random(4)
     while not game.is_over:
@@ -320,8 +319,7 @@ def record() -> dict[str, Any]:
     (lambda r: r.update(seed="abc"), ["abc"]),
     (lambda r: r["steps"][0].update(seat="first"), ["first"]),
     (lambda r: r["steps"][0].pop("chance"), ["chance"]),
-    (lambda r: r["config"].update(players=1), ["1"]),
-], ids=["format", "version", "no-steps", "no-config", "seed", "seat", "no-chance", "players"])
+], ids=["format", "version", "no-steps", "no-config", "seed", "seat", "no-chance"])
 def test_malformed_record(record: dict[str, Any], change: Any, words: list[str]) -> None:
     data = json.loads(json.dumps(record))
     change(data)
@@ -329,6 +327,15 @@ def test_malformed_record(record: dict[str, Any], change: Any, words: list[str])
         replay(data)
     for word in words:
         assert word in str(info.value)
+
+
+def test_record_with_invalid_config_is_a_format_error(record: dict[str, Any]) -> None:
+    # As for positions (notation.position_from_json wraps a ConfigError), a record whose
+    # configuration is invalid cannot be read: FormatError naming the problem.
+    data = json.loads(json.dumps(record))
+    data["config"]["players"] = 1
+    with pytest.raises(FormatError, match="2 to 6 players"):
+        replay(data)
 
 
 def test_record_must_be_an_object() -> None:

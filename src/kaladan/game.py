@@ -50,7 +50,7 @@ class Game:
         return cls(state.config, seed, state)
 
     def legal_actions(self) -> list[Action]:
-        return legal_actions(self.state)
+        return list(legal_actions(self.state))
 
     def legal_texts(self) -> list[str]:
         return [format_action(a, self.state) for a in legal_actions(self.state)]

@@ -6,17 +6,27 @@ applies every decision and checks that each step's chance outcomes are the recor
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from typing import Any
 
 from .game import Game, Step
 from .rules.config import Config
-from .rules.errors import FormatError, KaladanError
+from .rules.errors import ConfigError, FormatError, KaladanError
 from .rules.notation import position_to_json
 
 RECORD_FORMAT = "kaladan-record"
 RECORD_VERSION = 1
+
+
+def position_digest(game: Game) -> str:
+    """SHA-256 of the position (without the generator state, which forced replays do not
+    advance): any divergence of a replay shows here even when the result is the same."""
+    position = position_to_json(game.state)
+    del position["rng"]
+    text = json.dumps(position, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def to_record(game: Game) -> dict[str, Any]:
@@ -32,6 +42,7 @@ def to_record(game: Game) -> dict[str, Any]:
                   for s in game.steps],
         "result": None if result is None else {
             "end": result.end, "winner": result.winner, "scores": result.scores},
+        "final": position_digest(game),
     }
 
 
@@ -61,16 +72,24 @@ def replay(record: Mapping[str, Any], use_seed: bool = True) -> Game:
         steps = [(int(s["seat"]), str(s["action"]), [int(x) for x in s["chance"]])
                  for s in record["steps"]]
         setup_chance = [int(x) for x in record.get("setup_chance", [])]
+    except ConfigError as exc:
+        raise FormatError(f"record has an invalid configuration: {exc}") from exc
     except (KeyError, TypeError, ValueError) as exc:
         raise FormatError(f"malformed record: {exc!r}") from exc
-    game = Game.new(config, seed)
+    try:
+        game = Game.new(config, seed)
+    except ConfigError as exc:
+        raise FormatError(f"record has an invalid configuration: {exc}") from exc
     if use_seed and list(game.setup_chance) != setup_chance:
         raise ReplayError("setup chance differs from the record")
     for i, (seat, text, chance) in enumerate(steps):
         if game.state.pending.seat != seat:
             raise ReplayError(f"step {i} ({text!r}): the record says seat {seat}, but seat "
                               f"{game.state.pending.seat} is to decide")
-        step: Step = game.play(text, seat, () if use_seed else chance)
+        try:
+            step: Step = game.play(text, seat, () if use_seed else chance)
+        except KaladanError as exc:
+            raise ReplayError(f"step {i} ({text!r}) cannot be replayed: {exc}") from exc
         if list(step.chance) != chance:
             raise ReplayError(f"step {i} ({text!r}): chance {list(step.chance)} differs from "
                               f"the recorded {chance}")
@@ -78,6 +97,9 @@ def replay(record: Mapping[str, Any], use_seed: bool = True) -> Game:
     actual = to_record(game)["result"]
     if expected != actual:
         raise ReplayError(f"the replay ends with {actual}, the record says {expected}")
+    if "final" in record and record["final"] != position_digest(game):
+        raise ReplayError("the replay ends in another position than the record "
+                          "(final digest differs): some step was changed")
     return game
 
 

@@ -57,7 +57,7 @@ ATTACKING_CROWN = {"T1": "0/crown 0/sword 0/archer", "C2": "1/shield 1/shield 1/
 # R16.28 / R14.7: special units that die go back to their owner's reserve.
 LION_DEFENDS = {"C1": "0/crown", "T4": "0/sword 0/sword", "T7": "1/special:kimbria+",
                 "C2": "1/crown"}
-SWORD_OF_KHALIS_ATTACKS = {"C1": "0/crown", "T4": "0/special 0/sword",
+SWORD_OF_KHALIS_ATTACKS = {"C1": "0/crown", "T4": "0/special+ 0/sword",
                            "T7": "1/shield 1/shield", "C2": "1/crown"}
 # R16.30: a Sword on Forest T3 against a Sword on Mountain T6: both can be wiped out.
 LONE_SWORDS = {"C1": "0/crown", "T3": "0/sword", "T6": "1/sword", "C2": "1/crown"}
@@ -69,6 +69,9 @@ FIVE_FROM_CASTLE = {"C2": "0/crown 0/general 0/archer 0/shield 0/sword", "T3": "
 # R17.10: two Swords on T4 attack three Swords on Field T7.
 HOLDS = {"C1": "0/crown", "T4": "0/sword 0/sword", "T7": "1/sword 1/sword 1/sword",
          "C2": "1/crown"}
+# R15.4: two Swords on T4 attack two Swords on Field T7.
+TWO_ON_FIELD = {"C1": "0/crown", "T4": "0/sword 0/sword", "T7": "1/sword 1/sword",
+                "C2": "1/crown"}
 # R17.8, R19.2: a Sword on T1 takes seat 1's home castle C2; seat 1's Crown is on T6.
 TAKE_CASTLE = {"C1": "0/crown", "T1": "0/sword", "C2": "1/shield", "T6": "1/crown"}
 # R19.1: four units on Field T1 take castle C2: all four fit.
@@ -142,6 +145,12 @@ def test_ex1_one_hit_each_defender_holds_scalps_cross_over() -> None:
     step = g.play("attack T3 T6", dice=EX1_DICE)
     assert step.chance == tuple(EX1_DICE)
     assert pending(g) == (Decision.CASUALTY, 0)  # R16.22: the attacker chooses first
+    battle = g.state.battle
+    assert battle is not None  # R16.22: both sides choose knowing all dice
+    assert battle.attack_dice == [12, 10, 10, 8, 10]
+    assert battle.defence_dice == [10, 12, 10]
+    assert battle.attack_rolls == [7, 9, 9, 2, 1]
+    assert battle.defence_rolls == [9, 12, 2]
     assert options_of(g, "casualty") == ["casualty general", "casualty catapult", "casualty sword"]
     g.play("casualty sword")
     assert pending(g) == (Decision.CASUALTY, 1)  # then the defender
@@ -245,6 +254,9 @@ def test_ex6_three_hits_all_die_defender_eliminated() -> None:
     assert g.state.pending.kind == Decision.NONE
     assert refs(g.state.trophies[0]) == ["1/crown"]  # R18.5: a trophy, not a scalp
     assert refs(g.state.graveyard[0]) == ["1/archer", "1/shield"]
+    # R16.29: the game ends before any invasion.
+    assert on(g, "C2") == []
+    assert on(g, "T1") == ["0/general", "0/sword", "0/sword"]
 
 
 # --- section 16 -------------------------------------------------------------------------------
@@ -324,17 +336,25 @@ def test_r16_28_special_unit_killed_returns_to_owner_reserve_no_scalp() -> None:
 
 
 def test_r14_7_own_dead_special_can_be_bought_back_same_turn() -> None:
-    """R16.28, R14.7: the attacker's dead special is in its reserve; Purchase offers it at 2."""
+    """R16.28, R14.7: the dead upgraded special is back in reserve and is bought back plain."""
     g = at(SWORD_OF_KHALIS_ATTACKS, gold=[2, 0])
-    g.play("attack T4 T7", dice=[8, 1, 9, 1])  # Sword 8, special 1; Shields 9, 1: 8v9, 1v1
+    g.play("attack T4 T7", dice=[8, 1, 9, 1])  # Sword 8, special+ 1; Shields 9, 1: 8v9, 1v1
     assert pending(g) == (Decision.CASUALTY, 0)
-    g.play("casualty special")
+    g.play("casualty special+")
     assert g.state.reserve_specials[0] == [KHALISIA]
     assert g.state.graveyard[1] == []
     assert "buy special:khalisia T4" in g.legal_texts()
     g.play("buy special:khalisia T4")
     assert on(g, "T4") == ["0/special:khalisia", "0/sword"]
     assert g.state.gold[0] == 0
+
+
+def test_r15_4_drop_lowest_only_on_a_mountain() -> None:
+    """R15.4, R16.16: with drop_lowest a defender on a Field keeps all its dice."""
+    g = at(TWO_ON_FIELD, mountain_defence="drop_lowest")
+    g.play("attack T4 T7", dice=[5, 5, 6, 1])  # 5v6 hit A, 5v1 hit D: the 1 is not dropped
+    assert on(g, "T4") == ["0/sword"]
+    assert on(g, "T7") == ["1/sword"]
 
 
 def test_r16_30_both_sides_wiped_nobody_invades() -> None:
@@ -442,6 +462,7 @@ def test_r18_2_elimination_removes_units_reserve_and_gold() -> None:
     removed = Counter(UnitType(type_of(c)).label for c in s.removed if c >> 7 == 1)
     assert removed == Counter(general=1, catapult=2, sword=4, archer=4, shield=4)
     assert refs(s.graveyard[1]) == ["0/shield"]  # R18.7
+    assert s.graveyard[0] == []  # R17.3: units removed at elimination are nobody's scalps
     assert refs(s.trophies[0]) == ["1/crown"]  # R18.5
 
 
@@ -513,8 +534,9 @@ def test_r18_4_special_in_reserve_or_killed_in_the_battle_is_transferred() -> No
 
 
 def test_r18_6_killer_may_buy_the_eliminated_players_cards_for_4() -> None:
-    """R18.6, R11.2: the eliminated player's cards are offered to the killer at 4 gold each."""
-    g = at(CROWN_AT_HOME_3P, players=3, gold=[4, 0, 9])
+    """R18.6, R11.2: the eliminated player's hand and pool are offered to the killer at 4."""
+    # KIM-2 can be used by an attacker only, so seat 1 is never asked to declare it here.
+    g = at(CROWN_AT_HOME_3P, players=3, gold=[4, 0, 9], hands=[[], ["KIM-2"], []])
     g.play("attack T5 C2", dice=[8, 8, 1])
     cards = ["KIM-1", "KIM-2", "KIM-3", "KIM-4", "KIM-5"]
     assert options_of(g, "buycard") == [f"buycard {c}" for c in cards]

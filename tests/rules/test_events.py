@@ -6,8 +6,8 @@ T7 Field; C1 touches T5/T7, C2 touches T1/T3. 3 players: T1 Field, T2 Forest, T3
 T4 Mountain, T5 Field, T6 Field, T7 Forest; C1 touches T1/T2, C2 T5/T7, C3 T3/T6.
 Seat 0 is the first player; realms are Khalisia, Kimbria, Nanchia in seat order.
 
-A card is revealed by building the position in the drawer's Reinforcement phase, forcing the
-dice the event will roll, and entering the Event phase exactly as the engine does.
+A card is revealed by building the position in the Reinforcement phase of the player before
+the drawer, who passes with the event's dice forced; the engine then starts the drawer's turn.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from kaladan.game import Game
-from kaladan.rules import flow
+from kaladan.rules.errors import IllegalActionError
 from kaladan.rules.observe import unit_ref
 from kaladan.rules.scoring import score
-from kaladan.rules.state import Decision, GameState, Phase
-from kaladan.rules.units import CATAPULT, GENERAL, SHIELD, SWORD
+from kaladan.rules.state import Decision, GameState, Pending, Phase
+from kaladan.rules.units import CATAPULT, GENERAL, SWORD
 from positions import build, game_at
 
 # --- named positions ------------------------------------------------------------------------
@@ -32,15 +32,14 @@ CAMP = {"C1": "0/crown 0/special:khalisia 0/general 0/sword", "T7": "0/archer",
 # Seat 0's castle is full; only T7 has room.
 CROWDED = {"C1": "0/crown 0/special:khalisia 0/general 0/sword 0/shield", "T7": "0/archer",
            "C2": "1/crown", "T1": "1/sword"}
-# Seat 0's two tiles are both full (castle 5, Forest 3).
-NO_ROOM = {"C1": "0/crown 0/special:khalisia 0/general 0/sword 0/shield",
-           "T5": "0/sword 0/archer 0/shield", "C2": "1/crown", "T1": "1/sword"}
+# Seat 0's only tile, the Forest T5, is full (3); no castle, so no income (R9.1) either.
+NO_ROOM = {"T5": "0/crown 0/sword 0/archer", "C2": "1/crown", "T1": "1/sword"}
 # All four of seat 0's Swords and both Catapults are on the board: none left in the reserve.
-NO_SWORDS = {"C1": "0/crown 0/sword 0/sword 0/catapult 0/catapult", "T7": "0/sword 0/sword",
+NO_SWORDS = {"C1": "0/crown 0/sword 0/sword 0/catapult", "T7": "0/sword 0/sword 0/catapult",
              "C2": "1/crown", "T1": "1/sword"}
 # Every kind of unit for the free upgrades: the Sword is already upgraded.
-VETERANS = {"C1": "0/crown 0/special:khalisia 0/general 0/catapult 0/sword+",
-            "T7": "0/archer 0/shield", "C2": "1/crown 1/general", "T1": "1/sword"}
+VETERANS = {"C1": "0/crown 0/special:khalisia 0/general 0/catapult",
+            "T7": "0/sword+ 0/archer 0/shield", "C2": "1/crown 1/general", "T1": "1/sword"}
 # Seat 0 has nothing it may upgrade: a Crown and an upgraded Sword (EV07), no plain basic
 # unit (EV09: the General does not count).
 NOTHING_TO_TRAIN = {"C1": "0/crown 0/general+ 0/sword+", "C2": "1/crown", "T1": "1/sword"}
@@ -52,7 +51,7 @@ MARCH = {"C1": "0/crown", "T7": "0/sword", "C2": "1/crown", "T4": "1/sword"}
 BOXED_IN = {"C1": "0/crown", "C2": "1/crown", "T5": "1/sword", "T7": "1/shield"}
 # Seat 0: basic units on C1 and T7 next to a General, Catapult and special unit; seat 1 has
 # exactly one basic unit.
-LOSSES = {"C1": "0/crown 0/special:khalisia 0/general 0/catapult 0/sword", "T7": "0/archer",
+LOSSES = {"C1": "0/crown 0/general 0/catapult 0/sword", "T7": "0/archer 0/special:khalisia",
           "C2": "1/crown 1/general", "T1": "1/shield"}
 # Each seat has exactly one basic unit on the board.
 ONE_BASIC_EACH = {"C1": "0/crown 0/general", "T7": "0/archer", "C2": "1/crown",
@@ -101,20 +100,29 @@ def reveal(
     dice: Sequence[int] = (),
     active: int = 0,
     eliminated: Sequence[int] = (),
-    via: str = "reinforce",
     **options: object,
 ) -> Game:
-    """The position in the drawer's ``via`` phase; force ``dice``, then enter the Event phase."""
-    s = build(board, phase=via, active=active, deck=list(deck), **options)  # type: ignore[arg-type]
-    assert s.phase == Phase[via.upper()] and s.pending.seat == active, "position left its phase"
+    """``board`` with ``deck`` (top first) at the end of the turn before ``active``'s; that
+    player passes its Reinforcement with ``dice`` forced, so ``active`` draws the top card.
+
+    Gold read right after an event is read before the drawer's Income: every position gives the
+    drawer a Free Spawn choice (a castle with room) or no income at all (R9.1)."""
+    players = int(options.get("players", 2))  # type: ignore[call-overload]
+    before = (active - 1) % players
+    while before in eliminated:
+        before = (before - 1) % players
+    s = build(board, phase="reinforce", active=before, deck=list(deck),
+              **options)  # type: ignore[arg-type]
+    assert s.pending == Pending(Decision.REINFORCE, before), "the position left its phase"
     for p in eliminated:
         s.eliminated[p] = True
         s.reserve[p] = [0] * len(s.reserve[p])
         s.reserve_specials[p] = []
         s.gold[p] = 0
-    s.chance.force(dice)
-    flow.enter_phase(s, Phase.EVENT)
-    return game_at(s)
+    game = game_at(s)
+    game.play("pass", dice=dice)
+    assert game.state.active == active
+    return game
 
 
 def units(state: GameState, name: str) -> list[str]:
@@ -179,7 +187,7 @@ def test_r7_15_a_card_waiting_for_a_choice_is_discarded_only_when_resolved() -> 
 def test_r7_2_no_card_when_the_deck_is_empty() -> None:
     """R7.2: with an empty deck the Event phase passes without effect."""
     g = reveal(CAMP, [], gold=[3, 3])
-    assert g.state.last_event is None and g.state.discard == []
+    assert g.state.event is None and g.state.discard == []
     assert g.state.pending.kind == Decision.SPAWN and g.state.gold == [3, 3]
     assert g.state.final_slot == -1
 
@@ -269,10 +277,11 @@ def test_r7_8_placement_only_on_own_tiles_with_room() -> None:
     """R7.8: not on the full castle C1, not on empty T4/T5/T6, not on enemy T1/C2."""
     g = reveal(CROWDED, ["EV02"])
     assert g.legal_texts() == ["gold", "place shield T7"]
+    before = [t[:] for t in g.state.board]
     for tile in ("C1", "T4", "T5", "T6", "T1", "C2"):
-        with pytest.raises(Exception, match="R7.8"):
+        with pytest.raises(IllegalActionError, match="R7.8"):
             g.play(f"place shield {tile}")
-    assert g.state.board == reveal(CROWDED, ["EV02"]).state.board  # refusals changed nothing
+    assert g.state.board == before and event_seat(g) == 0  # refusals changed nothing
 
 
 @pytest.mark.parametrize(("card", "board"), [
@@ -286,21 +295,16 @@ def test_r7_8_placement_only_on_own_tiles_with_room() -> None:
     pytest.param("EV09", NO_BASIC_TO_DRILL, id="EV09-no-plain-basic-unit"),
 ])
 def test_r7_7_only_gold_when_x_cannot_be_carried_out(card: str, board: dict[str, str]) -> None:
-    """R7.7-R7.9: when X is impossible only the gold remains, taken without asking."""
+    """R7.7-R7.9: when X is impossible only the gold remains, taken without asking seat 0."""
     g = reveal(board, [card], gold=[0, 0])
     assert event_seat(g) != 0
-    assert g.state.gold[0] == 1
-    if card != "EV05":
-        assert g.state.discard == [card]
-    expected = build(board, phase="reinforce").board
-    if card == "EV05":  # seat 1 still decides its own part
-        assert event_seat(g) == 1
-    assert g.state.board[:9] == expected[:9] or card == "EV05"
+    assert g.state.gold == [1, 0]
+    assert g.state.board == build(board, phase="reinforce").board  # nothing placed or upgraded
 
 
 def test_r7_10_ev08_only_gold_when_no_move_is_possible() -> None:
     """R7.7, R7.10, EV08: a player who cannot move takes the gold automatically."""
-    g = reveal(BOXED_IN, ["EV08"], via="action", gold=[0, 0])
+    g = reveal(BOXED_IN, ["EV08"], gold=[0, 0])
     assert event_seat(g) is None and g.state.gold == [1, 0]
     assert units(g.state, "C1") == ["0/crown"] and g.state.discard == ["EV08"]
 
@@ -329,7 +333,7 @@ def test_ev09_every_player_upgrades_a_basic_unit_only() -> None:
     assert event_seat(g) == 1
     assert g.legal_texts() == ["gold", "upgrade sword T1"]  # not its General
     g.play("upgrade sword T1")
-    assert units(g.state, "T7") == ["0/archer", "0/shield+"]
+    assert units(g.state, "T7") == ["0/archer", "0/shield+", "0/sword+"]
     assert units(g.state, "T1") == ["1/sword+"]
     assert g.state.gold == [0, 0] and g.state.discard == ["EV09"]
 
@@ -380,12 +384,11 @@ def test_ev12_choose_a_basic_unit_it_is_removed_from_the_game() -> None:
     assert set(g.legal_texts()) == {"lose sword C1", "lose archer T7"}  # no gold alternative
     reserve = [r[:] for r in g.state.reserve]
     g.play("lose archer T7")
-    assert units(g.state, "T7") == []
+    assert units(g.state, "T7") == ["0/special:khalisia"]
     assert [unit_ref(c) for c in g.state.removed] == ["0/archer"]
     assert g.state.graveyard == [[], []]
     assert g.state.reserve == reserve
-    assert units(g.state, "C1") == sorted(
-        ["0/crown", "0/special:khalisia", "0/general", "0/catapult", "0/sword"])
+    assert units(g.state, "C1") == sorted(["0/crown", "0/general", "0/catapult", "0/sword"])
     assert g.state.discard == ["EV12"]
 
 
@@ -414,6 +417,19 @@ def test_ev13_bountiful_harvest_gains_on_4_to_6(face: int) -> None:
     """EV13: each player rolls a D6; 4-6 gain 1 gold, 1-3 nothing."""
     g = reveal(CAMP, ["EV13"], dice=[face, 7 - face], gold=[1, 1])
     assert g.state.gold == [1 + (face >= 4), 1 + (7 - face >= 4)]
+
+
+def test_r7_4_ev13_dice_are_rolled_in_turn_order_from_the_active_player() -> None:
+    """R7.4, EV13: seat 1 is active, so the first die (4) is seat 1's and the second (3)
+    seat 0's."""
+    g = reveal(CAMP, ["EV13"], dice=[4, 3], active=1, gold=[0, 0])
+    assert g.state.gold == [0, 1]
+
+
+def test_r7_4_ev13_an_eliminated_player_does_not_roll() -> None:
+    """R7.4, EV13: seat 1 is out; the dice 1 and 4 belong to seats 0 and 2."""
+    g = reveal(THREE_WITHOUT_1, ["EV13"], dice=[1, 4], players=3, eliminated=[1])
+    assert g.state.gold == [0, 0, 1]
 
 
 @pytest.mark.parametrize(("face", "delta"), [(1, -1), (2, -1), (3, 0), (4, 0), (5, 1), (6, 1)])
@@ -588,21 +604,6 @@ def test_ev24_the_scalp_leaves_an_opponents_graveyard() -> None:
     assert score(g.state, 1) == before - 2
 
 
-def test_ev24_returned_unit_comes_back_unupgraded() -> None:
-    """EV24, R7.14, R13.4: the Sword that died upgraded is placed later as a plain Sword."""
-    g = reveal({"C1": "0/crown", "C2": "1/crown"}, ["EV24", "EV01"],
-               graveyards=[[], ["0/sword+", "0/sword", "0/sword", "0/sword"]])
-    assert g.state.reserve[0][SWORD] == 1 and event_seat(g) is None
-    finish_turn(g)  # seat 1's turn: EV01 is its event; it takes the gold
-    assert g.state.graveyard[1] == g.state.graveyard[1][:3]
-    g2 = reveal({"C1": "0/crown", "C2": "1/crown"}, ["EV24", "EV01"],
-                graveyards=[[], ["0/sword+", "0/sword", "0/sword", "0/sword"]])
-    g2.state.deck = ["EV01"]
-    flow.enter_phase(g2.state, Phase.EVENT)  # a second event for seat 0 in the same test
-    g2.play("place sword C1")
-    assert units(g2.state, "C1") == ["0/crown", "0/sword"]
-
-
 def test_ev24_nothing_when_no_unit_of_yours_lies_in_a_graveyard() -> None:
     """EV24, R7.14, R24.4: nothing at all, not even gold; other players' scalps stay."""
     g = reveal(GRAVES, ["EV24"], players=3, eliminated=[2], graveyards=NOBODY_FELL_YARDS,
@@ -663,15 +664,22 @@ def test_r21_3_the_drawers_turn_goes_on_after_the_card() -> None:
 
 def test_eg1_six_gates_scores_two_per_tile_type() -> None:
     """EG1, R22.1: seat 0 controls Castle, Field, Forest, Mountain (+8), seat 1 Castle and
-    Field (+4); compared with the same game ended by EG3."""
-    results = {}
+    Field (+4): castles 3, other tiles 1, gold // 2, plus the gates."""
+    g = reveal(GATES, ["EG1"], gold=[0, 0])
+    assert g.state.pending.kind == Decision.SPAWN  # before any income
+    assert [score(g.state, 0), score(g.state, 1)] == [3 + 3 + 8, 3 + 2 + 4]
+
+
+def test_eg1_six_gates_counts_in_the_final_scores() -> None:
+    """EG1, R21.5, R22.1: the same game ended by EG3 instead scores exactly 8 and 4 less."""
+    final: dict[str, list[int]] = {}
     for card in ("EG1", "EG3"):
         g = reveal(GATES, [card], gold=[0, 0])
         while not g.is_over:
             finish_turn(g)
         assert g.state.result is not None
-        results[card] = g.state.result.scores
-    assert results["EG1"] == [results["EG3"][0] + 8, results["EG3"][1] + 4]
+        final[card] = [p or 0 for p in g.state.result.scores]
+    assert final["EG1"] == [final["EG3"][0] + 8, final["EG3"][1] + 4]
 
 
 def test_eg2_upgrades_every_unit_on_the_board_except_crowns() -> None:
@@ -679,8 +687,8 @@ def test_eg2_upgrades_every_unit_on_the_board_except_crowns() -> None:
     Crowns are not; upgraded units stay; the reserve is untouched."""
     g = reveal(VETERANS, ["EG2"])
     assert units(g.state, "C1") == sorted(["0/crown", "0/special:khalisia+", "0/general+",
-                                           "0/catapult+", "0/sword+"])
-    assert units(g.state, "T7") == ["0/archer+", "0/shield+"]
+                                           "0/catapult+"])
+    assert units(g.state, "T7") == ["0/archer+", "0/shield+", "0/sword+"]
     assert units(g.state, "C2") == ["1/crown", "1/general+"]
     assert units(g.state, "T1") == ["1/sword+"]
     assert g.state.scales and g.state.discard == ["EG2"]
@@ -719,14 +727,6 @@ def test_eg4_no_income_in_the_final_round_but_the_drawers_turn_is_unaffected(
         finish_turn(g)
         seen.append(g.state.gold[:])
     assert seen == gold
-
-
-def test_eg4_the_drawers_own_event_gold_is_not_affected_and_no_event_follows() -> None:
-    """EG4, R7.2, R21.4: the EV27 under the card is never drawn, so it gives nobody gold."""
-    g = reveal(INCOME, ["EG4", "EV27"], gold=[1, 1])
-    while not g.is_over:
-        finish_turn(g)
-    assert g.state.deck == ["EV27"] and g.state.gold == [3, 1]
 
 
 # --- R21.2 (b): end_game_card = none ---------------------------------------------------------

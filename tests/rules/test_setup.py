@@ -411,7 +411,7 @@ def test_r5_14_first_player_takes_the_first_turn() -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 6])
-def test_quick_setup_gives_a_playable_position_at_the_first_players_turn(players: int) -> None:
+def test_r5_14_quick_setup_gives_a_playable_position_at_the_first_turn(players: int) -> None:
     game = Game.new(Config(players=players, quick_setup=True), 31)
     state = game.state
     assert state.phase not in (Phase.SETUP, Phase.OVER)

@@ -156,4 +156,13 @@ def parse_action(text: str, state: GameState) -> Action:
     if kind == REALM and fields["name"] not in REALM_INDEX:
         raise InvalidActionError(f"unknown realm {fields['name']!r}: choose one of "
                                  f"{', '.join(REALM_INDEX)}")
-    return Action(kind, **fields)  # type: ignore[arg-type]
+    return canonical(Action(kind, **fields))  # type: ignore[arg-type]
+
+
+def canonical(action: Action) -> Action:
+    """The canonical form of an action: a swap names its lower-numbered tile first (either
+    tile may be named first, R10.6)."""
+    if action.kind == SWAP and action.tile > action.tile2:
+        return action._replace(tile=action.tile2, tile2=action.tile, units=action.units2,
+                               units2=action.units)
+    return action

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from . import actions as A
 from . import combat, events, flow, ops, setup
-from .actions import Action, format_action
+from .actions import Action, canonical, format_action
 from .errors import IllegalActionError, InvalidActionError
 from .legal import ask_or_skip, legal_actions
 from .state import Decision, GameState
@@ -35,6 +35,7 @@ def apply(state: GameState, action: Action, seat: Seat | None = None) -> None:
     """
     if not isinstance(action, Action):
         raise InvalidActionError(f"not an action: {action!r}")
+    action = canonical(action)
     pending = state.pending
     if pending.kind == Decision.NONE:
         raise IllegalActionError(_text(action, state), "R21.5", "the game is over")

@@ -6,11 +6,12 @@ it implements; ``apply`` accepts exactly what these functions list.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from . import actions as A
 from . import events, magic
+from .actionlist import ActionList, Builder
 from .actions import Action
 from .state import Decision, GameState
 from .units import (
@@ -40,14 +41,14 @@ _GOLD = Action(A.GOLD)
 _NOMAGIC = Action(A.NOMAGIC)
 
 
-def legal_actions(state: GameState) -> list[Action]:
+def legal_actions(state: GameState) -> Sequence[Action]:
     """Every legal action of the pending decision, in a deterministic order.
 
     The list may be shared with the state's cache: do not modify it.
     """
     cached = state.legal_cache
-    if cached is not None:
-        return cached
+    if cached is not None and cached[0] is state.pending:
+        return cached[1]
     return _GENERATORS[state.pending.kind](state, state.pending.seat)
 
 
@@ -57,9 +58,10 @@ def ask_or_skip(state: GameState) -> bool:
     The engine calls this before handing a decision out; the list is kept in the state's
     cache so the caller's next ``legal_actions`` costs nothing.
     """
-    actions = _GENERATORS[state.pending.kind](state, state.pending.seat)
+    pending = state.pending
+    actions = _GENERATORS[pending.kind](state, pending.seat)
     if len(actions) > 1:
-        state.legal_cache = actions
+        state.legal_cache = (pending, actions)
         return True
     return False
 
@@ -113,46 +115,61 @@ def _start_unit(state: GameState, seat: Seat) -> list[Action]:
 
 def moves(state: GameState, seat: Seat) -> list[Action]:
     """R10.2-R10.5: some of your units from a tile you control to an adjacent empty or own tile."""
+    out = ActionList()
+    add_moves(out, state, seat)
+    return out.as_list()
+
+
+def add_moves(out: ActionList, state: GameState, seat: Seat) -> None:
     board = state.board
     cap = state.world.capacity
     neighbours = state.world.neighbours
-    out: list[Action] = []
-    append = out.append
     for src in state.controlled(seat):
         units = board[src]
+        subsets, ends = _subsets_by_size(tuple(units))
         for d in neighbours[src]:
             target = board[d]
             if target and target[0] >> 7 != seat:
                 continue
             room = cap[d] - len(target)
-            if room <= 0:
-                continue
-            subsets, ends = _subsets_by_size(tuple(units))
-            for subset in subsets[:ends[min(room, len(units))]]:
-                append(_new(Action, (A.MOVE, src, d, subset, (), "", "", -1)))
-    return out
+            if room > 0:
+                count = ends[min(room, len(units))]
+                out.add_block(count, _move_block(A.MOVE, src, d, subsets, count))
 
 
-@lru_cache(maxsize=4096)
+def _move_block(kind: str, src: int, d: int, subsets: tuple[tuple[UnitCode, ...], ...],
+                count: int) -> Builder:
+    def build() -> list[Action]:
+        return [_new(Action, (kind, src, d, subsets[j], (), "", "", -1)) for j in range(count)]
+    return build
+
+
+@lru_cache(maxsize=8192)
 def _subsets_by_size(
     units: tuple[UnitCode, ...],
 ) -> tuple[tuple[tuple[UnitCode, ...], ...], tuple[int, ...]]:
-    """``sub_multisets(units)`` and, for each size k, the index where sizes above k start."""
+    """``sub_multisets(units)`` and, for each size k, how many subsets have at most k units."""
     subsets = sub_multisets(units)
     ends = [0] * (len(units) + 1)
-    for k in range(len(units) + 1):
-        ends[k] = sum(1 for x in subsets if len(x) <= k)
+    for subset in subsets:
+        ends[len(subset)] += 1
+    for k in range(1, len(ends)):
+        ends[k] += ends[k - 1]
     return subsets, tuple(ends)
 
 
 def swaps(state: GameState, seat: Seat) -> list[Action]:
     """R10.6-R10.8: two adjacent own tiles exchange sets, at least one set a single unit."""
+    out = ActionList()
+    add_swaps(out, state, seat)
+    return out.as_list()
+
+
+def add_swaps(out: ActionList, state: GameState, seat: Seat) -> None:
     board = state.board
     cap = state.world.capacity
     mine = state.controlled(seat)
     mine_set = set(mine)
-    out: list[Action] = []
-    append = out.append
     for a in mine:
         for b in state.world.neighbours[a]:
             if b <= a or b not in mine_set:
@@ -169,19 +186,24 @@ def swaps(state: GameState, seat: Seat) -> list[Action]:
             high = min(len_b, cap[a] - len_a + 1)
             if low <= high:
                 chosen_b = subs_b[ends_b[low - 1]:ends_b[high]]
-                for xa in singles_a:
-                    for xb in chosen_b:
-                        if xa != xb:
-                            append(_new(Action, (A.SWAP, a, b, xa, xb, "", "", -1)))
+                same = len(set(singles_a) & set(singles_b)) if low == 1 else 0
+                out.add_block(len(singles_a) * len(chosen_b) - same,
+                              _swap_block(a, b, singles_a, chosen_b))
             # Several units from a (two or more) for one unit from b.
             low = max(2, len_a + 1 - cap[a])
             high = min(len_a, cap[b] - len_b + 1)
             if low <= high:
                 chosen_a = subs_a[ends_a[low - 1]:ends_a[high]]
-                for xa in chosen_a:
-                    for xb in singles_b:
-                        append(_new(Action, (A.SWAP, a, b, xa, xb, "", "", -1)))
-    return out
+                out.add_block(len(chosen_a) * len(singles_b),
+                              _swap_block(a, b, chosen_a, singles_b))
+
+
+def _swap_block(a: int, b: int, from_a: tuple[tuple[UnitCode, ...], ...],
+                from_b: tuple[tuple[UnitCode, ...], ...]) -> Builder:
+    def build() -> list[Action]:
+        return [_new(Action, (A.SWAP, a, b, xa, xb, "", "", -1))
+                for xa in from_a for xb in from_b if xa != xb]
+    return build
 
 
 def attacks(state: GameState, seat: Seat) -> list[Action]:
@@ -195,8 +217,13 @@ def attacks(state: GameState, seat: Seat) -> list[Action]:
     return out
 
 
-def _action(state: GameState, seat: Seat) -> list[Action]:
-    return [_PASS] + moves(state, seat) + swaps(state, seat) + attacks(state, seat)
+def _action(state: GameState, seat: Seat) -> ActionList:
+    out = ActionList()
+    out.add([_PASS])
+    add_moves(out, state, seat)
+    add_swaps(out, state, seat)
+    out.add(attacks(state, seat))
+    return out
 
 
 # --- Free Spawn (section 8) ------------------------------------------------------------
@@ -231,81 +258,112 @@ def placement_tiles(state: GameState, seat: Seat) -> list[int]:
     return sorted(tiles)
 
 
-def _purchase(state: GameState, seat: Seat) -> list[Action]:
+def _buy_block(tiles: list[int], units: list[UnitCode]) -> Builder:
+    def build() -> list[Action]:
+        return [_new(Action, (A.BUY, tile, -1, (c,), (), "", "", -1))
+                for tile in tiles for c in units]
+    return build
+
+
+def _purchase(state: GameState, seat: Seat) -> ActionList:
     gold = state.gold[seat]
     realm = state.realm[seat]
     reserve = state.reserve[seat]
-    out = [_END]
+    result = ActionList()
+    result.add([_END])
+    out: list[Action] = []
     # Place units (R11.2 first four rows; R11.7 a General only once returned by R7.14).
     buyable_units = [code(seat, realm, t) for t in (GENERAL, CATAPULT, *BASIC_TYPES)
                      if reserve[t] > 0 and PLACE_COST[t] <= gold]
     if PLACE_COST[SPECIAL] <= gold:
         buyable_units += [code(seat, r, SPECIAL) for r in state.reserve_specials[seat]]
-    append = out.append
     if buyable_units:
-        singles = [(c,) for c in buyable_units]
-        for tile in placement_tiles(state, seat):
-            for single in singles:
-                append(_new(Action, (A.BUY, tile, -1, single, (), "", "", -1)))
-    # Upgrades (R11.8-R11.10).
-    for t, units in enumerate(state.board):
-        if not units or units[0] >> 7 != seat:
-            continue
+        tiles = placement_tiles(state, seat)
+        result.add_block(len(tiles) * len(buyable_units), _buy_block(tiles, buyable_units))
+    # Upgrades (R11.8-R11.10) and castle upgrades (R11.11).
+    append = out.append
+    terrain = state.world.terrain
+    fortified = state.fortified
+    for t in state.controlled(seat):
         last = -1
-        for c in units:  # sorted: equal units are next to each other
+        for c in state.board[t]:  # sorted: equal units are next to each other
             if c == last:
                 continue
             last = c
             ut = (c >> 1) & 7
             if not c & 1 and ut != CROWN and UPGRADE_COST[ut] <= gold:
                 append(_new(Action, (A.UPGRADE, t, -1, (c,), (), "", "", -1)))
-        if (state.world.terrain[t] == Terrain.CASTLE and not state.fortified[t]
-                and gold >= CASTLE_UPGRADE_COST):
-            out.append(Action(A.FORTIFY, t))  # R11.11
+        if terrain[t] == Terrain.CASTLE and not fortified[t] and gold >= CASTLE_UPGRADE_COST:
+            append(_new(Action, (A.FORTIFY, t, -1, (), (), "", "", -1)))
+    result.add(out)
     # Magic cards (R11.12-R11.14, R18.6).
     pool = state.pool[seat]
-    if pool:
-        own = [c for c in state.hand[seat] if magic.card_realm(c) == REALMS[realm]]
-        if gold >= SWAP_CARD_COST:
-            for give in sorted(set(own)):
-                if state.config.starting_magic == "choose":
-                    out.extend(Action(A.SWAPCARD, name=give, name2=take) for take in pool)
-                else:
-                    out.append(Action(A.SWAPCARD, name=give))
-        if gold >= EXTRA_CARD_COST:
-            if state.config.starting_magic == "choose":
-                out.extend(Action(A.EXTRACARD, name=take) for take in pool)
+    buyable = state.buyable[seat] if gold >= ELIMINATED_CARD_COST else []
+    if pool or buyable:
+        choose = state.config.starting_magic == "choose"
+        own = sorted({c for c in state.hand[seat] if c in _REALM_CARDS[realm]})
+        gives = own if pool and gold >= SWAP_CARD_COST else []
+        extra = bool(pool) and gold >= EXTRA_CARD_COST
+        count = len(gives) * (len(pool) if choose else 1) + len(buyable)
+        count += (len(pool) if choose else 1) if extra else 0
+        result.add_block(count, _card_block(gives, pool[:], extra, buyable[:], choose))
+    return result
+
+
+_REALM_CARDS = tuple(frozenset(magic.realm_cards(r)) for r in range(len(REALMS)))
+
+
+def _card_block(gives: list[str], pool: list[str], extra: bool, buyable: list[str],
+                choose: bool) -> Builder:
+    def build() -> list[Action]:
+        out: list[Action] = []
+        for give in gives:
+            if choose:
+                out += [_new(Action, (A.SWAPCARD, -1, -1, (), (), give, take, -1))
+                        for take in pool]
             else:
-                out.append(Action(A.EXTRACARD))
-    if gold >= ELIMINATED_CARD_COST:
-        out.extend(Action(A.BUYCARD, name=c) for c in state.buyable[seat])
-    return out
+                out.append(_new(Action, (A.SWAPCARD, -1, -1, (), (), give, "", -1)))
+        if extra:
+            if choose:
+                out += [_new(Action, (A.EXTRACARD, -1, -1, (), (), take, "", -1))
+                        for take in pool]
+            else:
+                out.append(_new(Action, (A.EXTRACARD, -1, -1, (), (), "", "", -1)))
+        out += [_new(Action, (A.BUYCARD, -1, -1, (), (), c, "", -1)) for c in buyable]
+        return out
+    return build
 
 
 # --- Reinforcement (section 12) --------------------------------------------------------
 
 
-def _reinforce(state: GameState, seat: Seat) -> list[Action]:
+def _reinforce(state: GameState, seat: Seat) -> ActionList:
     """R12.1-R12.2: one unit to an adjacent own or empty tile, or one-for-one swap."""
     board = state.board
     cap = state.world.capacity
-    out = [_PASS]
-    append = out.append
-    move = A.MOVE
+    out = ActionList()
+    out.add([_PASS])
     for src in state.controlled(seat):
-        kinds = [(c,) for c in distinct(board[src])]
+        kinds = _singles(tuple(board[src]))
         for d in state.world.neighbours[src]:
             target = board[d]
-            if not target or target[0] >> 7 == seat and len(target) < cap[d]:
-                for single in kinds:
-                    append(_new(Action, (move, src, d, single, (), "", "", -1)))
-            if target and target[0] >> 7 == seat and d > src:
-                others = [(c,) for c in distinct(target)]
-                for single in kinds:
-                    for other in others:
-                        if single != other:
-                            append(_new(Action, (A.SWAP, src, d, single, other, "", "", -1)))
+            if not target:
+                out.add_block(len(kinds), _move_block(A.MOVE, src, d, kinds, len(kinds)))
+            elif target[0] >> 7 == seat:
+                if len(target) < cap[d]:
+                    out.add_block(len(kinds), _move_block(A.MOVE, src, d, kinds, len(kinds)))
+                if d > src:
+                    others = _singles(tuple(target))
+                    same = len(set(kinds) & set(others))
+                    out.add_block(len(kinds) * len(others) - same,
+                                  _swap_block(src, d, kinds, others))
     return out
+
+
+def _singles(units: tuple[UnitCode, ...]) -> tuple[tuple[UnitCode, ...], ...]:
+    """One-unit subsets: each distinct unit once, in canonical order."""
+    subsets, ends = _subsets_by_size(units)
+    return subsets[:ends[1]]
 
 
 # --- battle (sections 16-17) -----------------------------------------------------------
@@ -349,7 +407,7 @@ def _none(state: GameState, seat: Seat) -> list[Action]:
     return []
 
 
-_GENERATORS: dict[Decision, Callable[[GameState, Seat], list[Action]]] = {
+_GENERATORS: dict[Decision, Callable[[GameState, Seat], Sequence[Action]]] = {
     Decision.REALM: _realm,
     Decision.START_CARD: _start_card,
     Decision.CASTLE: _castle,

@@ -8,6 +8,7 @@ copies. Who must decide next is the single ``pending`` field (STYLE principle 4)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING
@@ -185,9 +186,10 @@ class GameState:
     result: Result | None
     decisions: int
     last_event: str | None
-    # The legal actions of the pending decision when the engine already computed them
-    # while deciding whether to ask at all; cleared by every apply. Never copied.
-    legal_cache: list[Action] | None
+    # The legal actions of the pending decision (the very Pending object) when the engine
+    # already computed them while deciding whether to ask at all; cleared by every apply and
+    # by ``invalidate``; never copied.
+    legal_cache: tuple[Pending, Sequence[Action]] | None
 
     def copy(self) -> GameState:
         """A deep copy sharing only immutable parts (config, world)."""
@@ -238,6 +240,10 @@ class GameState:
         s.last_event = self.last_event
         s.legal_cache = None
         return s
+
+    def invalidate(self) -> None:
+        """Forget cached legal actions: call after editing a state by hand (tests, tools)."""
+        self.legal_cache = None
 
     # --- queries used everywhere -------------------------------------------------------
 

@@ -7,6 +7,7 @@ be re-played alone and results do not depend on the order games are run in.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +15,7 @@ from ..bots.base import SeatView
 from ..bots.registry import make_bot
 from ..game import Game
 from ..record import to_record
+from ..rules.actions import Action
 from ..rules.apply import apply_unchecked
 from ..rules.config import Config
 from ..rules.legal import legal_actions
@@ -68,7 +70,7 @@ def play_game(config: Config, seed: int, bot_specs: list[str],
         game = Game.new(config, seed)
         while not game.is_over:
             seat = game.state.pending.seat
-            legal = game.legal_actions()
+            legal: Sequence[Action] = game.legal_actions()
             action = bots[seat].choose(SeatView(game.state, seat), legal, rngs[seat])
             game.play(action, seat)
         state = game.state

@@ -1,0 +1,161 @@
+"""The ``kaladan`` command run as a separate process: simulate, record, replay, bad arguments.
+
+Bad arguments print a clear message to stderr and exit with code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kaladan.record import dumps, replay
+
+ENDS = {"last_crown", "final_round", "draw"}
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "kaladan.cli.main", *args],
+                          capture_output=True, text=True, timeout=60, check=False)
+
+
+@pytest.fixture(scope="module")
+def simulated() -> subprocess.CompletedProcess[str]:
+    return run("simulate", "--players", "random,random,random", "--games", "5", "--seed", "3",
+               "--json")
+
+
+def test_simulate_json(simulated: subprocess.CompletedProcess[str]) -> None:
+    assert simulated.returncode == 0, simulated.stderr
+    data = json.loads(simulated.stdout)  # one JSON object, nothing else
+    assert isinstance(data, dict)
+    games = data["games"]
+    assert len(games) == 5
+    for game in games:
+        assert {"seed", "winner", "end", "rounds", "decisions", "scores"} <= set(game)
+        assert isinstance(game["seed"], int)
+        assert game["winner"] is None or isinstance(game["winner"], int)
+        assert game["winner"] is None or 0 <= game["winner"] < 3
+        assert game["end"] in ENDS
+        assert isinstance(game["rounds"], int) and game["rounds"] >= 1
+        assert isinstance(game["decisions"], int) and game["decisions"] > 0
+        assert len(game["scores"]) == 3
+        if game["end"] == "draw":
+            assert game["winner"] is None
+        else:
+            assert game["winner"] is not None
+    assert len({g["seed"] for g in games}) == 5  # every game its own seed
+
+
+def test_simulate_same_seed_same_output(simulated: subprocess.CompletedProcess[str]) -> None:
+    again = run("simulate", "--players", "random,random,random", "--games", "5", "--seed", "3",
+                "--json")
+    assert again.returncode == 0
+    assert again.stdout == simulated.stdout
+    other = run("simulate", "--players", "random,random,random", "--games", "5", "--seed", "4",
+                "--json")
+    assert other.returncode == 0
+    assert json.loads(other.stdout)["games"] != json.loads(simulated.stdout)["games"]
+
+
+def test_simulate_text_summary() -> None:
+    result = run("simulate", "--players", "random,random", "--games", "2", "--seed", "1",
+                 "--option", "phase_order=official")
+    assert result.returncode == 0, result.stderr
+    assert "2 games" in result.stdout
+    assert "seat 0 (random)" in result.stdout
+
+
+@pytest.fixture(scope="module")
+def record_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("records") / "game.json"
+    result = run("record", "--players", "random,random,random", "--seed", "7", "--out",
+                 str(path))
+    assert result.returncode == 0, result.stderr
+    assert "wrote" in result.stdout
+    return path
+
+
+def test_record_then_replay_verify(record_file: Path) -> None:
+    text = record_file.read_text("utf-8")
+    record = json.loads(text)
+    assert record["format"] == "kaladan-record"
+    assert dumps(record) == text  # the file is the canonical text
+    replay(record)
+    result = run("replay", str(record_file), "--verify")
+    assert result.returncode == 0, result.stderr
+    assert "ok" in result.stdout
+    plain = run("replay", str(record_file))
+    assert plain.returncode == 0
+    assert json.loads(plain.stdout)["decisions"] == len(record["steps"])
+
+
+def test_record_to_stdout_matches_file(record_file: Path) -> None:
+    result = run("record", "--players", "random,random,random", "--seed", "7", "--out", "-")
+    assert result.returncode == 0
+    assert result.stdout == record_file.read_text("utf-8")
+
+
+@pytest.mark.parametrize("tamper", ["chance", "result", "seat", "action"])
+def test_tampered_record_fails_verify(record_file: Path, tmp_path: Path, tamper: str) -> None:
+    record = json.loads(record_file.read_text("utf-8"))
+    if tamper == "chance":
+        step = next(s for s in record["steps"] if s["chance"])
+        step["chance"][0] = step["chance"][0] + 1 if step["chance"][0] < 6 else 1
+    elif tamper == "result":
+        record["result"]["scores"][0] = 999
+    elif tamper == "seat":
+        record["steps"][25]["seat"] = (record["steps"][25]["seat"] + 1) % 3
+    else:
+        record["steps"][-1]["action"] = "realm kimbria"
+    path = tmp_path / "tampered.json"
+    path.write_text(dumps(record), "utf-8")
+    result = run("replay", str(path), "--verify")
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip()
+
+
+@pytest.mark.parametrize("args,words", [
+    (["simulate", "--players", "random,foo"], ["foo"]),
+    (["simulate", "--players", "random,random", "--option", "nosuch=1"], ["nosuch"]),
+    (["simulate", "--players", "random,random", "--option", "world=flat"], ["world", "flat"]),
+    (["simulate", "--players", ",".join(["random"] * 7)], ["7"]),
+    (["simulate", "--players", "random,random", "--games", "0"], ["--games"]),
+    (["simulate"], ["--players"]),
+    (["record", "--players", "random,random"], ["--out"]),
+    (["replay", "/nonexistent/kaladan/record.json"], ["/nonexistent/kaladan/record.json"]),
+    (["simulate", "--players", ""], ["bots"]),
+    (["simulate", "--players", "random,random", "--seed", "x"], ["--seed"]),
+    (["fly"], ["fly"]),
+], ids=["unknown-bot", "unknown-option", "bad-option-value", "seven-players", "zero-games",
+        "missing-players", "missing-out", "missing-file", "no-bots", "bad-seed", "command"])
+def test_bad_arguments_exit_2(args: list[str], words: list[str]) -> None:
+    result = run(*args)
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip()
+    for word in words:
+        assert word in result.stderr
+    assert result.stdout == ""
+
+
+def test_replay_of_a_file_that_is_not_json(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{"format": "kaladan-record", ', "utf-8")
+    result = run("replay", str(path), "--verify")
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "broken.json" in result.stderr
+
+
+def test_replay_of_a_position_file(tmp_path: Path) -> None:
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps({"format": "kaladan-position", "version": 1}), "utf-8")
+    result = run("replay", str(path))
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "kaladan-record" in result.stderr
