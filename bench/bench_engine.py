@@ -1,8 +1,9 @@
 """Engine benchmark: random games, single process.
 
-Prints decisions per CPU second (process time, so other load on the machine disturbs it less) (legal-action generation + apply + a uniform random choice) and
-complete games per second for 2, 4 and 6 players, with the ratio to the targets of the
-engine issue (60,000 decisions/s; 50 complete 4-player games/s). Never fails on time.
+Prints decisions per second (legal-action generation + apply + a uniform random choice)
+and complete games per second for 2, 4 and 6 players, with the ratio to the targets of the
+engine issue (60,000 decisions/s; 50 complete 4-player games/s). Seconds are CPU seconds of
+this process, so other load on the machine disturbs the figures less. Never fails on time.
 
     python bench/bench_engine.py [--games N] [--seed S]
 """
