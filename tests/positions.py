@@ -66,16 +66,16 @@ def build(
         r = REALM_INDEX[realms[seat]]
         s.realm[seat] = r
         s.seat_of_realm[r] = seat
-    s.board = [[] for _ in world.coords]
+    s.board = [() for _ in world.coords]
     for name, text in board.items():
-        s.board[world.index(name)] = sorted(parse_unit_ref(u) for u in text.split())
+        s.board[world.index(name)] = tuple(sorted(parse_unit_ref(u) for u in text.split()))
     s.graveyard = [[parse_unit_ref(u) & ~1 for u in g] for g in (graveyards or [[]] * players)]
     s.graveyard += [[] for _ in range(players - len(s.graveyard))]
     s.fortified = [world.names[t] in fortified for t in range(len(world.coords))]
     # Reserves: the kit minus what is on the board or in graveyards.
     placed = [[0] * 7 for _ in range(players)]
     specials_out: set[int] = set()
-    for units in s.board + s.graveyard:
+    for units in [*s.board, *s.graveyard]:
         for c in units:
             if type_of(c) == SPECIAL:
                 specials_out.add(realm_of(c))

@@ -77,7 +77,7 @@ def check_state(state: GameState) -> None:
     for t, units in enumerate(state.board):
         assert len(units) <= state.world.capacity[t], f"{state.world.names[t]} over capacity"
         assert len({c >> 7 for c in units}) <= 1, f"two players on {state.world.names[t]}"
-        assert units == sorted(units)
+        assert list(units) == sorted(units)
     assert min(state.gold) >= 0
     if not state.is_over:
         assert state.pending.kind != Decision.NONE

@@ -5,57 +5,61 @@ them; an action is made only when it is indexed, and the whole list only when it
 or searched. A uniform random choice (``seq[rng.randrange(len(seq))]``) therefore builds one
 block, not every action, which is what keeps random playouts fast. Behaves like a tuple:
 ``len``, indexing, iteration, ``in`` and ``==`` with any sequence.
+
+A block is ``(build, arg, ...)``: ``build(*args)`` returns its actions in order.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
-from typing import overload
+from typing import Any, overload
 
 from .actions import Action
 
-Builder = Callable[[], list[Action]]
+Block = tuple[Any, ...]  # (builder, *arguments)
+Builder = Callable[..., list[Action]]
 
 
 class ActionList(Sequence[Action]):
-    """A sequence of actions made of eager items and lazily built blocks."""
+    """A sequence of actions made of built parts and lazily built blocks."""
 
-    __slots__ = ("_counts", "_parts", "_starts", "_len", "_all")
+    __slots__ = ("starts", "parts", "size", "_all")
 
-    def __init__(self) -> None:
-        self._counts: list[int] = []
-        self._parts: list[list[Action] | Builder] = []
-        self._starts: list[int] = []
-        self._len = 0
+    def __init__(self, first: list[Action] | None = None) -> None:
+        self.starts: list[int] = []  # index of each part's first action
+        self.parts: list[list[Action] | Block] = []
+        self.size = 0
         self._all: list[Action] | None = None
+        if first:
+            self.starts.append(0)
+            self.parts.append(first)
+            self.size = len(first)
 
     def add(self, items: list[Action]) -> None:
         """Append actions that are already built."""
         if items:
-            self._starts.append(self._len)
-            self._counts.append(len(items))
-            self._parts.append(items)
-            self._len += len(items)
+            self.starts.append(self.size)
+            self.parts.append(items)
+            self.size += len(items)
 
-    def add_block(self, count: int, build: Builder) -> None:
-        """Append ``count`` actions that ``build()`` makes, in order, when first needed."""
+    def add_block(self, count: int, block: Block) -> None:
+        """Append ``count`` actions that the block makes, in order, when first needed."""
         if count > 0:
-            self._starts.append(self._len)
-            self._counts.append(count)
-            self._parts.append(build)
-            self._len += count
+            self.starts.append(self.size)
+            self.parts.append(block)
+            self.size += count
 
     def _part(self, index: int) -> list[Action]:
-        part = self._parts[index]
+        part = self.parts[index]
         if isinstance(part, list):
             return part
-        built = part()
-        self._parts[index] = built
+        built: list[Action] = part[0](*part[1:])
+        self.parts[index] = built
         return built
 
     def __len__(self) -> int:
-        return self._len
+        return self.size
 
     @overload
     def __getitem__(self, index: int) -> Action: ...
@@ -67,16 +71,16 @@ class ActionList(Sequence[Action]):
         if isinstance(index, slice):
             return self.as_list()[index]
         if index < 0:
-            index += self._len
-        if not 0 <= index < self._len:
+            index += self.size
+        if not 0 <= index < self.size:
             raise IndexError("action index out of range")
-        part = bisect_right(self._starts, index) - 1
-        return self._part(part)[index - self._starts[part]]
+        part = bisect_right(self.starts, index) - 1
+        return self._part(part)[index - self.starts[part]]
 
     def as_list(self) -> list[Action]:
         if self._all is None:
             out: list[Action] = []
-            for i in range(len(self._parts)):
+            for i in range(len(self.parts)):
                 out += self._part(i)
             self._all = out
         return self._all
@@ -99,4 +103,3 @@ class ActionList(Sequence[Action]):
 
     def __repr__(self) -> str:
         return f"ActionList({self.as_list()!r})"
-

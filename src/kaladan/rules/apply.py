@@ -329,7 +329,7 @@ def explain(state: GameState, action: Action) -> tuple[str, str]:
     return rule, f"not possible now: seat {seat} must {expected}"
 
 
-def _has_units(units: list[int], wanted: tuple[int, ...]) -> bool:
+def _has_units(units: tuple[int, ...], wanted: tuple[int, ...]) -> bool:
     pool = list(units)
     for c in wanted:
         if c not in pool:

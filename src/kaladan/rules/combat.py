@@ -6,6 +6,8 @@ Dice pools and the pair comparison are pure functions (``attack_pool``, ``defenc
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from . import flow, magic, ops
 from .state import Battle, Decision, GameState, Pending, Result
 from .units import (
@@ -52,7 +54,7 @@ def special_d12(realm: int, attacking: bool, own_terrain: Terrain, own_crown_on_
     return False
 
 
-def unit_dice(c: UnitCode, attacking: bool, own_terrain: Terrain, d_units: list[UnitCode],
+def unit_dice(c: UnitCode, attacking: bool, own_terrain: Terrain, d_units: Sequence[UnitCode],
               crown_d8: bool, wolf_option: str) -> tuple[int, ...]:
     """The dice of one unit (R13.1-R13.3, section 14); ``d_units`` are the units on D."""
     t = type_of(c)
@@ -239,7 +241,7 @@ def other_side(battle: Battle, seat: Seat) -> Seat:
 
 def kill(state: GameState, battle: Battle, tile: int, c: UnitCode, killer: Seat) -> None:
     """R16.25: a killed unit leaves the board and is set aside until step G."""
-    state.board[tile].remove(c)
+    ops.take_unit(state, tile, c)
     battle.killer[len(battle.set_aside)] = killer
     battle.set_aside.append((c, tile))
 
@@ -282,7 +284,7 @@ def _outcome(state: GameState) -> None:
     if attacker_won and survivors:  # R17.6
         capacity = state.world.capacity[battle.d_tile]
         if survivors <= capacity:
-            ops.move_units(state, battle.a_tile, battle.d_tile, tuple(state.board[battle.a_tile]))
+            ops.move_units(state, battle.a_tile, battle.d_tile, state.board[battle.a_tile])
         else:
             battle.invade_left = survivors - capacity
             battle.step = "invade"
@@ -312,7 +314,7 @@ def choose_leave(state: GameState, c: UnitCode) -> None:
 
 def invasion_candidates(state: GameState, battle: Battle) -> list[UnitCode]:
     """Units on A not yet chosen to stay behind."""
-    units = state.board[battle.a_tile][:]
+    units = list(state.board[battle.a_tile])
     for c in battle.staying:
         units.remove(c)
     return units
@@ -330,7 +332,7 @@ def eliminate(state: GameState, seat: Seat, killer: Seat | None) -> None:
     for t, units in enumerate(state.board):
         for c in [u for u in units if u >> 7 == seat]:
             if type_of(c) == SPECIAL and killer is not None:
-                units.remove(c)
+                ops.take_unit(state, t, c)
                 ops.put_in_reserve(state, killer, (killer << 7) | (plain(c) & 127))  # R18.4
             else:
                 ops.remove_from_game(state, t, c)  # R18.2

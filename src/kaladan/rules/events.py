@@ -91,8 +91,9 @@ def _end_game_card(state: GameState, card: str) -> None:
         state.six_gates = True
     elif card == "EG2":
         state.scales = True
-        for units in state.board:  # every unit but Crowns upgraded at once
-            units[:] = sorted(c | 1 if type_of(c) != CROWN else c for c in units)
+        board = state.board  # every unit but Crowns upgraded at once
+        for t, units in enumerate(board):
+            board[t] = tuple(sorted(c | 1 if type_of(c) != CROWN else c for c in units))
     elif card == "EG3":
         state.oracles = True
     elif card == "EG4":

@@ -65,11 +65,15 @@ def _income(state: GameState, seat: Seat) -> None:
     gain_gold(state, seat, castles + others // 2)
 
 
+# The phase after each phase, per phase order; None after the last one.
+_NEXT = {name: {phase: (order[i + 1] if i + 1 < len(order) else None)
+                for i, phase in enumerate(order)} for name, order in _ORDER.items()}
+
+
 def next_phase(state: GameState) -> None:
-    order = _ORDER[state.config.phase_order]
-    index = order.index(state.phase)
-    if index + 1 < len(order):
-        enter_phase(state, order[index + 1])
+    following = _NEXT[state.config.phase_order][state.phase]
+    if following is not None:
+        enter_phase(state, following)
     else:
         end_turn(state)  # R12.4
 

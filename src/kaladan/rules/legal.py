@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from . import actions as A
 from . import events, magic
-from .actionlist import ActionList, Builder
+from .actionlist import ActionList
 from .actions import Action
 from .state import Decision, GameState
 from .units import (
@@ -66,7 +66,7 @@ def ask_or_skip(state: GameState) -> bool:
     return False
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=65536)
 def sub_multisets(units: tuple[UnitCode, ...]) -> tuple[tuple[UnitCode, ...], ...]:
     """Every non-empty sub-multiset of a sorted unit tuple, smaller ones first."""
     groups: list[tuple[UnitCode, int]] = []
@@ -83,7 +83,7 @@ def sub_multisets(units: tuple[UnitCode, ...]) -> tuple[tuple[UnitCode, ...], ..
     return tuple(subsets)
 
 
-def distinct(units: list[UnitCode]) -> list[UnitCode]:
+def distinct(units: Sequence[UnitCode]) -> list[UnitCode]:
     """Distinct unit codes in canonical order (equal units are interchangeable)."""
     return sorted(set(units))
 
@@ -120,31 +120,37 @@ def moves(state: GameState, seat: Seat) -> list[Action]:
     return out.as_list()
 
 
-def add_moves(out: ActionList, state: GameState, seat: Seat) -> None:
+def add_moves(out: ActionList, state: GameState, seat: Seat,
+              mine: list[int] | None = None) -> None:
     board = state.board
     cap = state.world.capacity
     neighbours = state.world.neighbours
-    for src in state.controlled(seat):
+    starts = out.starts
+    parts = out.parts
+    size = out.size
+    for src in state.controlled(seat) if mine is None else mine:
         units = board[src]
-        subsets, ends = _subsets_by_size(tuple(units))
+        n = len(units)
+        subsets, ends = _subsets_by_size(units)
         for d in neighbours[src]:
             target = board[d]
             if target and target[0] >> 7 != seat:
                 continue
             room = cap[d] - len(target)
             if room > 0:
-                count = ends[min(room, len(units))]
-                out.add_block(count, _move_block(A.MOVE, src, d, subsets, count))
+                count = ends[room if room < n else n]
+                starts.append(size)
+                parts.append((_build_moves, A.MOVE, src, d, subsets, count))
+                size += count
+    out.size = size
 
 
-def _move_block(kind: str, src: int, d: int, subsets: tuple[tuple[UnitCode, ...], ...],
-                count: int) -> Builder:
-    def build() -> list[Action]:
-        return [_new(Action, (kind, src, d, subsets[j], (), "", "", -1)) for j in range(count)]
-    return build
+def _build_moves(kind: str, src: int, d: int, subsets: tuple[tuple[UnitCode, ...], ...],
+                 count: int) -> list[Action]:
+    return [_new(Action, (kind, src, d, subsets[j], (), "", "", -1)) for j in range(count)]
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=65536)
 def _subsets_by_size(
     units: tuple[UnitCode, ...],
 ) -> tuple[tuple[tuple[UnitCode, ...], ...], tuple[int, ...]]:
@@ -165,16 +171,20 @@ def swaps(state: GameState, seat: Seat) -> list[Action]:
     return out.as_list()
 
 
-def add_swaps(out: ActionList, state: GameState, seat: Seat) -> None:
+def add_swaps(out: ActionList, state: GameState, seat: Seat,
+              mine: list[int] | None = None) -> None:
     board = state.board
     cap = state.world.capacity
-    mine = state.controlled(seat)
+    if mine is None:
+        mine = state.controlled(seat)
+    if len(mine) < 2:
+        return
     mine_set = set(mine)
     for a in mine:
         for b in state.world.neighbours[a]:
             if b <= a or b not in mine_set:
                 continue
-            units_a, units_b = tuple(board[a]), tuple(board[b])
+            units_a, units_b = board[a], board[b]
             len_a, len_b = len(units_a), len(units_b)
             subs_a, ends_a = _subsets_by_size(units_a)
             subs_b, ends_b = _subsets_by_size(units_b)
@@ -188,41 +198,39 @@ def add_swaps(out: ActionList, state: GameState, seat: Seat) -> None:
                 chosen_b = subs_b[ends_b[low - 1]:ends_b[high]]
                 same = len(set(singles_a) & set(singles_b)) if low == 1 else 0
                 out.add_block(len(singles_a) * len(chosen_b) - same,
-                              _swap_block(a, b, singles_a, chosen_b))
+                              (_build_swaps, a, b, singles_a, chosen_b))
             # Several units from a (two or more) for one unit from b.
             low = max(2, len_a + 1 - cap[a])
             high = min(len_a, cap[b] - len_b + 1)
             if low <= high:
                 chosen_a = subs_a[ends_a[low - 1]:ends_a[high]]
                 out.add_block(len(chosen_a) * len(singles_b),
-                              _swap_block(a, b, chosen_a, singles_b))
+                              (_build_swaps, a, b, chosen_a, singles_b))
 
 
-def _swap_block(a: int, b: int, from_a: tuple[tuple[UnitCode, ...], ...],
-                from_b: tuple[tuple[UnitCode, ...], ...]) -> Builder:
-    def build() -> list[Action]:
-        return [_new(Action, (A.SWAP, a, b, xa, xb, "", "", -1))
-                for xa in from_a for xb in from_b if xa != xb]
-    return build
+def _build_swaps(a: int, b: int, from_a: tuple[tuple[UnitCode, ...], ...],
+                 from_b: tuple[tuple[UnitCode, ...], ...]) -> list[Action]:
+    return [_new(Action, (A.SWAP, a, b, xa, xb, "", "", -1))
+            for xa in from_a for xb in from_b if xa != xb]
 
 
-def attacks(state: GameState, seat: Seat) -> list[Action]:
+def attacks(state: GameState, seat: Seat, mine: list[int] | None = None) -> list[Action]:
     """R10.9, R16.1: one tile you control attacks an adjacent enemy tile."""
     board = state.board
     out = []
-    for a in state.controlled(seat):
+    for a in state.controlled(seat) if mine is None else mine:
         for d in state.world.neighbours[a]:
             if board[d] and board[d][0] >> 7 != seat:
-                out.append(Action(A.ATTACK, a, d))
+                out.append(_new(Action, (A.ATTACK, a, d, (), (), "", "", -1)))
     return out
 
 
 def _action(state: GameState, seat: Seat) -> ActionList:
-    out = ActionList()
-    out.add([_PASS])
-    add_moves(out, state, seat)
-    add_swaps(out, state, seat)
-    out.add(attacks(state, seat))
+    out = ActionList([_PASS])
+    mine = state.controlled(seat)
+    add_moves(out, state, seat, mine)
+    add_swaps(out, state, seat, mine)
+    out.add(attacks(state, seat, mine))
     return out
 
 
@@ -245,11 +253,13 @@ def _spawn(state: GameState, seat: Seat) -> list[Action]:
 # --- Purchase (section 11) -------------------------------------------------------------
 
 
-def placement_tiles(state: GameState, seat: Seat) -> list[int]:
+def placement_tiles(state: GameState, seat: Seat, mine: list[int] | None = None) -> list[int]:
     """R11.3-R11.6: own tiles with room, and empty tiles next to one unless R11.4 used it up."""
     board = state.board
-    mine = state.controlled(seat)
-    tiles = {t for t in mine if state.room(t) > 0}
+    cap = state.world.capacity
+    if mine is None:
+        mine = state.controlled(seat)
+    tiles = {t for t in mine if len(board[t]) < cap[t]}
     if state.purchase_empty < 0:
         for t in mine:
             for d in state.world.neighbours[t]:
@@ -258,41 +268,49 @@ def placement_tiles(state: GameState, seat: Seat) -> list[int]:
     return sorted(tiles)
 
 
-def _buy_block(tiles: list[int], units: list[UnitCode]) -> Builder:
-    def build() -> list[Action]:
-        return [_new(Action, (A.BUY, tile, -1, (c,), (), "", "", -1))
-                for tile in tiles for c in units]
-    return build
+@lru_cache(maxsize=65536)
+def _upgrades(tile: int, units: tuple[UnitCode, ...]) -> tuple[tuple[int, Action], ...]:
+    """(cost, action) for each distinct unit on ``tile`` that can be upgraded (R11.8: not yet
+    upgraded, not a Crown)."""
+    return tuple((UPGRADE_COST[type_of(c)], Action(A.UPGRADE, tile, units=(c,)))
+                 for c in sorted(set(units)) if not c & 1 and type_of(c) != CROWN)
+
+
+@lru_cache(maxsize=4096)
+def _own_cards(realm: int, hand: tuple[str, ...]) -> list[str]:
+    """Distinct cards of the hand from the player's own realm (R11.12), sorted."""
+    return sorted({c for c in hand if c in _REALM_CARDS[realm]})
+
+
+def _build_buys(tiles: list[int], units: list[UnitCode]) -> list[Action]:
+    return [_new(Action, (A.BUY, tile, -1, (c,), (), "", "", -1)) for tile in tiles for c in units]
 
 
 def _purchase(state: GameState, seat: Seat) -> ActionList:
     gold = state.gold[seat]
     realm = state.realm[seat]
     reserve = state.reserve[seat]
-    result = ActionList()
-    result.add([_END])
+    result = ActionList([_END])
     out: list[Action] = []
     # Place units (R11.2 first four rows; R11.7 a General only once returned by R7.14).
-    buyable_units = [code(seat, realm, t) for t in (GENERAL, CATAPULT, *BASIC_TYPES)
-                     if reserve[t] > 0 and PLACE_COST[t] <= gold]
+    base = seat << 7
+    buyable_units = [base | (t << 1) for t in (GENERAL, CATAPULT, *BASIC_TYPES)
+                     if reserve[t] and PLACE_COST[t] <= gold]  # code(seat, 0, t)
     if PLACE_COST[SPECIAL] <= gold:
         buyable_units += [code(seat, r, SPECIAL) for r in state.reserve_specials[seat]]
+    mine = state.controlled(seat)
     if buyable_units:
-        tiles = placement_tiles(state, seat)
-        result.add_block(len(tiles) * len(buyable_units), _buy_block(tiles, buyable_units))
+        tiles = placement_tiles(state, seat, mine)
+        result.add_block(len(tiles) * len(buyable_units), (_build_buys, tiles, buyable_units))
     # Upgrades (R11.8-R11.10) and castle upgrades (R11.11).
     append = out.append
     terrain = state.world.terrain
     fortified = state.fortified
-    for t in state.controlled(seat):
-        last = -1
-        for c in state.board[t]:  # sorted: equal units are next to each other
-            if c == last:
-                continue
-            last = c
-            ut = (c >> 1) & 7
-            if not c & 1 and ut != CROWN and UPGRADE_COST[ut] <= gold:
-                append(_new(Action, (A.UPGRADE, t, -1, (c,), (), "", "", -1)))
+    board = state.board
+    for t in mine:
+        for cost, action in _upgrades(t, board[t]):
+            if cost <= gold:
+                append(action)
         if terrain[t] == Terrain.CASTLE and not fortified[t] and gold >= CASTLE_UPGRADE_COST:
             append(_new(Action, (A.FORTIFY, t, -1, (), (), "", "", -1)))
     result.add(out)
@@ -301,37 +319,33 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
     buyable = state.buyable[seat] if gold >= ELIMINATED_CARD_COST else []
     if pool or buyable:
         choose = state.config.starting_magic == "choose"
-        own = sorted({c for c in state.hand[seat] if c in _REALM_CARDS[realm]})
+        own = _own_cards(realm, tuple(state.hand[seat]))
         gives = own if pool and gold >= SWAP_CARD_COST else []
         extra = bool(pool) and gold >= EXTRA_CARD_COST
         count = len(gives) * (len(pool) if choose else 1) + len(buyable)
         count += (len(pool) if choose else 1) if extra else 0
-        result.add_block(count, _card_block(gives, pool[:], extra, buyable[:], choose))
+        result.add_block(count, (_build_cards, gives, pool[:], extra, buyable[:], choose))
     return result
 
 
 _REALM_CARDS = tuple(frozenset(magic.realm_cards(r)) for r in range(len(REALMS)))
 
 
-def _card_block(gives: list[str], pool: list[str], extra: bool, buyable: list[str],
-                choose: bool) -> Builder:
-    def build() -> list[Action]:
-        out: list[Action] = []
-        for give in gives:
-            if choose:
-                out += [_new(Action, (A.SWAPCARD, -1, -1, (), (), give, take, -1))
-                        for take in pool]
-            else:
-                out.append(_new(Action, (A.SWAPCARD, -1, -1, (), (), give, "", -1)))
-        if extra:
-            if choose:
-                out += [_new(Action, (A.EXTRACARD, -1, -1, (), (), take, "", -1))
-                        for take in pool]
-            else:
-                out.append(_new(Action, (A.EXTRACARD, -1, -1, (), (), "", "", -1)))
-        out += [_new(Action, (A.BUYCARD, -1, -1, (), (), c, "", -1)) for c in buyable]
-        return out
-    return build
+def _build_cards(gives: list[str], pool: list[str], extra: bool, buyable: list[str],
+                 choose: bool) -> list[Action]:
+    out: list[Action] = []
+    for give in gives:
+        if choose:
+            out += [_new(Action, (A.SWAPCARD, -1, -1, (), (), give, take, -1)) for take in pool]
+        else:
+            out.append(_new(Action, (A.SWAPCARD, -1, -1, (), (), give, "", -1)))
+    if extra:
+        if choose:
+            out += [_new(Action, (A.EXTRACARD, -1, -1, (), (), take, "", -1)) for take in pool]
+        else:
+            out.append(_new(Action, (A.EXTRACARD, -1, -1, (), (), "", "", -1)))
+    out += [_new(Action, (A.BUYCARD, -1, -1, (), (), c, "", -1)) for c in buyable]
+    return out
 
 
 # --- Reinforcement (section 12) --------------------------------------------------------
@@ -341,29 +355,30 @@ def _reinforce(state: GameState, seat: Seat) -> ActionList:
     """R12.1-R12.2: one unit to an adjacent own or empty tile, or one-for-one swap."""
     board = state.board
     cap = state.world.capacity
-    out = ActionList()
-    out.add([_PASS])
+    neighbours = state.world.neighbours
+    out = ActionList([_PASS])
     for src in state.controlled(seat):
-        kinds = _singles(tuple(board[src]))
-        for d in state.world.neighbours[src]:
+        units = board[src]
+        kinds = _singles(units)
+        for d in neighbours[src]:
             target = board[d]
             if not target:
-                out.add_block(len(kinds), _move_block(A.MOVE, src, d, kinds, len(kinds)))
+                out.add_block(len(kinds), (_build_moves, A.MOVE, src, d, kinds, len(kinds)))
             elif target[0] >> 7 == seat:
                 if len(target) < cap[d]:
-                    out.add_block(len(kinds), _move_block(A.MOVE, src, d, kinds, len(kinds)))
+                    out.add_block(len(kinds), (_build_moves, A.MOVE, src, d, kinds, len(kinds)))
                 if d > src:
-                    others = _singles(tuple(target))
-                    same = len(set(kinds) & set(others))
+                    others = _singles(target)
+                    same = len(set(units).intersection(target))
                     out.add_block(len(kinds) * len(others) - same,
-                                  _swap_block(src, d, kinds, others))
+                                  (_build_swaps, src, d, kinds, others))
     return out
 
 
+@lru_cache(maxsize=65536)
 def _singles(units: tuple[UnitCode, ...]) -> tuple[tuple[UnitCode, ...], ...]:
     """One-unit subsets: each distinct unit once, in canonical order."""
-    subsets, ends = _subsets_by_size(units)
-    return subsets[:ends[1]]
+    return tuple((c,) for c in sorted(set(units)))
 
 
 # --- battle (sections 16-17) -----------------------------------------------------------

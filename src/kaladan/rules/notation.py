@@ -182,9 +182,9 @@ def _from_json(data: Mapping[str, Any]) -> GameState:
     s.eliminated = [bool(p["eliminated"]) for p in players]
     s.home = [index(p["home"]) if p["home"] else -1 for p in players]
     s.setup_named = [REALM_INDEX[p["named"]] if p.get("named") else -1 for p in players]
-    s.board = [[] for _ in world.coords]
+    s.board = [() for _ in world.coords]
     for name, units in data["board"].items():
-        s.board[index(name)] = sorted(parse_unit_ref(u) for u in units)
+        s.board[index(name)] = tuple(sorted(parse_unit_ref(u) for u in units))
     s.fortified = [False] * len(world.coords)
     for name in data["fortified"]:
         s.fortified[index(name)] = True

@@ -3,7 +3,7 @@ callers apply only actions that ``legal_actions`` listed."""
 
 from __future__ import annotations
 
-from bisect import insort
+from bisect import bisect_left, insort
 
 from .state import GameState
 from .units import SPECIAL, Seat, UnitCode, owner_of, plain, realm_of, type_of
@@ -24,8 +24,25 @@ def lose_gold(state: GameState, seat: Seat, amount: int) -> None:
     state.gold[seat] = max(0, state.gold[seat] - amount)
 
 
+def _without(units: tuple[UnitCode, ...], c: UnitCode) -> tuple[UnitCode, ...]:
+    i = units.index(c)
+    return units[:i] + units[i + 1:]
+
+
+def _with(units: tuple[UnitCode, ...], c: UnitCode) -> tuple[UnitCode, ...]:
+    i = bisect_left(units, c)
+    return units[:i] + (c,) + units[i:]
+
+
 def add_unit(state: GameState, tile: int, c: UnitCode) -> None:
-    insort(state.board[tile], c)
+    board = state.board
+    board[tile] = _with(board[tile], c)
+
+
+def take_unit(state: GameState, tile: int, c: UnitCode) -> None:
+    """Take one unit off the board (it goes wherever the caller puts it)."""
+    board = state.board
+    board[tile] = _without(board[tile], c)
 
 
 def take_from_reserve(state: GameState, seat: Seat, c: UnitCode) -> None:
@@ -51,33 +68,34 @@ def place_from_reserve(state: GameState, seat: Seat, c: UnitCode, tile: int) -> 
 
 def move_units(state: GameState, src: int, dst: int, units: tuple[UnitCode, ...]) -> None:
     board = state.board
+    left = list(board[src])
     for c in units:
-        board[src].remove(c)
-        insort(board[dst], c)
+        left.remove(c)
+    board[src] = tuple(left)
+    board[dst] = tuple(sorted(board[dst] + units))
 
 
 def swap_units(state: GameState, a: int, b: int, from_a: tuple[UnitCode, ...],
                from_b: tuple[UnitCode, ...]) -> None:
     board = state.board
+    left_a = list(board[a])
     for c in from_a:
-        board[a].remove(c)
+        left_a.remove(c)
+    left_b = list(board[b])
     for c in from_b:
-        board[b].remove(c)
-    for c in from_a:
-        insort(board[b], c)
-    for c in from_b:
-        insort(board[a], c)
+        left_b.remove(c)
+    board[a] = tuple(sorted(left_a + list(from_b)))
+    board[b] = tuple(sorted(left_b + list(from_a)))
 
 
 def upgrade(state: GameState, tile: int, c: UnitCode) -> None:
-    units = state.board[tile]
-    units.remove(c)
-    insort(units, c | 1)
+    board = state.board
+    board[tile] = _with(_without(board[tile], c), c | 1)
 
 
 def remove_from_game(state: GameState, tile: int, c: UnitCode) -> None:
     """R1.16, R7.12: a unit leaves play for good; nobody's scalp."""
-    state.board[tile].remove(c)
+    take_unit(state, tile, c)
     insort(state.removed, plain(c))
 
 

@@ -51,7 +51,7 @@ def new_game(config: Config, seed: int) -> GameState:
     s.gold = [0] * n
     s.reserve = [[0] * 7 for _ in range(n)]
     s.reserve_specials = [[] for _ in range(n)]
-    s.board = [[] for _ in world.coords]
+    s.board = [() for _ in world.coords]
     s.fortified = [False] * len(world.coords)
     s.graveyard = [[] for _ in range(n)]
     s.trophies = [[] for _ in range(n)]
@@ -159,10 +159,9 @@ def _place_castle(state: GameState, seat: Seat, tile: int) -> None:
     realm = state.realm[seat]
     for utype in (CROWN, GENERAL):
         state.reserve[seat][utype] -= 1
-        state.board[tile].append(code(seat, realm, utype))
     state.reserve_specials[seat].remove(realm)
-    state.board[tile].append(code(seat, realm, SPECIAL))
-    state.board[tile].sort()
+    units = (code(seat, realm, CROWN), code(seat, realm, GENERAL), code(seat, realm, SPECIAL))
+    state.board[tile] = tuple(sorted(state.board[tile] + units))
 
 
 def _place_start_unit(state: GameState, seat: Seat, c: int) -> None:

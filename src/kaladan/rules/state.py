@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .chance import Chance
 from .config import Config
@@ -59,8 +59,9 @@ class Decision(IntEnum):
         return self.name.lower()
 
 
-@dataclass(frozen=True, slots=True)
-class Pending:
+class Pending(NamedTuple):
+    """Who must decide what next. A new value is made for every decision handed out."""
+
     kind: Decision
     seat: Seat
 
@@ -153,7 +154,7 @@ class GameState:
     gold: list[int]
     reserve: list[list[int]]
     reserve_specials: list[list[int]]
-    board: list[list[UnitCode]]
+    board: list[tuple[UnitCode, ...]]  # per tile, sorted; replaced, never changed in place
     fortified: list[bool]
     graveyard: list[list[UnitCode]]
     trophies: list[list[UnitCode]]
@@ -205,7 +206,7 @@ class GameState:
         s.gold = self.gold[:]
         s.reserve = [r[:] for r in self.reserve]
         s.reserve_specials = [r[:] for r in self.reserve_specials]
-        s.board = [t[:] for t in self.board]
+        s.board = self.board[:]
         s.fortified = self.fortified[:]
         s.graveyard = [g[:] for g in self.graveyard]
         s.trophies = [t[:] for t in self.trophies]
