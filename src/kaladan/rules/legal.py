@@ -7,7 +7,7 @@ it implements; ``apply`` accepts exactly what these functions list.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from . import actions as A
 from . import events, magic
@@ -66,21 +66,47 @@ def ask_or_skip(state: GameState) -> bool:
     return False
 
 
-@lru_cache(maxsize=65536)
+def groups(units: Sequence[UnitCode]) -> tuple[tuple[UnitCode, ...], tuple[int, ...]]:
+    """The distinct units of a sorted unit tuple and how many of each."""
+    codes: list[UnitCode] = []
+    counts: list[int] = []
+    last = -1
+    for c in units:
+        if c == last:
+            counts[-1] += 1
+        else:
+            codes.append(c)
+            counts.append(1)
+            last = c
+    return tuple(codes), tuple(counts)
+
+
+@cache
+def _pattern_subsets(
+    counts: tuple[int, ...],
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Every non-empty sub-multiset of a multiset with these group sizes, as tuples of group
+    indices sorted by (size, indices), and for each size k how many have at most k units.
+
+    Only the group sizes matter, so the few patterns of a tile (at most 5 units) are
+    computed once; mapping indices to unit codes keeps the order, since codes are sorted.
+    """
+    subsets: list[tuple[int, ...]] = [()]
+    for group, count in enumerate(counts):
+        subsets = [s + (group,) * k for s in subsets for k in range(count + 1)]
+    subsets = sorted((s for s in subsets if s), key=lambda s: (len(s), s))
+    ends = [0] * (sum(counts) + 1)
+    for subset in subsets:
+        ends[len(subset)] += 1
+    for k in range(1, len(ends)):
+        ends[k] += ends[k - 1]
+    return tuple(subsets), tuple(ends)
+
+
 def sub_multisets(units: tuple[UnitCode, ...]) -> tuple[tuple[UnitCode, ...], ...]:
     """Every non-empty sub-multiset of a sorted unit tuple, smaller ones first."""
-    groups: list[tuple[UnitCode, int]] = []
-    for c in units:
-        if groups and groups[-1][0] == c:
-            groups[-1] = (c, groups[-1][1] + 1)
-        else:
-            groups.append((c, 1))
-    subsets: list[tuple[UnitCode, ...]] = [()]
-    for c, count in groups:
-        subsets = [s + (c,) * k for s in subsets for k in range(count + 1)]
-    subsets = [s for s in subsets if s]
-    subsets.sort(key=lambda s: (len(s), s))
-    return tuple(subsets)
+    codes, counts = groups(units)
+    return tuple(tuple(codes[i] for i in s) for s in _pattern_subsets(counts)[0])
 
 
 def distinct(units: Sequence[UnitCode]) -> list[UnitCode]:
@@ -131,7 +157,7 @@ def add_moves(out: ActionList, state: GameState, seat: Seat,
     for src in state.controlled(seat) if mine is None else mine:
         units = board[src]
         n = len(units)
-        subsets, ends = _subsets_by_size(units)
+        ends = _pattern_subsets(groups(units)[1])[1]
         for d in neighbours[src]:
             target = board[d]
             if target and target[0] >> 7 != seat:
@@ -140,28 +166,20 @@ def add_moves(out: ActionList, state: GameState, seat: Seat,
             if room > 0:
                 count = ends[room if room < n else n]
                 starts.append(size)
-                parts.append((_build_moves, A.MOVE, src, d, subsets, count))
+                parts.append((_build_moves, src, d, units, count))
                 size += count
     out.size = size
 
 
-def _build_moves(kind: str, src: int, d: int, subsets: tuple[tuple[UnitCode, ...], ...],
-                 count: int) -> list[Action]:
-    return [_new(Action, (kind, src, d, subsets[j], (), "", "", -1)) for j in range(count)]
+def _build_moves(src: int, d: int, units: tuple[UnitCode, ...], count: int) -> list[Action]:
+    codes, counts = groups(units)
+    subsets = _pattern_subsets(counts)[0]
+    return [_new(Action, (A.MOVE, src, d, tuple([codes[i] for i in subsets[j]]), (), "", "", -1))
+            for j in range(count)]
 
 
-@lru_cache(maxsize=65536)
-def _subsets_by_size(
-    units: tuple[UnitCode, ...],
-) -> tuple[tuple[tuple[UnitCode, ...], ...], tuple[int, ...]]:
-    """``sub_multisets(units)`` and, for each size k, how many subsets have at most k units."""
-    subsets = sub_multisets(units)
-    ends = [0] * (len(units) + 1)
-    for subset in subsets:
-        ends[len(subset)] += 1
-    for k in range(1, len(ends)):
-        ends[k] += ends[k - 1]
-    return subsets, tuple(ends)
+def _build_single_moves(src: int, d: int, kinds: tuple[UnitCode, ...]) -> list[Action]:
+    return [_new(Action, (A.MOVE, src, d, (c,), (), "", "", -1)) for c in kinds]
 
 
 def swaps(state: GameState, seat: Seat) -> list[Action]:
@@ -186,32 +204,40 @@ def add_swaps(out: ActionList, state: GameState, seat: Seat,
                 continue
             units_a, units_b = board[a], board[b]
             len_a, len_b = len(units_a), len(units_b)
-            subs_a, ends_a = _subsets_by_size(units_a)
-            subs_b, ends_b = _subsets_by_size(units_b)
-            singles_a = subs_a[:ends_a[1]]
-            singles_b = subs_b[:ends_b[1]]
+            codes_a, counts_a = groups(units_a)
+            codes_b, counts_b = groups(units_b)
+            ends_a = _pattern_subsets(counts_a)[1]
+            ends_b = _pattern_subsets(counts_b)[1]
             # One unit from a for |xb| units from b: len_a - 1 + |xb| <= cap_a and
             # len_b - |xb| + 1 <= cap_b, i.e. |xb| in [len_b + 1 - cap_b, cap_a - len_a + 1].
             low = max(1, len_b + 1 - cap[b])
             high = min(len_b, cap[a] - len_a + 1)
             if low <= high:
-                chosen_b = subs_b[ends_b[low - 1]:ends_b[high]]
-                same = len(set(singles_a) & set(singles_b)) if low == 1 else 0
-                out.add_block(len(singles_a) * len(chosen_b) - same,
-                              (_build_swaps, a, b, singles_a, chosen_b))
+                same = len(set(codes_a).intersection(codes_b)) if low == 1 else 0
+                out.add_block(len(codes_a) * (ends_b[high] - ends_b[low - 1]) - same,
+                              (_build_swaps, a, b, units_a, units_b, 1, 1, low, high))
             # Several units from a (two or more) for one unit from b.
             low = max(2, len_a + 1 - cap[a])
             high = min(len_a, cap[b] - len_b + 1)
             if low <= high:
-                chosen_a = subs_a[ends_a[low - 1]:ends_a[high]]
-                out.add_block(len(chosen_a) * len(singles_b),
-                              (_build_swaps, a, b, chosen_a, singles_b))
+                out.add_block((ends_a[high] - ends_a[low - 1]) * len(codes_b),
+                              (_build_swaps, a, b, units_a, units_b, low, high, 1, 1))
 
 
-def _build_swaps(a: int, b: int, from_a: tuple[tuple[UnitCode, ...], ...],
-                 from_b: tuple[tuple[UnitCode, ...], ...]) -> list[Action]:
+def _build_swaps(a: int, b: int, units_a: tuple[UnitCode, ...], units_b: tuple[UnitCode, ...],
+                 low_a: int, high_a: int, low_b: int, high_b: int) -> list[Action]:
+    """Swaps giving from a a set of low_a..high_a units and from b low_b..high_b units."""
+    from_a = _subsets_sized(units_a, low_a, high_a)
+    from_b = _subsets_sized(units_b, low_b, high_b)
     return [_new(Action, (A.SWAP, a, b, xa, xb, "", "", -1))
             for xa in from_a for xb in from_b if xa != xb]
+
+
+def _subsets_sized(units: tuple[UnitCode, ...], low: int,
+                   high: int) -> list[tuple[UnitCode, ...]]:
+    codes, counts = groups(units)
+    subsets, ends = _pattern_subsets(counts)
+    return [tuple([codes[i] for i in s]) for s in subsets[ends[low - 1]:ends[high]]]
 
 
 def attacks(state: GameState, seat: Seat, mine: list[int] | None = None) -> list[Action]:
@@ -359,26 +385,20 @@ def _reinforce(state: GameState, seat: Seat) -> ActionList:
     out = ActionList([_PASS])
     for src in state.controlled(seat):
         units = board[src]
-        kinds = _singles(units)
+        kinds = groups(units)[0]
         for d in neighbours[src]:
             target = board[d]
             if not target:
-                out.add_block(len(kinds), (_build_moves, A.MOVE, src, d, kinds, len(kinds)))
+                out.add_block(len(kinds), (_build_single_moves, src, d, kinds))
             elif target[0] >> 7 == seat:
                 if len(target) < cap[d]:
-                    out.add_block(len(kinds), (_build_moves, A.MOVE, src, d, kinds, len(kinds)))
+                    out.add_block(len(kinds), (_build_single_moves, src, d, kinds))
                 if d > src:
-                    others = _singles(target)
-                    same = len(set(units).intersection(target))
+                    others = groups(target)[0]
+                    same = len(set(kinds).intersection(others))
                     out.add_block(len(kinds) * len(others) - same,
-                                  (_build_swaps, src, d, kinds, others))
+                                  (_build_swaps, src, d, units, target, 1, 1, 1, 1))
     return out
-
-
-@lru_cache(maxsize=65536)
-def _singles(units: tuple[UnitCode, ...]) -> tuple[tuple[UnitCode, ...], ...]:
-    """One-unit subsets: each distinct unit once, in canonical order."""
-    return tuple((c,) for c in sorted(set(units)))
 
 
 # --- battle (sections 16-17) -----------------------------------------------------------
