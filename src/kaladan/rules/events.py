@@ -7,8 +7,11 @@ Card data (names, texts, counts, scope, source) is in ``data/events.json``; what
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from . import actions as A
 from . import flow, legal, ops
+from .actionlist import ActionList
 from .actions import Action
 from .catalog import EVENT_CARD_BY_ID
 from .state import Decision, EventContext, GameState, Pending
@@ -31,6 +34,7 @@ END_GAME_CARD_OF_OPTION = {
 }
 
 _GOLD = Action(A.GOLD)
+_new = tuple.__new__  # builds an Action without the NamedTuple wrapper (hot paths only)
 
 # Cards that place one unit or give 1 gold (R7.7, R7.8).
 _PLACE = {"EV01": SWORD, "EV02": SHIELD, "EV03": ARCHER, "EV04": SWORD, "EV05": SHIELD,
@@ -136,7 +140,7 @@ def _lose_options(state: GameState, seat: Seat) -> list[Action]:
     return out
 
 
-def options(state: GameState, seat: Seat) -> list[Action]:
+def options(state: GameState, seat: Seat) -> Sequence[Action]:
     """The choices of ``seat``'s part of the current card; [] when nothing is to be chosen."""
     ctx = state.event
     assert ctx is not None
@@ -148,9 +152,11 @@ def options(state: GameState, seat: Seat) -> list[Action]:
         utype = _PLACE[card]
         if state.reserve[seat][utype] == 0:
             return [_GOLD]
-        c = code(seat, realm, utype)
-        return [_GOLD] + [Action(A.PLACE, t, units=(c,)) for t in state.controlled(seat)
-                          if state.room(t) > 0]
+        single = (code(seat, realm, utype),)
+        board = state.board
+        cap = state.world.capacity
+        return [_GOLD] + [_new(Action, (A.PLACE, t, -1, single, (), "", "", -1))
+                          for t in state.controlled(seat) if len(board[t]) < cap[t]]
     if card == "EV25":  # special unit or gold
         tiles = [t for t in state.controlled(seat) if state.room(t) > 0]
         return [_GOLD] + [Action(A.PLACE, t, units=(code(seat, r, SPECIAL),))
@@ -164,7 +170,9 @@ def options(state: GameState, seat: Seat) -> list[Action]:
                     out.append(Action(A.UPGRADE, t, units=(c,)))
         return out
     if card == "EV08":  # R7.10 free move, or gold
-        return [_GOLD] + legal.moves(state, seat)
+        moves = ActionList([_GOLD])
+        legal.add_moves(moves, state, seat)
+        return moves
     if card == "EV12" or (card == "EV18" and seat in ctx.marked):
         return _lose_options(state, seat)
     if card == "EV24":  # R7.14 return a fallen unit

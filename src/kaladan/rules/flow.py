@@ -4,6 +4,7 @@ decisions. Every handler in ``apply`` ends by handing control back here."""
 from __future__ import annotations
 
 from . import events, legal, scoring
+from .ops import gain_gold
 from .state import NO_DECISION, Decision, GameState, Pending, Phase, Result
 from .units import Seat
 from .world import Terrain
@@ -54,15 +55,10 @@ def _decide_or_skip(state: GameState, kind: Decision) -> None:
 
 def _income(state: GameState, seat: Seat) -> None:
     """R9.1: castles + other tiles // 2, counted when the phase begins (R9.3)."""
-    from .ops import gain_gold
-
-    castles = others = 0
-    for t in state.controlled(seat):
-        if state.world.terrain[t] == Terrain.CASTLE:
-            castles += 1
-        else:
-            others += 1
-    gain_gold(state, seat, castles + others // 2)
+    terrain = state.world.terrain
+    mine = state.controlled(seat)
+    castles = sum(1 for t in mine if terrain[t] == Terrain.CASTLE)
+    gain_gold(state, seat, castles + (len(mine) - castles) // 2)
 
 
 # The phase after each phase, per phase order; None after the last one.

@@ -66,7 +66,8 @@ def ask_or_skip(state: GameState) -> bool:
     return False
 
 
-def groups(units: Sequence[UnitCode]) -> tuple[tuple[UnitCode, ...], tuple[int, ...]]:
+@lru_cache(maxsize=1 << 16)
+def groups(units: tuple[UnitCode, ...]) -> tuple[tuple[UnitCode, ...], tuple[int, ...]]:
     """The distinct units of a sorted unit tuple and how many of each."""
     codes: list[UnitCode] = []
     counts: list[int] = []
@@ -294,12 +295,12 @@ def placement_tiles(state: GameState, seat: Seat, mine: list[int] | None = None)
     return sorted(tiles)
 
 
-@lru_cache(maxsize=65536)
-def _upgrades(tile: int, units: tuple[UnitCode, ...]) -> tuple[tuple[int, Action], ...]:
-    """(cost, action) for each distinct unit on ``tile`` that can be upgraded (R11.8: not yet
-    upgraded, not a Crown)."""
-    return tuple((UPGRADE_COST[type_of(c)], Action(A.UPGRADE, tile, units=(c,)))
-                 for c in sorted(set(units)) if not c & 1 and type_of(c) != CROWN)
+@lru_cache(maxsize=1 << 16)
+def _upgradable(units: tuple[UnitCode, ...]) -> tuple[tuple[int, UnitCode], ...]:
+    """(cost, unit) for each distinct unit that can be upgraded (R11.8: not yet upgraded,
+    not a Crown)."""
+    return tuple((UPGRADE_COST[type_of(c)], c) for c in groups(units)[0]
+                 if not c & 1 and type_of(c) != CROWN)
 
 
 @lru_cache(maxsize=4096)
@@ -317,6 +318,8 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
     realm = state.realm[seat]
     reserve = state.reserve[seat]
     result = ActionList([_END])
+    if gold < _CHEAPEST_PURCHASE:
+        return result
     out: list[Action] = []
     # Place units (R11.2 first four rows; R11.7 a General only once returned by R7.14).
     base = seat << 7
@@ -333,17 +336,17 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
     terrain = state.world.terrain
     fortified = state.fortified
     board = state.board
-    for t in mine:
-        for cost, action in _upgrades(t, board[t]):
+    for t in mine if gold >= _CHEAPEST_UPGRADE else ():
+        for cost, c in _upgradable(board[t]):
             if cost <= gold:
-                append(action)
+                append(_new(Action, (A.UPGRADE, t, -1, (c,), (), "", "", -1)))
         if terrain[t] == Terrain.CASTLE and not fortified[t] and gold >= CASTLE_UPGRADE_COST:
             append(_new(Action, (A.FORTIFY, t, -1, (), (), "", "", -1)))
     result.add(out)
     # Magic cards (R11.12-R11.14, R18.6).
     pool = state.pool[seat]
     buyable = state.buyable[seat] if gold >= ELIMINATED_CARD_COST else []
-    if pool or buyable:
+    if (pool or buyable) and gold >= _CHEAPEST_CARD:
         choose = state.config.starting_magic == "choose"
         own = _own_cards(realm, tuple(state.hand[seat]))
         gives = own if pool and gold >= SWAP_CARD_COST else []
@@ -354,6 +357,11 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
     return result
 
 
+# Below these amounts of gold a whole row of R11.2 is out of reach.
+_CHEAPEST_UPGRADE = min(cost for cost in UPGRADE_COST if cost > 0)
+_CHEAPEST_CARD = min(SWAP_CARD_COST, EXTRA_CARD_COST, ELIMINATED_CARD_COST)
+_CHEAPEST_PURCHASE = min(_CHEAPEST_UPGRADE, _CHEAPEST_CARD, CASTLE_UPGRADE_COST,
+                         min(cost for cost in PLACE_COST if cost > 0))
 _REALM_CARDS = tuple(frozenset(magic.realm_cards(r)) for r in range(len(REALMS)))
 
 
@@ -434,7 +442,7 @@ def _invasion(state: GameState, seat: Seat) -> list[Action]:
     return [Action(A.LEAVE, units=(c,)) for c in distinct(invasion_candidates(state, battle))]
 
 
-def _event(state: GameState, seat: Seat) -> list[Action]:
+def _event(state: GameState, seat: Seat) -> Sequence[Action]:
     return events.options(state, seat)
 
 

@@ -8,6 +8,7 @@ from .chance import Chance
 from .config import Config
 from .errors import ConfigError
 from .events import END_GAME_CARD_OF_OPTION
+from .ops import place_from_reserve
 from .state import NO_DECISION, Decision, GameState, Pending, Phase
 from .units import (
     BASIC_TYPES,
@@ -165,8 +166,6 @@ def _place_castle(state: GameState, seat: Seat, tile: int) -> None:
 
 
 def _place_start_unit(state: GameState, seat: Seat, c: int) -> None:
-    from .ops import place_from_reserve
-
     place_from_reserve(state, seat, c, state.home[seat])
 
 
