@@ -114,6 +114,7 @@ def build(
     s.result = None
     s.decisions = 0
     s.last_event = None
+    s.invalidate()  # the state was edited by hand above
     flow.enter_phase(s, PHASES[phase])
     s.chance.take_log()
     return s

@@ -79,6 +79,9 @@ def check_state(state: GameState) -> None:
         assert len({c >> 7 for c in units}) <= 1, f"two players on {state.world.names[t]}"
         assert list(units) == sorted(units)
     assert min(state.gold) >= 0
+    for seat in range(state.n):  # the engine's cache of controlled tiles is never stale
+        fresh = [t for t, units in enumerate(state.board) if units and units[0] >> 7 == seat]
+        assert state.controlled(seat) == fresh
     if not state.is_over:
         assert state.pending.kind != Decision.NONE
         assert not state.eliminated[state.pending.seat]

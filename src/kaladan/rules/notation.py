@@ -218,5 +218,6 @@ def _from_json(data: Mapping[str, Any]) -> GameState:
     s.decisions = int(data["decisions"])
     s.last_event = data["last_event"]
     s.legal_cache = None
+    s.mine_cache = [None] * n
     return s
 

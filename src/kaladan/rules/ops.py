@@ -37,12 +37,14 @@ def _with(units: tuple[UnitCode, ...], c: UnitCode) -> tuple[UnitCode, ...]:
 def add_unit(state: GameState, tile: int, c: UnitCode) -> None:
     board = state.board
     board[tile] = _with(board[tile], c)
+    state.mine_cache[c >> 7] = None
 
 
 def take_unit(state: GameState, tile: int, c: UnitCode) -> None:
     """Take one unit off the board (it goes wherever the caller puts it)."""
     board = state.board
     board[tile] = _without(board[tile], c)
+    state.mine_cache[c >> 7] = None
 
 
 def take_from_reserve(state: GameState, seat: Seat, c: UnitCode) -> None:
@@ -73,6 +75,7 @@ def move_units(state: GameState, src: int, dst: int, units: tuple[UnitCode, ...]
         left.remove(c)
     board[src] = tuple(left)
     board[dst] = tuple(sorted(board[dst] + units))
+    state.mine_cache[units[0] >> 7] = None
 
 
 def swap_units(state: GameState, a: int, b: int, from_a: tuple[UnitCode, ...],
@@ -86,6 +89,8 @@ def swap_units(state: GameState, a: int, b: int, from_a: tuple[UnitCode, ...],
         left_b.remove(c)
     board[a] = tuple(sorted(left_a + list(from_b)))
     board[b] = tuple(sorted(left_b + list(from_a)))
+    state.mine_cache[from_a[0] >> 7] = None
+    state.mine_cache[from_b[0] >> 7] = None
 
 
 def upgrade(state: GameState, tile: int, c: UnitCode) -> None:

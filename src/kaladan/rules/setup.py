@@ -78,6 +78,7 @@ def new_game(config: Config, seed: int) -> GameState:
     s.decisions = 0
     s.last_event = None
     s.legal_cache = None
+    s.mine_cache = [None] * n
     s.setup_named = [-1] * n
     # R5.3: everyone rolls; only those tied for highest roll again.
     sides = 12 if config.turn_order_die == "d12" else 10
@@ -163,6 +164,7 @@ def _place_castle(state: GameState, seat: Seat, tile: int) -> None:
     state.reserve_specials[seat].remove(realm)
     units = (code(seat, realm, CROWN), code(seat, realm, GENERAL), code(seat, realm, SPECIAL))
     state.board[tile] = tuple(sorted(state.board[tile] + units))
+    state.mine_cache[seat] = None
 
 
 def _place_start_unit(state: GameState, seat: Seat, c: int) -> None:

@@ -140,7 +140,7 @@ class GameState:
         "end_card", "phase", "pending", "active", "slot", "turn", "final_slot", "oracles",
         "scales", "gilded", "six_gates", "event", "spawn_left",
         "purchase_empty", "battle", "setup_queue", "setup_named", "result", "decisions",
-        "last_event", "legal_cache",
+        "last_event", "legal_cache", "mine_cache",
     )
 
     config: Config
@@ -191,6 +191,9 @@ class GameState:
     # already computed them while deciding whether to ask at all; cleared by every apply and
     # by ``invalidate``; never copied.
     legal_cache: tuple[Pending, Sequence[Action]] | None
+    # Per seat, the tiles it controls; None when not known. Every change of a tile's
+    # units goes through ``ops``, which forgets the entry of the seat concerned.
+    mine_cache: list[list[int] | None]
 
     def copy(self) -> GameState:
         """A deep copy sharing only immutable parts (config, world)."""
@@ -240,11 +243,13 @@ class GameState:
         s.decisions = self.decisions
         s.last_event = self.last_event
         s.legal_cache = None
+        s.mine_cache = self.mine_cache[:]
         return s
 
     def invalidate(self) -> None:
-        """Forget cached legal actions: call after editing a state by hand (tests, tools)."""
+        """Forget cached legal actions and tiles: call after editing a state by hand."""
         self.legal_cache = None
+        self.mine_cache = [None] * self.n
 
     # --- queries used everywhere -------------------------------------------------------
 
@@ -261,8 +266,12 @@ class GameState:
         return self.world.capacity[tile] - len(self.board[tile])
 
     def controlled(self, seat: Seat) -> list[int]:
-        """Tiles ``seat`` occupies (R1.9, R1.10)."""
-        return [t for t, units in enumerate(self.board) if units and units[0] >> 7 == seat]
+        """Tiles ``seat`` occupies (R1.9, R1.10), in tile order. Do not modify the list."""
+        mine = self.mine_cache[seat]
+        if mine is None:
+            mine = [t for t, units in enumerate(self.board) if units and units[0] >> 7 == seat]
+            self.mine_cache[seat] = mine
+        return mine
 
     def units_on_board(self, seat: Seat) -> int:
         return sum(len(units) for units in self.board if units and units[0] >> 7 == seat)
