@@ -28,11 +28,10 @@ def run(players: int, games: int, seed: int) -> tuple[int, float]:
     start = time.process_time()
     for g in range(games):
         state = new_game(Config(players=players), seed + g)
-        rng = random.Random(seed + g)
-        randrange = rng.randrange
-        while not state.is_over:
+        uniform = random.Random(seed + g).random
+        while state.result is None:
             legal = legal_actions(state)
-            apply_unchecked(state, legal[randrange(len(legal))])
+            apply_unchecked(state, legal[int(uniform() * len(legal))])  # as the random bot
             decisions += 1
     return decisions, time.process_time() - start
 

@@ -15,4 +15,6 @@ class RandomBot:
     name = "random"
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
-        return legal[rng.randrange(len(legal))]
+        # random() scaled is uniform over the indices (n is far below 2**53) and cheaper
+        # than randrange, which matters in long simulations.
+        return legal[int(rng.random() * len(legal))]

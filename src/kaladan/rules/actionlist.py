@@ -6,7 +6,9 @@ or searched. A uniform random choice (``seq[rng.randrange(len(seq))]``) therefor
 block, not every action, which is what keeps random playouts fast. Behaves like a tuple:
 ``len``, indexing, iteration, ``in`` and ``==`` with any sequence.
 
-A block is ``(build, arg, ...)``: ``build(*args)`` returns its actions in order.
+A block is ``(build, get, arg, ...)``: ``build(*args)`` returns its actions in order and
+``get(j, *args)``, when not None, makes just the j-th of them (so a random choice builds one
+action). Tests check that ``get`` and ``build`` always agree.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any, overload
 
 from .actions import Action
 
-Block = tuple[Any, ...]  # (builder, *arguments)
+Block = tuple[Any, ...]  # (builder, getter or None, *arguments)
 Builder = Callable[..., list[Action]]
 
 
@@ -54,7 +56,7 @@ class ActionList(Sequence[Action]):
         part = self.parts[index]
         if isinstance(part, list):
             return part
-        built: list[Action] = part[0](*part[1:])
+        built: list[Action] = part[0](*part[2:])
         self.parts[index] = built
         return built
 
@@ -74,8 +76,15 @@ class ActionList(Sequence[Action]):
             index += self.size
         if not 0 <= index < self.size:
             raise IndexError("action index out of range")
-        part = bisect_right(self.starts, index) - 1
-        return self._part(part)[index - self.starts[part]]
+        i = bisect_right(self.starts, index) - 1
+        part = self.parts[i]
+        offset = index - self.starts[i]
+        if isinstance(part, list):
+            return part[offset]
+        if part[1] is not None:
+            action: Action = part[1](offset, *part[2:])
+            return action
+        return self._part(i)[offset]
 
     def as_list(self) -> list[Action]:
         if self._all is None:

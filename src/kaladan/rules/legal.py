@@ -167,7 +167,7 @@ def add_moves(out: ActionList, state: GameState, seat: Seat,
             if room > 0:
                 count = ends[room if room < n else n]
                 starts.append(size)
-                parts.append((_build_moves, src, d, units, count))
+                parts.append((_build_moves, _get_move, src, d, units, count))
                 size += count
     out.size = size
 
@@ -177,6 +177,16 @@ def _build_moves(src: int, d: int, units: tuple[UnitCode, ...], count: int) -> l
     subsets = _pattern_subsets(counts)[0]
     return [_new(Action, (A.MOVE, src, d, tuple([codes[i] for i in subsets[j]]), (), "", "", -1))
             for j in range(count)]
+
+
+def _get_move(j: int, src: int, d: int, units: tuple[UnitCode, ...], count: int) -> Action:
+    codes, counts = groups(units)
+    subset = _pattern_subsets(counts)[0][j]
+    return _new(Action, (A.MOVE, src, d, tuple([codes[i] for i in subset]), (), "", "", -1))
+
+
+def _get_single_move(j: int, src: int, d: int, kinds: tuple[UnitCode, ...]) -> Action:
+    return _new(Action, (A.MOVE, src, d, (kinds[j],), (), "", "", -1))
 
 
 def _build_single_moves(src: int, d: int, kinds: tuple[UnitCode, ...]) -> list[Action]:
@@ -199,30 +209,52 @@ def add_swaps(out: ActionList, state: GameState, seat: Seat,
     if len(mine) < 2:
         return
     mine_set = set(mine)
+    starts = out.starts
+    parts = out.parts
+    size = out.size
     for a in mine:
         for b in state.world.neighbours[a]:
             if b <= a or b not in mine_set:
                 continue
             units_a, units_b = board[a], board[b]
-            len_a, len_b = len(units_a), len(units_b)
-            codes_a, counts_a = groups(units_a)
-            codes_b, counts_b = groups(units_b)
-            ends_a = _pattern_subsets(counts_a)[1]
-            ends_b = _pattern_subsets(counts_b)[1]
-            # One unit from a for |xb| units from b: len_a - 1 + |xb| <= cap_a and
-            # len_b - |xb| + 1 <= cap_b, i.e. |xb| in [len_b + 1 - cap_b, cap_a - len_a + 1].
-            low = max(1, len_b + 1 - cap[b])
-            high = min(len_b, cap[a] - len_a + 1)
-            if low <= high:
-                same = len(set(codes_a).intersection(codes_b)) if low == 1 else 0
-                out.add_block(len(codes_a) * (ends_b[high] - ends_b[low - 1]) - same,
-                              (_build_swaps, a, b, units_a, units_b, 1, 1, low, high))
-            # Several units from a (two or more) for one unit from b.
-            low = max(2, len_a + 1 - cap[a])
-            high = min(len_a, cap[b] - len_b + 1)
-            if low <= high:
-                out.add_block((ends_a[high] - ends_a[low - 1]) * len(codes_b),
-                              (_build_swaps, a, b, units_a, units_b, low, high, 1, 1))
+            count1, low1, high1, count2, low2, high2 = _swap_counts(units_a, units_b,
+                                                                    cap[a], cap[b])
+            if count1:
+                starts.append(size)
+                parts.append((_build_swaps, _get_swap, a, b, units_a, units_b, 1, 1, low1,
+                              high1))
+                size += count1
+            if count2:
+                starts.append(size)
+                parts.append((_build_swaps, _get_swap, a, b, units_a, units_b, low2, high2, 1,
+                              1))
+                size += count2
+    out.size = size
+
+
+@lru_cache(maxsize=1 << 16)
+def _swap_counts(units_a: tuple[UnitCode, ...], units_b: tuple[UnitCode, ...], cap_a: int,
+                 cap_b: int) -> tuple[int, int, int, int, int, int]:
+    """Sizes of the two swap blocks of R10.7 between two tiles and their set-size ranges:
+    one unit from a for low1..high1 units from b, and low2..high2 units (two or more) from a
+    for one unit from b; within capacity after the swap (R10.8), equal one-for-one excluded."""
+    len_a, len_b = len(units_a), len(units_b)
+    codes_a, counts_a = groups(units_a)
+    codes_b, counts_b = groups(units_b)
+    ends_a = _pattern_subsets(counts_a)[1]
+    ends_b = _pattern_subsets(counts_b)[1]
+    # One unit from a for |xb| units from b: len_a - 1 + |xb| <= cap_a and
+    # len_b - |xb| + 1 <= cap_b, i.e. |xb| in [len_b + 1 - cap_b, cap_a - len_a + 1].
+    low1 = max(1, len_b + 1 - cap_b)
+    high1 = min(len_b, cap_a - len_a + 1)
+    count1 = 0
+    if low1 <= high1:
+        same = len(set(codes_a).intersection(codes_b)) if low1 == 1 else 0
+        count1 = len(codes_a) * (ends_b[high1] - ends_b[low1 - 1]) - same
+    low2 = max(2, len_a + 1 - cap_a)
+    high2 = min(len_a, cap_b - len_b + 1)
+    count2 = (ends_a[high2] - ends_a[low2 - 1]) * len(codes_b) if low2 <= high2 else 0
+    return count1, low1, high1, count2, low2, high2
 
 
 def _build_swaps(a: int, b: int, units_a: tuple[UnitCode, ...], units_b: tuple[UnitCode, ...],
@@ -232,6 +264,35 @@ def _build_swaps(a: int, b: int, units_a: tuple[UnitCode, ...], units_b: tuple[U
     from_b = _subsets_sized(units_b, low_b, high_b)
     return [_new(Action, (A.SWAP, a, b, xa, xb, "", "", -1))
             for xa in from_a for xb in from_b if xa != xb]
+
+
+def _get_swap(j: int, a: int, b: int, units_a: tuple[UnitCode, ...],
+              units_b: tuple[UnitCode, ...], low_a: int, high_a: int, low_b: int,
+              high_b: int) -> Action:
+    """The j-th action of ``_build_swaps(...)`` without building the others."""
+    codes_a, counts_a = groups(units_a)
+    subs_a, ends_a = _pattern_subsets(counts_a)
+    codes_b, counts_b = groups(units_b)
+    subs_b, ends_b = _pattern_subsets(counts_b)
+    start_a = ends_a[low_a - 1]
+    start_b = ends_b[low_b - 1]
+    size_b = ends_b[high_b] - start_b
+    if low_a == 1 and high_a == 1 and low_b == 1:
+        # One unit from a; the one-unit set of b equal to it is left out.
+        for ia in range(start_a, ends_a[1]):
+            c = codes_a[subs_a[ia][0]]
+            skip = codes_b.index(c) if c in codes_b else -1  # its place among b's singles
+            valid = size_b - (skip >= 0)
+            if j < valid:
+                k = j + 1 if 0 <= skip <= j else j
+                xb = tuple([codes_b[i] for i in subs_b[start_b + k]])
+                return _new(Action, (A.SWAP, a, b, (c,), xb, "", "", -1))
+            j -= valid
+        raise IndexError("swap index out of range")
+    ia, ib = divmod(j, size_b)
+    xa = tuple([codes_a[i] for i in subs_a[start_a + ia]])
+    xb = tuple([codes_b[i] for i in subs_b[start_b + ib]])
+    return _new(Action, (A.SWAP, a, b, xa, xb, "", "", -1))
 
 
 def _subsets_sized(units: tuple[UnitCode, ...], low: int,
@@ -309,6 +370,11 @@ def _own_cards(realm: int, hand: tuple[str, ...]) -> list[str]:
     return sorted({c for c in hand if c in _REALM_CARDS[realm]})
 
 
+def _get_buy(j: int, tiles: list[int], units: list[UnitCode]) -> Action:
+    tile, k = divmod(j, len(units))
+    return _new(Action, (A.BUY, tiles[tile], -1, (units[k],), (), "", "", -1))
+
+
 def _build_buys(tiles: list[int], units: list[UnitCode]) -> list[Action]:
     return [_new(Action, (A.BUY, tile, -1, (c,), (), "", "", -1)) for tile in tiles for c in units]
 
@@ -330,7 +396,8 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
     mine = state.controlled(seat)
     if buyable_units:
         tiles = placement_tiles(state, seat, mine)
-        result.add_block(len(tiles) * len(buyable_units), (_build_buys, tiles, buyable_units))
+        result.add_block(len(tiles) * len(buyable_units), (_build_buys, _get_buy, tiles,
+                                                             buyable_units))
     # Upgrades (R11.8-R11.10) and castle upgrades (R11.11).
     append = out.append
     terrain = state.world.terrain
@@ -353,7 +420,8 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
         extra = bool(pool) and gold >= EXTRA_CARD_COST
         count = len(gives) * (len(pool) if choose else 1) + len(buyable)
         count += (len(pool) if choose else 1) if extra else 0
-        result.add_block(count, (_build_cards, gives, pool[:], extra, buyable[:], choose))
+        result.add_block(count, (_build_cards, None, gives, pool[:], extra,
+                                 buyable[:], choose))
     return result
 
 
@@ -391,21 +459,33 @@ def _reinforce(state: GameState, seat: Seat) -> ActionList:
     cap = state.world.capacity
     neighbours = state.world.neighbours
     out = ActionList([_PASS])
+    starts = out.starts
+    parts = out.parts
+    size = 1
     for src in state.controlled(seat):
         units = board[src]
         kinds = groups(units)[0]
+        n_kinds = len(kinds)
         for d in neighbours[src]:
             target = board[d]
             if not target:
-                out.add_block(len(kinds), (_build_single_moves, src, d, kinds))
+                starts.append(size)
+                parts.append((_build_single_moves, _get_single_move, src, d, kinds))
+                size += n_kinds
             elif target[0] >> 7 == seat:
                 if len(target) < cap[d]:
-                    out.add_block(len(kinds), (_build_single_moves, src, d, kinds))
+                    starts.append(size)
+                    parts.append((_build_single_moves, _get_single_move, src, d, kinds))
+                    size += n_kinds
                 if d > src:
                     others = groups(target)[0]
-                    same = len(set(kinds).intersection(others))
-                    out.add_block(len(kinds) * len(others) - same,
-                                  (_build_swaps, src, d, units, target, 1, 1, 1, 1))
+                    count = n_kinds * len(others) - len(set(kinds).intersection(others))
+                    if count:
+                        starts.append(size)
+                        parts.append((_build_swaps, _get_swap, src, d, units, target,
+                                      1, 1, 1, 1))
+                        size += count
+    out.size = size
     return out
 
 

@@ -1,0 +1,153 @@
+"""The legal-action generator against slow, obviously-correct enumerations (R10.2-R10.8,
+R12.1, R11.3-R11.4), and the block-built ActionList against its own materialised form.
+
+Like a chess engine's perft check: thousands of positions from random games, each generated
+two ways that share no code.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+from kaladan.rules import actions as A
+from kaladan.rules.actionlist import ActionList
+from kaladan.rules.actions import Action
+from kaladan.rules.apply import apply_unchecked
+from kaladan.rules.config import Config
+from kaladan.rules.legal import _GENERATORS, legal_actions
+from kaladan.rules.setup import new_game
+from kaladan.rules.state import Decision, GameState
+
+
+def sub_multisets_slow(units: tuple[int, ...]) -> set[tuple[int, ...]]:
+    return {tuple(sorted(c)) for k in range(1, len(units) + 1)
+            for c in combinations(units, k)}
+
+
+def own_or_empty(state: GameState, tile: int, seat: int) -> bool:
+    return not state.board[tile] or state.board[tile][0] >> 7 == seat
+
+
+def slow_moves(state: GameState, seat: int) -> set[Action]:
+    """R10.2-R10.4 straight from the text."""
+    out = set()
+    for src, units in enumerate(state.board):
+        if not units or units[0] >> 7 != seat:
+            continue
+        for d in state.world.neighbours[src]:
+            if not own_or_empty(state, d, seat):
+                continue
+            for subset in sub_multisets_slow(units):
+                if len(state.board[d]) + len(subset) <= state.world.capacity[d]:
+                    out.add(Action(A.MOVE, src, d, subset))
+    return out
+
+
+def slow_swaps(state: GameState, seat: int) -> set[Action]:
+    """R10.6-R10.8 straight from the text (equal sets exchanged are no swap)."""
+    out = set()
+    cap = state.world.capacity
+    for a, units_a in enumerate(state.board):
+        for b in state.world.neighbours[a]:
+            units_b = state.board[b]
+            if b <= a or not units_a or not units_b:
+                continue
+            if units_a[0] >> 7 != seat or units_b[0] >> 7 != seat:
+                continue
+            for xa in sub_multisets_slow(units_a):
+                for xb in sub_multisets_slow(units_b):
+                    if len(xa) != 1 and len(xb) != 1 or xa == xb:
+                        continue
+                    if (len(units_a) - len(xa) + len(xb) <= cap[a]
+                            and len(units_b) - len(xb) + len(xa) <= cap[b]):
+                        out.add(Action(A.SWAP, a, b, xa, xb))
+    return out
+
+
+def slow_attacks(state: GameState, seat: int) -> set[Action]:
+    return {Action(A.ATTACK, a, d) for a, units in enumerate(state.board)
+            if units and units[0] >> 7 == seat
+            for d in state.world.neighbours[a]
+            if state.board[d] and state.board[d][0] >> 7 != seat}
+
+
+def slow_reinforcements(state: GameState, seat: int) -> set[Action]:
+    """R12.1 (a)-(c): one unit moves, or one unit is swapped for one unit."""
+    out = {Action(A.PASS)}
+    cap = state.world.capacity
+    for src, units in enumerate(state.board):
+        if not units or units[0] >> 7 != seat:
+            continue
+        for d in state.world.neighbours[src]:
+            target = state.board[d]
+            if not own_or_empty(state, d, seat):
+                continue
+            for c in set(units):
+                if len(target) < cap[d]:
+                    out.add(Action(A.MOVE, src, d, (c,)))
+                if target and d > src:
+                    out.update(Action(A.SWAP, src, d, (c,), (o,)) for o in set(target) if o != c)
+    return out
+
+
+def positions(games: int, seed: int) -> list[GameState]:
+    """Snapshots of random games at Action and Reinforcement decisions, 2-6 players."""
+    out = []
+    for g in range(games):
+        state = new_game(Config(players=2 + g % 5), seed + g)
+        rng = random.Random(g)
+        while not state.is_over:
+            if state.pending.kind in (Decision.ACTION, Decision.REINFORCE, Decision.PURCHASE):
+                out.append(state.copy())
+            legal = legal_actions(state)
+            apply_unchecked(state, legal[rng.randrange(len(legal))])
+    return out
+
+
+POSITIONS = positions(40, 500)
+
+
+def test_action_phase_equals_the_rules_text() -> None:
+    """R10.1: pass, every move, every swap, every attack; each exactly once."""
+    checked = 0
+    for state in POSITIONS:
+        if state.pending.kind != Decision.ACTION:
+            continue
+        seat = state.pending.seat
+        generated = list(_GENERATORS[Decision.ACTION](state, seat))
+        assert len(generated) == len(set(generated)), "an action is listed twice"
+        expected = ({Action(A.PASS)} | slow_moves(state, seat) | slow_swaps(state, seat)
+                    | slow_attacks(state, seat))
+        assert set(generated) == expected
+        checked += 1
+    assert checked > 500
+
+
+def test_reinforcement_equals_the_rules_text() -> None:
+    checked = 0
+    for state in POSITIONS:
+        if state.pending.kind != Decision.REINFORCE:
+            continue
+        generated = list(_GENERATORS[Decision.REINFORCE](state, state.pending.seat))
+        assert len(generated) == len(set(generated))
+        assert set(generated) == slow_reinforcements(state, state.pending.seat)
+        checked += 1
+    assert checked > 300
+
+
+def test_each_action_of_a_block_equals_the_built_block() -> None:
+    """ActionList: indexing one action (the fast path) agrees with building the list."""
+    checked = 0
+    for state in POSITIONS:
+        seat = state.pending.seat
+        fresh = _GENERATORS[state.pending.kind](state, seat)
+        if not isinstance(fresh, ActionList):
+            continue
+        one_by_one = [fresh[i] for i in range(len(fresh))]
+        built = list(_GENERATORS[state.pending.kind](state, seat))
+        assert one_by_one == built
+        assert len(built) == len(fresh)
+        assert fresh[-1] == built[-1] and fresh[1:3] == built[1:3]
+        checked += 1
+    assert checked > 1000
