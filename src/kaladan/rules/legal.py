@@ -233,27 +233,40 @@ def add_swaps(out: ActionList, state: GameState, seat: Seat,
 
 
 @lru_cache(maxsize=1 << 16)
+def _tile_info(units: tuple[UnitCode, ...]) -> tuple[int, frozenset[UnitCode], tuple[int, ...]]:
+    """Number of distinct units, their set, and the sub-multiset counts by size."""
+    codes, counts = groups(units)
+    return len(codes), frozenset(codes), _pattern_subsets(counts)[1]
+
+
 def _swap_counts(units_a: tuple[UnitCode, ...], units_b: tuple[UnitCode, ...], cap_a: int,
                  cap_b: int) -> tuple[int, int, int, int, int, int]:
     """Sizes of the two swap blocks of R10.7 between two tiles and their set-size ranges:
     one unit from a for low1..high1 units from b, and low2..high2 units (two or more) from a
     for one unit from b; within capacity after the swap (R10.8), equal one-for-one excluded."""
     len_a, len_b = len(units_a), len(units_b)
-    codes_a, counts_a = groups(units_a)
-    codes_b, counts_b = groups(units_b)
-    ends_a = _pattern_subsets(counts_a)[1]
-    ends_b = _pattern_subsets(counts_b)[1]
+    kinds_a, set_a, ends_a = _tile_info(units_a)
+    kinds_b, set_b, ends_b = _tile_info(units_b)
     # One unit from a for |xb| units from b: len_a - 1 + |xb| <= cap_a and
     # len_b - |xb| + 1 <= cap_b, i.e. |xb| in [len_b + 1 - cap_b, cap_a - len_a + 1].
-    low1 = max(1, len_b + 1 - cap_b)
-    high1 = min(len_b, cap_a - len_a + 1)
+    low1 = len_b + 1 - cap_b
+    if low1 < 1:
+        low1 = 1
+    high1 = cap_a - len_a + 1
+    if high1 > len_b:
+        high1 = len_b
     count1 = 0
     if low1 <= high1:
-        same = len(set(codes_a).intersection(codes_b)) if low1 == 1 else 0
-        count1 = len(codes_a) * (ends_b[high1] - ends_b[low1 - 1]) - same
-    low2 = max(2, len_a + 1 - cap_a)
-    high2 = min(len_a, cap_b - len_b + 1)
-    count2 = (ends_a[high2] - ends_a[low2 - 1]) * len(codes_b) if low2 <= high2 else 0
+        count1 = kinds_a * (ends_b[high1] - ends_b[low1 - 1])
+        if low1 == 1:
+            count1 -= len(set_a & set_b)
+    low2 = len_a + 1 - cap_a
+    if low2 < 2:
+        low2 = 2
+    high2 = cap_b - len_b + 1
+    if high2 > len_a:
+        high2 = len_a
+    count2 = (ends_a[high2] - ends_a[low2 - 1]) * kinds_b if low2 <= high2 else 0
     return count1, low1, high1, count2, low2, high2
 
 
@@ -465,7 +478,7 @@ def _reinforce(state: GameState, seat: Seat) -> ActionList:
     for src in state.controlled(seat):
         units = board[src]
         kinds = groups(units)[0]
-        n_kinds = len(kinds)
+        n_kinds, kind_set, _ = _tile_info(units)
         for d in neighbours[src]:
             target = board[d]
             if not target:
@@ -478,8 +491,8 @@ def _reinforce(state: GameState, seat: Seat) -> ActionList:
                     parts.append((_build_single_moves, _get_single_move, src, d, kinds))
                     size += n_kinds
                 if d > src:
-                    others = groups(target)[0]
-                    count = n_kinds * len(others) - len(set(kinds).intersection(others))
+                    n_others, other_set, _ = _tile_info(target)
+                    count = n_kinds * n_others - len(kind_set & other_set)
                     if count:
                         starts.append(size)
                         parts.append((_build_swaps, _get_swap, src, d, units, target,
