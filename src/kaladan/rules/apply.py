@@ -101,9 +101,11 @@ def _end_action(state: GameState, action: Action) -> None:
     _end(state)
 
 
+_EVENT = Decision.EVENT  # a global is cheaper than an enum attribute on hot paths
+
+
 def _move(state: GameState, action: Action) -> None:
-    phase = state.pending.kind
-    if phase == Decision.EVENT:
+    if state.pending.kind == _EVENT:
         events.apply_choice(state, action)
         return
     ops.move_units(state, action.tile, action.tile2, action.units)  # R10.2 / R12.1
@@ -136,7 +138,7 @@ def _leave(state: GameState, action: Action) -> None:
 
 
 def _upgrade(state: GameState, action: Action) -> None:
-    if state.pending.kind == Decision.EVENT:
+    if state.pending.kind == _EVENT:
         events.apply_choice(state, action)
         return
     c = action.units[0]

@@ -34,7 +34,8 @@ END_GAME_CARD_OF_OPTION = {
 }
 
 _GOLD = Action(A.GOLD)
-_new = tuple.__new__  # builds an Action without the NamedTuple wrapper (hot paths only)
+_new = tuple.__new__  # builds a NamedTuple without its wrapper (hot paths only)
+_ASK_EVENT = Decision.EVENT
 
 # Cards that place one unit or give 1 gold (R7.7, R7.8).
 _PLACE = {"EV01": SWORD, "EV02": SHIELD, "EV03": ARCHER, "EV04": SWORD, "EV05": SHIELD,
@@ -113,7 +114,7 @@ def _continue(state: GameState) -> None:
         seat = ctx.queue[0]
         opts = options(state, seat)
         if len(opts) > 1:
-            state.pending = Pending(Decision.EVENT, seat)
+            state.pending = _new(Pending, (_ASK_EVENT, seat))
             return
         if len(opts) == 1:
             _apply_choice(state, seat, opts[0])
@@ -136,7 +137,7 @@ def _lose_options(state: GameState, seat: Seat) -> list[Action]:
     for tile, c in state.basic_units_on_board(seat):
         if (tile, c) not in seen:
             seen.add((tile, c))
-            out.append(Action(A.LOSE, tile, units=(c,)))
+            out.append(_new(Action, (A.LOSE, tile, -1, (c,), (), "", "", -1)))
     return out
 
 
@@ -167,7 +168,7 @@ def options(state: GameState, seat: Seat) -> Sequence[Action]:
         for t in state.controlled(seat):
             for c in legal.distinct(state.board[t]):
                 if not c & 1 and type_of(c) in allowed:
-                    out.append(Action(A.UPGRADE, t, units=(c,)))
+                    out.append(_new(Action, (A.UPGRADE, t, -1, (c,), (), "", "", -1)))
         return out
     if card == "EV08":  # R7.10 free move, or gold
         moves = ActionList([_GOLD])

@@ -17,6 +17,16 @@ _ORDER = {
 }  # R6.2
 
 
+# Enum members as module constants: a global lookup is several times cheaper than an
+# attribute of the enum class, and these run at every phase of every turn.
+_EVENT, _SPAWN, _INCOME, _ACTION, _PURCHASE, _REINFORCE = (
+    Phase.EVENT, Phase.SPAWN, Phase.INCOME, Phase.ACTION, Phase.PURCHASE, Phase.REINFORCE)
+_ASK_SPAWN, _ASK_ACTION, _ASK_PURCHASE, _ASK_REINFORCE = (
+    Decision.SPAWN, Decision.ACTION, Decision.PURCHASE, Decision.REINFORCE)
+_CASTLE = Terrain.CASTLE
+_pending = tuple.__new__  # builds a Pending without the NamedTuple wrapper
+
+
 def start_turn(state: GameState, seat: Seat) -> None:
     state.active = seat
     state.turn += 1
@@ -27,28 +37,31 @@ def enter_phase(state: GameState, phase: Phase) -> None:
     """R6.3: every phase is gone through, in order, even when nothing happens in it."""
     state.phase = phase
     seat = state.active
-    if phase == Phase.EVENT:
+    if phase == _EVENT:
         events.begin(state)
-    elif phase == Phase.SPAWN:
+    elif phase == _SPAWN:
         # R8.1: castles controlled when the phase begins.
-        state.spawn_left = [t for t in state.controlled(seat)
-                            if state.world.terrain[t] == Terrain.CASTLE]
-        _decide_or_skip(state, Decision.SPAWN)
-    elif phase == Phase.INCOME:
+        terrain = state.world.terrain
+        state.spawn_left = [t for t in state.controlled(seat) if terrain[t] == _CASTLE]
+        if state.spawn_left:
+            _decide_or_skip(state, _ASK_SPAWN)
+        else:
+            next_phase(state)
+    elif phase == _INCOME:
         _income(state, seat)
         next_phase(state)
-    elif phase == Phase.ACTION:
-        _decide_or_skip(state, Decision.ACTION)
-    elif phase == Phase.PURCHASE:
+    elif phase == _ACTION:
+        _decide_or_skip(state, _ASK_ACTION)
+    elif phase == _PURCHASE:
         state.purchase_empty = -1
-        _decide_or_skip(state, Decision.PURCHASE)
-    elif phase == Phase.REINFORCE:
-        _decide_or_skip(state, Decision.REINFORCE)
+        _decide_or_skip(state, _ASK_PURCHASE)
+    elif phase == _REINFORCE:
+        _decide_or_skip(state, _ASK_REINFORCE)
 
 
 def _decide_or_skip(state: GameState, kind: Decision) -> None:
     """Ask the active player, unless passing is the only thing they could do."""
-    state.pending = Pending(kind, state.active)
+    state.pending = _pending(Pending, (kind, state.active))
     if not legal.ask_or_skip(state):
         next_phase(state)
 
@@ -57,7 +70,7 @@ def _income(state: GameState, seat: Seat) -> None:
     """R9.1: castles + other tiles // 2, counted when the phase begins (R9.3)."""
     terrain = state.world.terrain
     mine = state.controlled(seat)
-    castles = sum(1 for t in mine if terrain[t] == Terrain.CASTLE)
+    castles = sum(1 for t in mine if terrain[t] == _CASTLE)
     gain_gold(state, seat, castles + (len(mine) - castles) // 2)
 
 

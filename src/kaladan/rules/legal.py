@@ -35,6 +35,7 @@ from .units import (
 from .world import Terrain
 
 _new = tuple.__new__  # builds an Action without the NamedTuple wrapper (hot loops only)
+_CASTLE = Terrain.CASTLE  # a global is cheaper than an enum attribute in hot loops
 _PASS = Action(A.PASS)
 _END = Action(A.END)
 _GOLD = Action(A.GOLD)
@@ -339,7 +340,6 @@ def _action(state: GameState, seat: Seat) -> ActionList:
 
 
 def _spawn(state: GameState, seat: Seat) -> list[Action]:
-    realm = state.realm[seat]
     reserve = state.reserve[seat]
     out = [_END]
     for castle in state.spawn_left:
@@ -347,7 +347,8 @@ def _spawn(state: GameState, seat: Seat) -> list[Action]:
             continue
         for t in BASIC_TYPES:
             if reserve[t] > 0:
-                out.append(Action(A.SPAWN, castle, units=(code(seat, realm, t),)))
+                out.append(_new(Action, (A.SPAWN, castle, -1, ((seat << 7) | (t << 1),), (),
+                                         "", "", -1)))  # code(seat, 0, t)
     return out
 
 
@@ -420,7 +421,7 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
         for cost, c in _upgradable(board[t]):
             if cost <= gold:
                 append(_new(Action, (A.UPGRADE, t, -1, (c,), (), "", "", -1)))
-        if terrain[t] == Terrain.CASTLE and not fortified[t] and gold >= CASTLE_UPGRADE_COST:
+        if terrain[t] == _CASTLE and not fortified[t] and gold >= CASTLE_UPGRADE_COST:
             append(_new(Action, (A.FORTIFY, t, -1, (), (), "", "", -1)))
     result.add(out)
     # Magic cards (R11.12-R11.14, R18.6).
