@@ -29,14 +29,15 @@ class ActionList(Sequence[Action]):
     __slots__ = ("starts", "parts", "size", "_all")
 
     def __init__(self, first: list[Action] | None = None) -> None:
-        self.starts: list[int] = []  # index of each part's first action
-        self.parts: list[list[Action] | Block] = []
-        self.size = 0
         self._all: list[Action] | None = None
         if first:
-            self.starts.append(0)
-            self.parts.append(first)
+            self.starts: list[int] = [0]  # index of each part's first action
+            self.parts: list[list[Action] | Block] = [first]
             self.size = len(first)
+        else:
+            self.starts = []
+            self.parts = []
+            self.size = 0
 
     def add(self, items: list[Action]) -> None:
         """Append actions that are already built."""

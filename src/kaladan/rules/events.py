@@ -46,6 +46,11 @@ _GOLD_DELTA = {"EV10": -1, "EV11": -2, "EV27": 1}
 _TERRAIN_GOLD = {"EV21": Terrain.MOUNTAIN, "EV22": Terrain.FOREST, "EV23": Terrain.FIELD}
 
 
+# Cards whose parts never offer a choice (until EV15's roll of 1 asks for a unit).
+_AUTO_ONLY = frozenset(_GOLD_DELTA) | frozenset(_TERRAIN_GOLD) | {
+    "EV13", "EV14", "EV15", "EV16", "EV17", "EV19", "EV20"}
+
+
 def begin(state: GameState) -> None:
     """R7.1-R7.2: draw and resolve the top card, unless no card is drawn this turn."""
     if state.oracles or state.final_slot >= 0 or not state.deck:
@@ -110,11 +115,19 @@ def _continue(state: GameState) -> None:
     """Resolve players' parts in order until one needs a decision (R7.4)."""
     ctx = state.event
     assert ctx is not None
+    auto_only = ctx.card in _AUTO_ONLY
     while ctx.queue:
         seat = ctx.queue[0]
+        if auto_only and not ctx.must_lose:
+            _auto(state, ctx, seat)
+            if not ctx.must_lose:
+                ctx.queue.pop(0)
+            continue
         opts = options(state, seat)
         if len(opts) > 1:
-            state.pending = _new(Pending, (_ASK_EVENT, seat))
+            pending = _new(Pending, (_ASK_EVENT, seat))
+            state.pending = pending
+            state.legal_cache = (pending, opts)  # what legal_actions would compute again
             return
         if len(opts) == 1:
             _apply_choice(state, seat, opts[0])

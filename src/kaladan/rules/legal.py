@@ -159,7 +159,7 @@ def add_moves(out: ActionList, state: GameState, seat: Seat,
     for src in state.controlled(seat) if mine is None else mine:
         units = board[src]
         n = len(units)
-        ends = _pattern_subsets(groups(units)[1])[1]
+        ends = _tile_info(units)[3]
         for d in neighbours[src]:
             target = board[d]
             if target and target[0] >> 7 != seat:
@@ -234,10 +234,12 @@ def add_swaps(out: ActionList, state: GameState, seat: Seat,
 
 
 @lru_cache(maxsize=1 << 16)
-def _tile_info(units: tuple[UnitCode, ...]) -> tuple[int, frozenset[UnitCode], tuple[int, ...]]:
-    """Number of distinct units, their set, and the sub-multiset counts by size."""
+def _tile_info(
+    units: tuple[UnitCode, ...],
+) -> tuple[tuple[UnitCode, ...], int, frozenset[UnitCode], tuple[int, ...]]:
+    """The distinct units, how many, their set, and the sub-multiset counts by size."""
     codes, counts = groups(units)
-    return len(codes), frozenset(codes), _pattern_subsets(counts)[1]
+    return codes, len(codes), frozenset(codes), _pattern_subsets(counts)[1]
 
 
 def _swap_counts(units_a: tuple[UnitCode, ...], units_b: tuple[UnitCode, ...], cap_a: int,
@@ -246,8 +248,8 @@ def _swap_counts(units_a: tuple[UnitCode, ...], units_b: tuple[UnitCode, ...], c
     one unit from a for low1..high1 units from b, and low2..high2 units (two or more) from a
     for one unit from b; within capacity after the swap (R10.8), equal one-for-one excluded."""
     len_a, len_b = len(units_a), len(units_b)
-    kinds_a, set_a, ends_a = _tile_info(units_a)
-    kinds_b, set_b, ends_b = _tile_info(units_b)
+    _, kinds_a, set_a, ends_a = _tile_info(units_a)
+    _, kinds_b, set_b, ends_b = _tile_info(units_b)
     # One unit from a for |xb| units from b: len_a - 1 + |xb| <= cap_a and
     # len_b - |xb| + 1 <= cap_b, i.e. |xb| in [len_b + 1 - cap_b, cap_a - len_a + 1].
     low1 = len_b + 1 - cap_b
@@ -361,13 +363,17 @@ def placement_tiles(state: GameState, seat: Seat, mine: list[int] | None = None)
     cap = state.world.capacity
     if mine is None:
         mine = state.controlled(seat)
-    tiles = {t for t in mine if len(board[t]) < cap[t]}
+    flags = [False] * len(board)
+    for t in mine:
+        if len(board[t]) < cap[t]:
+            flags[t] = True
     if state.purchase_empty < 0:
+        neighbours = state.world.neighbours
         for t in mine:
-            for d in state.world.neighbours[t]:
+            for d in neighbours[t]:
                 if not board[d]:
-                    tiles.add(d)
-    return sorted(tiles)
+                    flags[d] = True
+    return [t for t, ok in enumerate(flags) if ok]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -403,8 +409,8 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
     out: list[Action] = []
     # Place units (R11.2 first four rows; R11.7 a General only once returned by R7.14).
     base = seat << 7
-    buyable_units = [base | (t << 1) for t in (GENERAL, CATAPULT, *BASIC_TYPES)
-                     if reserve[t] and PLACE_COST[t] <= gold]  # code(seat, 0, t)
+    buyable_units = [base | (t << 1) for t, cost in _PLACEABLE
+                     if cost <= gold and reserve[t]]  # code(seat, 0, t)
     if PLACE_COST[SPECIAL] <= gold:
         buyable_units += [code(seat, r, SPECIAL) for r in state.reserve_specials[seat]]
     mine = state.controlled(seat)
@@ -439,6 +445,8 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
     return result
 
 
+# Unit types bought from the reserve (R11.2, R11.7) with their cost, in listing order.
+_PLACEABLE = tuple((t, PLACE_COST[t]) for t in (GENERAL, CATAPULT, *BASIC_TYPES))
 # Below these amounts of gold a whole row of R11.2 is out of reach.
 _CHEAPEST_UPGRADE = min(cost for cost in UPGRADE_COST if cost > 0)
 _CHEAPEST_CARD = min(SWAP_CARD_COST, EXTRA_CARD_COST, ELIMINATED_CARD_COST)
@@ -478,8 +486,7 @@ def _reinforce(state: GameState, seat: Seat) -> ActionList:
     size = 1
     for src in state.controlled(seat):
         units = board[src]
-        kinds = groups(units)[0]
-        n_kinds, kind_set, _ = _tile_info(units)
+        kinds, n_kinds, kind_set, _ = _tile_info(units)
         for d in neighbours[src]:
             target = board[d]
             if not target:
@@ -492,7 +499,7 @@ def _reinforce(state: GameState, seat: Seat) -> ActionList:
                     parts.append((_build_single_moves, _get_single_move, src, d, kinds))
                     size += n_kinds
                 if d > src:
-                    n_others, other_set, _ = _tile_info(target)
+                    _, n_others, other_set, _ = _tile_info(target)
                     count = n_kinds * n_others - len(kind_set & other_set)
                     if count:
                         starts.append(size)
