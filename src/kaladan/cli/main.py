@@ -24,8 +24,9 @@ class UsageError(Exception):
     """A command-line mistake: printed without a traceback, exit code 2."""
 
 
-def _config(players: int, options: Sequence[str], layout: str | None) -> Config:
-    changes: dict[str, Any] = {}
+def _config(players: int, options: Sequence[str], layout: str | None,
+            quick: bool = False) -> Config:
+    changes: dict[str, Any] = {"quick_setup": quick}
     for text in options:
         name, value = parse_option(text)
         changes[name] = value
@@ -45,6 +46,9 @@ def _add_game_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a ruleset option of RULES.md R3.3 (repeatable)")
     p.add_argument("--layout", help="custom world layout file (JSON, R4.14)")
+    p.add_argument("--quick", action="store_true",
+                   help="deal realms, starting cards, castle spots and starting units at "
+                        "random instead of letting the bots choose them")
 
 
 def _print_summary(summary: Summary, seconds: float) -> None:
@@ -66,7 +70,7 @@ def _print_summary(summary: Summary, seconds: float) -> None:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     bots = parse_bot_list(args.players)
-    config = _config(len(bots), args.option, args.layout)
+    config = _config(len(bots), args.option, args.layout, args.quick)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     start = time.perf_counter()
@@ -81,7 +85,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_record(args: argparse.Namespace) -> int:
     bots = parse_bot_list(args.players)
-    config = _config(len(bots), args.option, args.layout)
+    config = _config(len(bots), args.option, args.layout, args.quick)
     game = play_game(config, args.seed, bots, keep_record=True)
     assert game.record is not None
     text = dumps(game.record)

@@ -105,12 +105,6 @@ def _pattern_subsets(
     return tuple(subsets), tuple(ends)
 
 
-def sub_multisets(units: tuple[UnitCode, ...]) -> tuple[tuple[UnitCode, ...], ...]:
-    """Every non-empty sub-multiset of a sorted unit tuple, smaller ones first."""
-    codes, counts = groups(units)
-    return tuple(tuple(codes[i] for i in s) for s in _pattern_subsets(counts)[0])
-
-
 def distinct(units: Sequence[UnitCode]) -> list[UnitCode]:
     """Distinct unit codes in canonical order (equal units are interchangeable)."""
     return sorted(set(units))
@@ -141,15 +135,10 @@ def _start_unit(state: GameState, seat: Seat) -> list[Action]:
 # --- movement shared by the Action phase and events ------------------------------------
 
 
-def moves(state: GameState, seat: Seat) -> list[Action]:
-    """R10.2-R10.5: some of your units from a tile you control to an adjacent empty or own tile."""
-    out = ActionList()
-    add_moves(out, state, seat)
-    return out.as_list()
-
-
 def add_moves(out: ActionList, state: GameState, seat: Seat,
               mine: list[int] | None = None) -> None:
+    """Append the moves of R10.2-R10.5: some of your units from a tile you control to an
+    adjacent empty or own tile with room for all of them (also the free move of R7.10)."""
     board = state.board
     cap = state.world.capacity
     neighbours = state.world.neighbours
@@ -194,46 +183,6 @@ def _build_single_moves(src: int, d: int, kinds: tuple[UnitCode, ...]) -> list[A
     return [_new(Action, (A.MOVE, src, d, (c,), (), "", "", -1)) for c in kinds]
 
 
-def swaps(state: GameState, seat: Seat) -> list[Action]:
-    """R10.6-R10.8: two adjacent own tiles exchange sets, at least one set a single unit."""
-    out = ActionList()
-    add_swaps(out, state, seat)
-    return out.as_list()
-
-
-def add_swaps(out: ActionList, state: GameState, seat: Seat,
-              mine: list[int] | None = None) -> None:
-    board = state.board
-    cap = state.world.capacity
-    if mine is None:
-        mine = state.controlled(seat)
-    if len(mine) < 2:
-        return
-    mine_set = set(mine)
-    starts = out.starts
-    parts = out.parts
-    size = out.size
-    for a in mine:
-        for b in state.world.neighbours[a]:
-            if b <= a or b not in mine_set:
-                continue
-            units_a, units_b = board[a], board[b]
-            count1, low1, high1, count2, low2, high2 = _swap_counts(units_a, units_b,
-                                                                    cap[a], cap[b])
-            if count1:
-                starts.append(size)
-                parts.append((_build_swaps, _get_swap, a, b, units_a, units_b, 1, 1, low1,
-                              high1))
-                size += count1
-            if count2:
-                starts.append(size)
-                parts.append((_build_swaps, _get_swap, a, b, units_a, units_b, low2, high2, 1,
-                              1))
-                size += count2
-    out.size = size
-
-
-@lru_cache(maxsize=1 << 16)
 def _tile_info(
     units: tuple[UnitCode, ...],
 ) -> tuple[tuple[UnitCode, ...], int, frozenset[UnitCode], tuple[int, ...]]:
@@ -318,23 +267,52 @@ def _subsets_sized(units: tuple[UnitCode, ...], low: int,
     return [tuple([codes[i] for i in s]) for s in subsets[ends[low - 1]:ends[high]]]
 
 
-def attacks(state: GameState, seat: Seat, mine: list[int] | None = None) -> list[Action]:
-    """R10.9, R16.1: one tile you control attacks an adjacent enemy tile."""
-    board = state.board
-    out = []
-    for a in state.controlled(seat) if mine is None else mine:
-        for d in state.world.neighbours[a]:
-            if board[d] and board[d][0] >> 7 != seat:
-                out.append(_new(Action, (A.ATTACK, a, d, (), (), "", "", -1)))
-    return out
-
-
 def _action(state: GameState, seat: Seat) -> ActionList:
+    """R10.1: pass, then every move, every swap and every attack, in that order.
+
+    Moves (R10.2-R10.5), swaps (R10.6-R10.8) and attacks (R10.9, R16.1) are found in one pass
+    over your tiles and their neighbours, since this runs at every Action phase.
+    """
     out = ActionList([_PASS])
-    mine = state.controlled(seat)
-    add_moves(out, state, seat, mine)
-    add_swaps(out, state, seat, mine)
-    out.add(attacks(state, seat, mine))
+    board = state.board
+    cap = state.world.capacity
+    neighbours = state.world.neighbours
+    starts = out.starts
+    parts = out.parts
+    size = 1
+    pairs: list[tuple[int, int]] = []  # adjacent own tiles, for swaps
+    attack_list: list[Action] = []
+    for src in state.controlled(seat):
+        units = board[src]
+        n = len(units)
+        ends = _tile_info(units)[3]
+        for d in neighbours[src]:
+            target = board[d]
+            if target:
+                if target[0] >> 7 != seat:
+                    attack_list.append(_new(Action, (A.ATTACK, src, d, (), (), "", "", -1)))
+                    continue
+                if d > src:
+                    pairs.append((src, d))
+            room = cap[d] - len(target)
+            if room > 0:
+                count = ends[room if room < n else n]
+                starts.append(size)
+                parts.append((_build_moves, _get_move, src, d, units, count))
+                size += count
+    for a, b in pairs:
+        units_a, units_b = board[a], board[b]
+        count1, low1, high1, count2, low2, high2 = _swap_counts(units_a, units_b, cap[a], cap[b])
+        if count1:
+            starts.append(size)
+            parts.append((_build_swaps, _get_swap, a, b, units_a, units_b, 1, 1, low1, high1))
+            size += count1
+        if count2:
+            starts.append(size)
+            parts.append((_build_swaps, _get_swap, a, b, units_a, units_b, low2, high2, 1, 1))
+            size += count2
+    out.size = size
+    out.add(attack_list)
     return out
 
 
