@@ -25,6 +25,7 @@ from kaladan.rules.observe import observe
 from kaladan.rules.setup import new_game
 from kaladan.rules.state import Decision, GameState
 from kaladan.rules.units import KIT_COUNT, SPECIAL, owner_of, realm_of, type_of
+from kaladan.rules.world import random_terrain_world
 
 GAMES = 2000
 CHUNKS = 20
@@ -37,9 +38,12 @@ def random_config(index: int) -> Config:
     players = 2 + index % 5
     options = {name: rng.choice(values) for name, values in OPTIONS.items()
                if name not in ("world", "team_castle_spots")}
-    options["world"] = rng.choice(("standard", "random_terrain"))
+    options["world"] = rng.choice(OPTIONS["world"])
     options["team_castle_spots"] = rng.choice(OPTIONS["team_castle_spots"])
-    return Config(players=players, **options)  # type: ignore[arg-type]
+    layout = None
+    if options["world"] == "custom":  # R4.14: a layout file; here a random terrain deal
+        layout = random_terrain_world(players, random.Random(index).randrange).to_json()
+    return Config(players=players, layout=layout, **options)  # type: ignore[arg-type]
 
 
 def check_units(state: GameState) -> None:
@@ -148,5 +152,4 @@ def test_every_option_value_occurs_in_the_suite() -> None:
             seen[name].add(getattr(config, name))
     assert players == {2, 3, 4, 5, 6}
     for name, values in OPTIONS.items():
-        expected = set(values) - ({"custom"} if name == "world" else set())
-        assert seen[name] == expected, name
+        assert seen[name] == set(values), name
