@@ -51,7 +51,9 @@ def build(
     """A position with ``board`` like ``{"C1": "0/crown 0/general 0/sword+", "T4": "1/archer"}``.
 
     Seat 0 is the first player; turn order is seat order. ``deck`` lists cards top first
-    (default: no cards left, so no event is drawn). Hands default to each realm's first card.
+    (default: no cards left, so no event is drawn). Hands default to empty, so no magic card
+    is declared in a battle unless a test gives one; the rest of each realm's cards are in
+    its pool.
     """
     config = Config(players=players, quick_setup=True, **options)  # type: ignore[arg-type]
     s = new_game(config, seed)
@@ -96,8 +98,7 @@ def build(
     s.gold = list(gold) if gold is not None else [0] * players
     from kaladan.rules.magic import realm_cards
 
-    s.hand = [list(h) for h in hands] if hands is not None else [
-        realm_cards(s.realm[p])[:1] for p in range(players)]
+    s.hand = [list(h) for h in hands] if hands is not None else [[] for _ in range(players)]
     s.pool = [[c for c in realm_cards(s.realm[p]) if c not in s.hand[p]] for p in range(players)]
     s.buyable = [[] for _ in range(players)]
     s.eliminated = [False] * players

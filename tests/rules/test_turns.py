@@ -61,7 +61,8 @@ def shop(*, general: bool = True, special: bool = True, gold: int = 10) -> GameS
     [, special]). A General or special not on the board waits in the reserve."""
     c2 = "0/crown 0/catapult 0/sword 0/shield" + (" 0/general" if general else "")
     t1 = "0/archer" + (" 0/special" if special else "")
-    return build({"C2": c2, "T1": t1, "C1": "1/crown"}, phase="purchase", gold=[gold, 0])
+    return build({"C2": c2, "T1": t1, "C1": "1/crown"}, phase="purchase", gold=[gold, 0],
+                 hands=[["KHA-1"], ["KIM-1"]])
 
 
 def ex10_frontier(gold: int = 6) -> GameState:
@@ -84,7 +85,9 @@ def dead_general() -> GameState:
 
 
 def swords_at_home(gold: int = 10, **kw: object) -> GameState:
-    """Purchase: seat 0 on C2 with its Crown, a Sword and an upgraded Sword."""
+    """Purchase: seat 0 on C2 with its Crown, a Sword and an upgraded Sword; seat 0 holds
+    KHA-1 and seat 1 KIM-1 unless ``hands`` says otherwise."""
+    kw.setdefault("hands", [["KHA-1"], ["KIM-1"]])
     return build({"C2": "0/crown 0/sword 0/sword+", "C1": "1/crown"}, phase="purchase",
                  gold=[gold, 0], **kw)
 

@@ -13,6 +13,11 @@ Text forms (tiles as T1.., C1..; units as ``sword``, ``archer+``, ``special:kimb
     magic KHA-5            nomagic              casualty shield      leave sword
     buy catapult T2        fortify C1           swapcard KHA-1 KHA-3 swapcard KHA-1
     extracard KHA-2        extracard            buycard NAN-4        end
+    volley T1 T3           kill sword T4        save crown,sword+    deploy T3 sword,archer
+    relocate T1 T6 sword   evade T5             harmony T1 T2 sword,archer -
+
+In ``kill`` the unit belongs to the player on the named tile; in ``harmony`` the first list
+moves from the first tile to the second and the second list back, ``-`` for none.
 """
 
 from __future__ import annotations
@@ -50,11 +55,20 @@ SWAPCARD = "swapcard"
 EXTRACARD = "extracard"
 BUYCARD = "buycard"
 END = "end"
+VOLLEY = "volley"  # LAU-1: attack a tile at distance 2
+KILL = "kill"  # a card kills an enemy unit (R20.10)
+SAVE = "save"  # a card saves units killed in this battle (R20.11)
+DEPLOY = "deploy"  # a card places units from the reserve (R20.12)
+RELOCATE = "relocate"  # ZHO-5: move between tiles that are not adjacent
+EVADE = "evade"  # ZHO-2: the defender's units leave the defended tile (R20.9)
+HARMONY = "harmony"  # KHA-2: redistribute units between two adjacent tiles
 
 KINDS = (
     REALM, CARD, CASTLE, START, GOLD, PLACE, UPGRADE, LOSE, RETURN, SPAWN, MOVE, SWAP, ATTACK,
     PASS, MAGIC, NOMAGIC, CASUALTY, LEAVE, BUY, FORTIFY, SWAPCARD, EXTRACARD, BUYCARD, END,
+    VOLLEY, KILL, SAVE, DEPLOY, RELOCATE, EVADE, HARMONY,
 )
+CARD_CHOICE_KINDS = (KILL, SAVE, DEPLOY, RELOCATE, EVADE, HARMONY)
 
 
 class Action(NamedTuple):
@@ -79,6 +93,8 @@ _SHAPES: dict[str, tuple[str, ...]] = {
     MOVE: ("t", "t2", "us"), SWAP: ("t", "t2", "us", "us2"), ATTACK: ("t", "t2"), PASS: (),
     MAGIC: ("n",), NOMAGIC: (), CASUALTY: ("u",), LEAVE: ("u",), BUY: ("u", "t"),
     FORTIFY: ("t",), SWAPCARD: ("n", "n2?"), EXTRACARD: ("n?",), BUYCARD: ("n",), END: (),
+    VOLLEY: ("t", "t2"), KILL: ("u", "t"), SAVE: ("us",), DEPLOY: ("t", "us"),
+    RELOCATE: ("t", "t2", "us"), EVADE: ("t",), HARMONY: ("t", "t2", "us-", "us2-"),
 }
 
 
@@ -101,10 +117,10 @@ def format_action(action: Action, state: GameState) -> str:
             words.append(names[action.tile2])
         elif slot == "u":
             words.append(unit_token(action.units[0]))
-        elif slot == "us":
-            words.append(",".join(unit_token(c) for c in action.units))
-        elif slot == "us2":
-            words.append(",".join(unit_token(c) for c in action.units2))
+        elif slot in ("us", "us-"):
+            words.append(",".join(unit_token(c) for c in action.units) or "-")
+        elif slot in ("us2", "us2-"):
+            words.append(",".join(unit_token(c) for c in action.units2) or "-")
         elif slot == "k":
             words.append(str(action.number))
     return " ".join(words)
@@ -133,6 +149,13 @@ def parse_action(text: str, state: GameState) -> Action:
     seat = state.pending.seat
     realm = state.realm[seat] if seat >= 0 else -1
     fields: dict[str, object] = {}
+    if kind == KILL:  # the unit is an enemy's: the one on the named tile
+        tile = state.world.index(args[1])
+        units = state.board[tile]
+        if not units:
+            raise InvalidActionError(f"malformed action {text!r}: {args[1]} is empty")
+        seat = units[0] >> 7
+        realm = state.realm[seat]
     for slot, word in zip(shape, args, strict=False):
         if slot in ("n", "n?"):
             fields["name"] = word.lower() if kind == REALM else word.upper()
@@ -144,11 +167,17 @@ def parse_action(text: str, state: GameState) -> Action:
             fields["tile2"] = state.world.index(word)
         elif slot == "u":
             fields["units"] = (parse_unit_token(word, seat, realm),)
-        elif slot in ("us", "us2"):
-            units = tuple(sorted(parse_unit_token(w, seat, realm) for w in word.split(",") if w))
-            if not units:
+        elif slot in ("us", "us2", "us-", "us2-"):
+            optional = slot.endswith("-")
+            if optional and word == "-":
+                units = ()
+            else:
+                units = tuple(sorted(parse_unit_token(w, seat, realm)
+                                     for w in word.split(",") if w))
+            if not units and not optional:
                 raise InvalidActionError(f"malformed action {text!r}: empty unit list")
-            fields["units" if slot == "us" else "units2"] = units
+            fields["units" if slot.startswith("us") and not slot.startswith("us2")
+                   else "units2"] = units
         elif slot == "k":
             if not word.isdigit():
                 raise InvalidActionError(f"malformed action {text!r}: {word!r} is not a seat")

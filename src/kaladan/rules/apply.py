@@ -121,6 +121,14 @@ def _attack(state: GameState, action: Action) -> None:
     combat.declare(state, action.tile, action.tile2)
 
 
+def _volley(state: GameState, action: Action) -> None:
+    combat.declare(state, action.tile, action.tile2, volley=True)
+
+
+def _card_choice(state: GameState, action: Action) -> None:
+    combat.choose_for_card(state, action)
+
+
 def _magic(state: GameState, action: Action) -> None:
     combat.declare_magic(state, action.name)
 
@@ -217,7 +225,9 @@ _HANDLERS: dict[str, Callable[[GameState, Action], None]] = {
     A.UPGRADE: _upgrade, A.SPAWN: _spawn, A.MOVE: _move, A.SWAP: _swap, A.ATTACK: _attack,
     A.PASS: _end_action, A.END: _end_action, A.MAGIC: _magic, A.NOMAGIC: _nomagic,
     A.CASUALTY: _casualty, A.LEAVE: _leave, A.BUY: _buy, A.FORTIFY: _fortify,
-    A.SWAPCARD: _swapcard, A.EXTRACARD: _extracard, A.BUYCARD: _buycard,
+    A.SWAPCARD: _swapcard, A.EXTRACARD: _extracard, A.BUYCARD: _buycard, A.VOLLEY: _volley,
+    A.KILL: _card_choice, A.SAVE: _card_choice, A.DEPLOY: _card_choice,
+    A.RELOCATE: _card_choice, A.EVADE: _card_choice, A.HARMONY: _card_choice,
 }
 
 
@@ -236,13 +246,16 @@ _EXPECTED = {
     Decision.INVASION: ("R17.6", "choose a unit that stays behind: 'leave <unit>'"),
     Decision.PURCHASE: ("R11.1", "buy, upgrade, fortify, trade cards, or 'end'"),
     Decision.REINFORCE: ("R12.1", "move or swap one unit, or pass"),
+    Decision.CARD: ("R20.7", "make the choice the magic card being resolved asks for"),
 }
 
 _KINDS_OF = {
     Decision.REALM: {A.REALM}, Decision.START_CARD: {A.CARD}, Decision.CASTLE: {A.CASTLE},
     Decision.START_UNIT: {A.START},
     Decision.EVENT: {A.GOLD, A.PLACE, A.UPGRADE, A.MOVE, A.LOSE, A.RETURN},
-    Decision.SPAWN: {A.SPAWN, A.END}, Decision.ACTION: {A.MOVE, A.SWAP, A.ATTACK, A.PASS},
+    Decision.SPAWN: {A.SPAWN, A.END},
+    Decision.ACTION: {A.MOVE, A.SWAP, A.ATTACK, A.PASS, A.VOLLEY},
+    Decision.CARD: set(A.CARD_CHOICE_KINDS),
     Decision.MAGIC: {A.MAGIC, A.NOMAGIC}, Decision.CASUALTY: {A.CASUALTY},
     Decision.INVASION: {A.LEAVE},
     Decision.PURCHASE: {A.BUY, A.UPGRADE, A.FORTIFY, A.SWAPCARD, A.EXTRACARD, A.BUYCARD, A.END},
@@ -328,6 +341,11 @@ def explain(state: GameState, action: Action) -> tuple[str, str]:
         return "R17.6", "that unit is not among the attackers still on the attacking tile"
     if kind == A.MAGIC:
         return "R16.8", "that card is not in your hand, not usable now, or its condition fails"
+    if kind == A.VOLLEY:
+        return "LAU-1", ("a volley needs Volley from Afar in your hand, an Archer of yours on "
+                         "the attacking tile and an enemy tile at distance exactly 2")
+    if kind in A.CARD_CHOICE_KINDS:
+        return "R20.7", "not one of the choices the card being resolved offers"
     return rule, f"not possible now: seat {seat} must {expected}"
 
 

@@ -7,10 +7,13 @@ Dice pools and the pair comparison are pure functions (``attack_pool``, ``defenc
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import flow, magic, ops
 from .state import Battle, Decision, GameState, Pending, Result
 from .units import (
+    ARCHER,
     ARDINOR,
     ATTACK_DICE,
     CROWN,
@@ -30,6 +33,9 @@ from .units import (
     unit_value,
 )
 from .world import Terrain
+
+if TYPE_CHECKING:
+    from .actions import Action
 
 # --- dice rules (sections 13-15) -------------------------------------------------------
 
@@ -72,28 +78,62 @@ def unit_dice(c: UnitCode, attacking: bool, own_terrain: Terrain, d_units: Seque
     return ATTACK_DICE[t][up] if attacking else DEFENCE_DICE[t][up]
 
 
+@dataclass(frozen=True, slots=True)
+class Modifiers:
+    """Magic-card dice effects on one side's units (R16.14 steps 2-3, R20.13): unit types that
+    roll one D12 instead of their usual die, types whose every die is a D12, and the side's
+    net die-size shift."""
+
+    d12_one: tuple[int, ...] = ()
+    d12_all: tuple[int, ...] = ()
+    shift: int = 0
+
+
+NO_MODIFIERS = Modifiers()
+_LADDER = (6, 8, 10, 12)  # R20.13
+
+
+def shifted(die: int, shift: int) -> int:
+    """One die moved ``shift`` sizes along D6-D8-D10-D12, capped at both ends (R20.13)."""
+    index = _LADDER.index(die) + shift
+    return _LADDER[0 if index < 0 else 3 if index > 3 else index]
+
+
+def modified(dice: tuple[int, ...], utype: int, mods: Modifiers) -> tuple[int, ...]:
+    if utype in mods.d12_one:
+        dice = (12,)
+    elif utype in mods.d12_all:
+        dice = (12,) * len(dice)
+    if mods.shift:
+        dice = tuple(shifted(d, mods.shift) for d in dice)
+    return dice
+
+
 def attack_pool(state: GameState, a_tile: int, d_tile: int,
-                units: list[UnitCode] | None = None) -> list[int]:
-    """R16.14 for the attacking side: unit dice, then the Forest bonus (R15.3)."""
+                units: Sequence[UnitCode] | None = None,
+                mods: Modifiers = NO_MODIFIERS) -> list[int]:
+    """R16.14 for the attacking side: unit dice, card effects, then the Forest bonus (R15.3)."""
     terrain = state.world.terrain
     d_units = state.board[d_tile]
     pool: list[int] = []
     for c in state.board[a_tile] if units is None else units:
-        pool.extend(unit_dice(c, True, terrain[a_tile], d_units, False, state.config.wolf_d12))
+        dice = unit_dice(c, True, terrain[a_tile], d_units, False, state.config.wolf_d12)
+        pool.extend(modified(dice, type_of(c), mods) if mods is not NO_MODIFIERS else dice)
     if terrain[a_tile] == Terrain.FOREST:
         pool.append(10)
     return pool
 
 
-def defence_pool(state: GameState, d_tile: int) -> list[int]:
-    """R16.14 for the defending side: unit dice, then Mountain and upgraded-castle bonus."""
+def defence_pool(state: GameState, d_tile: int, mods: Modifiers = NO_MODIFIERS) -> list[int]:
+    """R16.14 for the defending side: unit dice, card effects, then Mountain and
+    upgraded-castle bonus."""
     terrain = state.world.terrain
     d_units = state.board[d_tile]
     crown_d8 = state.config.crown_defence_in_castle == "d8"
     pool: list[int] = []
     for c in d_units:
-        pool.extend(unit_dice(c, False, terrain[d_tile], d_units, crown_d8,
-                              state.config.wolf_d12))
+        dice = unit_dice(c, False, terrain[d_tile], d_units, crown_d8, state.config.wolf_d12)
+        pool.extend(modified(dice, type_of(c), mods) if mods is not NO_MODIFIERS else dice)
     if terrain[d_tile] == Terrain.MOUNTAIN:
         pool.append(10)  # R15.4
     if state.fortified[d_tile]:
@@ -122,12 +162,21 @@ def compare(attack: list[int], defence: list[int], drop_lowest: bool,
 # --- the battle procedure --------------------------------------------------------------
 
 
-def declare(state: GameState, a_tile: int, d_tile: int) -> None:
-    """Step A (R16.1-R16.4), then the magic declarations of step B."""
+def declare(state: GameState, a_tile: int, d_tile: int, volley: bool = False) -> None:
+    """Step A (R16.1-R16.4), then the magic declarations of step B.
+
+    A volley (LAU-1) is revealed with the declaration (R16.9) and only the defender declares.
+    """
     attacker = state.active
     defender = state.tile_owner(d_tile)
     battle = Battle(attacker, defender, a_tile, d_tile)
-    battle.magic_queue = [attacker, defender]  # R16.5: attacker first
+    if volley:
+        battle.ranged = True
+        battle.cards[attacker] = "LAU-1"
+        battle.used_card[attacker] = True
+        battle.magic_queue = [defender]
+    else:
+        battle.magic_queue = [attacker, defender]  # R16.5: attacker first
     state.battle = battle
     _next_declaration(state)
 
@@ -144,7 +193,7 @@ def _next_declaration(state: GameState) -> None:
     if battle.step == "w3":
         _outcome(state)
     else:
-        _fight(state)
+        _reveal(state)
 
 
 def declare_magic(state: GameState, card: str | None) -> None:
@@ -152,49 +201,177 @@ def declare_magic(state: GameState, card: str | None) -> None:
     battle = state.battle
     assert battle is not None
     seat = battle.magic_queue.pop(0)
-    if card is not None:
-        battle.cards[seat] = card
-        battle.used_card[seat] = True
-        if battle.step == "w3":
-            effect = magic.EFFECTS[card]
-            state.hand[seat].remove(card)
-            state.spent.append(card)  # R20.6
-            effect.resolve(state, battle, seat)
+    if card is None:
+        _next_declaration(state)
+        return
+    battle.cards[seat] = card
+    battle.used_card[seat] = True
+    if battle.step == "w3":  # played at once (R16.26)
+        magic.spend(state, seat, card)
+        if _effect_with_choice(state, battle, seat, card):
+            return
     _next_declaration(state)
 
 
-def _resolve_selected(state: GameState, battle: Battle) -> None:
-    """Step C (R16.10-R16.11): W1/W2 effects of the selected cards, attacker first."""
-    for seat in (battle.attacker, battle.defender):
-        card = battle.cards.get(seat)
-        if card is None:
-            continue
-        state.hand[seat].remove(card)
-        state.spent.append(card)
-        magic.EFFECTS[card].resolve(state, battle, seat)
+def _effect_with_choice(state: GameState, battle: Battle, seat: Seat, card: str) -> bool:
+    """Carry out a card's effect; True if its holder must first choose (Decision.CARD)."""
+    effect = magic.EFFECTS[card]
+    if effect.options is not None:
+        options = effect.options(state, battle, seat)
+        if len(options) > 1:
+            battle.choosing = card
+            state.pending = Pending(Decision.CARD, seat)
+            return True
+        if effect.apply is not None and options:
+            effect.apply(state, battle, seat, options[0])
+        return False
+    if effect.apply is not None:
+        effect.apply(state, battle, seat, None)
+    return False
+
+
+def choose_for_card(state: GameState, action: Action) -> None:
+    """Apply the holder's choice for the card being resolved, then go on with the battle."""
+    battle = state.battle
+    assert battle is not None
+    seat = state.pending.seat
+    effect = magic.EFFECTS[battle.choosing]
+    battle.choosing = ""
+    assert effect.apply is not None
+    effect.apply(state, battle, seat, action)
+    if battle.step == "w3":
+        _next_declaration(state)
+    elif battle.step == "evade":
+        _after_evade(state)
+    else:
+        _next_effect(state)
+
+
+def _reveal(state: GameState) -> None:
+    """Step C (R16.10-R16.11): a defender's stop or evade first, else W1 effects in order."""
+    battle = state.battle
+    assert battle is not None
+    attacker, defender = battle.attacker, battle.defender
+    defence_card = battle.cards.get(defender)
+    kind = magic.EFFECTS[defence_card].kind if defence_card else magic.EFFECT
+    if kind in (magic.STOP, magic.EVADE):
+        assert defence_card is not None
+        battle.cards.pop(attacker, None)  # R16.10: no effect, back to its holder's hand
+        magic.spend(state, defender, defence_card)
+        if kind == magic.STOP:  # R20.8: no dice, no deaths, nothing moves
+            _end_battle(state)
+            return
+        battle.step = "evade"
+        if not _effect_with_choice(state, battle, defender, defence_card):
+            _after_evade(state)
+        return
+    if battle.ranged:
+        magic.spend(state, attacker, "LAU-1")
+    battle.step = "w1"
+    battle.effect_queue = [seat for seat in (attacker, defender)
+                           if seat in battle.cards and magic.window(battle.cards[seat]) == "W1"
+                           and magic.EFFECTS[battle.cards[seat]].kind != magic.VOLLEY]
+    _next_effect(state)
+
+
+def _after_evade(state: GameState) -> None:
+    """R20.9: with no defender left the attacker wins without dice; else the battle goes on."""
+    battle = state.battle
+    assert battle is not None
+    if state.board[battle.d_tile]:
+        battle.step = "w1"
+        _next_effect(state)
+    else:
+        _outcome(state)
+
+
+def _next_effect(state: GameState) -> None:
+    """Resolve the revealed W1 cards, attacker's first (R16.11), then fight."""
+    battle = state.battle
+    assert battle is not None
+    while battle.effect_queue:
+        seat = battle.effect_queue.pop(0)
+        card = battle.cards[seat]
+        magic.spend(state, seat, card)
+        if _effect_with_choice(state, battle, seat, card):
+            return
+    _fight(state)
 
 
 def _fight(state: GameState) -> None:
-    """Steps C-E: effects, pools, one roll of all dice, hits capped by units (R16.21)."""
+    """Steps D-E: pools with the W2 effects, one roll of all dice, hits (R16.13-R16.21)."""
     battle = state.battle
     assert battle is not None
-    if battle.cards:
-        _resolve_selected(state, battle)
     a, d = battle.a_tile, battle.d_tile
-    if state.board[a] and state.board[d]:
-        battle.attack_dice = attack_pool(state, a, d)
-        battle.defence_dice = defence_pool(state, d)
-        roll = state.chance.roll
-        battle.attack_rolls = [roll(s) for s in battle.attack_dice]  # R16.15
-        battle.defence_rolls = [roll(s) for s in battle.defence_dice]
-        drop = (state.config.mountain_defence == "drop_lowest"
-                and state.world.terrain[d] == Terrain.MOUNTAIN)
-        hits_a, hits_d = compare(battle.attack_rolls, battle.defence_rolls, drop, state.scales)
-        battle.hits = {battle.attacker: min(hits_a, len(state.board[a])),
-                       battle.defender: min(hits_d, len(state.board[d]))}
-        battle.casualty_queue = [battle.attacker, battle.defender]  # R16.22
+    attacker, defender = battle.attacker, battle.defender
+    attackers = _attacking_units(state, battle)
+    w2 = [seat for seat in (attacker, defender)
+          if seat in battle.cards and magic.window(battle.cards[seat]) == "W2"]
+    if not attackers or not state.board[d]:
+        for seat in w2:  # R16.12: skipped; a W2 card goes back to its holder's hand
+            del battle.cards[seat]
+        _after_casualties(state)
+        return
+    for seat in w2:
+        card = battle.cards[seat]
+        magic.spend(state, seat, card)
+        _effect_with_choice(state, battle, seat, card)
+    battle.attack_units = tuple(attackers)
+    battle.attack_dice = attack_pool(state, a, d, attackers, _mods(battle, attacker))
+    battle.defence_dice = defence_pool(state, d, _mods(battle, defender))
+    roll = state.chance.roll
+    battle.attack_rolls = [roll(size) for size in battle.attack_dice]  # R16.15
+    battle.defence_rolls = [roll(size) for size in battle.defence_dice]
+    drop = (state.config.mountain_defence == "drop_lowest"
+            and state.world.terrain[d] == Terrain.MOUNTAIN)
+    hits_a, hits_d = compare(battle.attack_rolls, battle.defence_rolls, drop, state.scales)
+    if battle.sneak:
+        hits_a = 0  # ZHO-4: no hit may be assigned to the attacker's units
+    battle.hits = {attacker: min(hits_a, len(_candidates(state, battle, attacker))),
+                   defender: min(hits_d, len(_candidates(state, battle, defender)))}
+    battle.casualty_queue = [attacker, defender]  # R16.22
     battle.step = "casualties"
     next_casualty(state)
+
+
+def _mods(battle: Battle, seat: Seat) -> Modifiers:
+    if seat not in battle.shift and seat not in battle.d12_one and seat not in battle.d12_all:
+        return NO_MODIFIERS
+    return Modifiers(battle.d12_one.get(seat, ()), battle.d12_all.get(seat, ()),
+                     battle.shift.get(seat, 0))
+
+
+def _attacking_units(state: GameState, battle: Battle) -> list[UnitCode]:
+    """R16.13: every unit on A; with LAU-1 only the attacker's Archers."""
+    units = state.board[battle.a_tile]
+    if battle.ranged:
+        return [c for c in units if c >> 7 == battle.attacker and type_of(c) == ARCHER]
+    return list(units)
+
+
+def crown_protected(battle: Battle) -> bool:
+    """R20.14: under ZHO-4 and LAU-1 no Crown on the defended tile can be killed."""
+    return battle.sneak or battle.ranged
+
+
+def _candidates(state: GameState, battle: Battle, seat: Seat) -> list[UnitCode]:
+    """The units of ``seat`` that hits can be assigned to (R16.21, R20.14, LAU-1)."""
+    if seat == battle.attacker:
+        units = _attacking_units(state, battle) if battle.ranged else state.board[battle.a_tile]
+        return [c for c in units if c >> 7 == seat]
+    mine = [c for c in state.board[battle.d_tile] if c >> 7 == seat]
+    if crown_protected(battle):
+        return [c for c in mine if type_of(c) != CROWN]
+    return mine
+
+
+def casualty_options(state: GameState, seat: Seat) -> list[UnitCode]:
+    """R16.22-R16.23: a unit of yours in the battle; the Crown only when it is the last."""
+    battle = state.battle
+    assert battle is not None
+    mine = _candidates(state, battle, seat)
+    others = [c for c in mine if type_of(c) != CROWN]
+    return sorted(set(others if others else mine))
 
 
 def next_casualty(state: GameState) -> None:
@@ -205,7 +382,7 @@ def next_casualty(state: GameState) -> None:
         seat = battle.casualty_queue[0]
         tile = battle.a_tile if seat == battle.attacker else battle.d_tile
         left = battle.hits.get(seat, 0)
-        mine = [c for c in state.board[tile] if c >> 7 == seat]
+        mine = _candidates(state, battle, seat)
         if left > 0 and left < len(mine):
             kinds = {c for c in mine if type_of(c) != CROWN}
             if len(kinds) > 1:
@@ -218,6 +395,12 @@ def next_casualty(state: GameState) -> None:
                 kill(state, battle, tile, c, other_side(battle, seat))
         battle.hits[seat] = 0
         battle.casualty_queue.pop(0)
+    _after_casualties(state)
+
+
+def _after_casualties(state: GameState) -> None:
+    battle = state.battle
+    assert battle is not None
     battle.step = "w3"
     battle.magic_queue = [battle.attacker, battle.defender]  # R16.26
     _next_declaration(state)
@@ -240,10 +423,9 @@ def other_side(battle: Battle, seat: Seat) -> Seat:
 
 
 def kill(state: GameState, battle: Battle, tile: int, c: UnitCode, killer: Seat) -> None:
-    """R16.25: a killed unit leaves the board and is set aside until step G."""
+    """R16.25, R20.10: a killed unit leaves the board and is set aside until step G."""
     ops.take_unit(state, tile, c)
-    battle.killer[len(battle.set_aside)] = killer
-    battle.set_aside.append((c, tile))
+    battle.set_aside.append((c, tile, killer))
 
 
 def _outcome(state: GameState) -> None:
@@ -251,10 +433,9 @@ def _outcome(state: GameState) -> None:
     battle = state.battle
     assert battle is not None
     attacker_won = not state.board[battle.d_tile]  # R16.27
-    fallen = [c >> 7 for c, _ in battle.set_aside if type_of(c) == CROWN]
+    fallen = [c >> 7 for c, _, _ in battle.set_aside if type_of(c) == CROWN]
     both_fell = len(fallen) > 1  # R18.9
-    for i, (c, _tile) in enumerate(battle.set_aside):  # R16.28
-        killer = battle.killer[i]
+    for c, _tile, killer in battle.set_aside:  # R16.28
         t = type_of(c)
         if t == SPECIAL:
             ops.put_in_reserve(state, c >> 7, plain(c))  # R14.7
@@ -281,7 +462,7 @@ def _outcome(state: GameState) -> None:
         flow.end_turn(state)  # R6.4
         return
     survivors = len(state.board[battle.a_tile])
-    if attacker_won and survivors:  # R17.6
+    if attacker_won and survivors and not battle.ranged:  # R17.6; LAU-1 never invades
         capacity = state.world.capacity[battle.d_tile]
         if survivors <= capacity:
             ops.move_units(state, battle.a_tile, battle.d_tile, state.board[battle.a_tile])

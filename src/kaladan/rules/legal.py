@@ -15,6 +15,7 @@ from .actionlist import ActionList
 from .actions import Action
 from .state import Decision, GameState
 from .units import (
+    ARCHER,
     BASIC_TYPES,
     CASTLE_UPGRADE_COST,
     CATAPULT,
@@ -313,6 +314,24 @@ def _action(state: GameState, seat: Seat) -> ActionList:
             size += count2
     out.size = size
     out.add(attack_list)
+    if "LAU-1" in state.hand[seat]:
+        out.add(volleys(state, seat))
+    return out
+
+
+def volleys(state: GameState, seat: Seat) -> list[Action]:
+    """LAU-1 (R16.1, R16.9): from a tile with your Archer, an enemy tile at distance 2."""
+    if "LAU-1" not in magic.EFFECTS:
+        return []
+    board = state.board
+    distance = state.world.distance
+    out = []
+    for a in state.controlled(seat):
+        if not any(c >> 7 == seat and type_of(c) == ARCHER for c in board[a]):
+            continue
+        for d, units in enumerate(board):
+            if units and units[0] >> 7 != seat and distance[a][d] == 2:
+                out.append(Action(A.VOLLEY, a, d))
     return out
 
 
@@ -499,18 +518,19 @@ def _magic(state: GameState, seat: Seat) -> list[Action]:
                          for c in magic.playable(state, battle, seat, windows)]
 
 
-def casualty_options(state: GameState, seat: Seat) -> list[UnitCode]:
-    """R16.22-R16.23: any unit of yours on your battle tile, the Crown only when it is last."""
+def _casualty(state: GameState, seat: Seat) -> list[Action]:
+    from .combat import casualty_options
+
+    return [Action(A.CASUALTY, units=(c,)) for c in casualty_options(state, seat)]
+
+
+def _card(state: GameState, seat: Seat) -> Sequence[Action]:
+    """The choices of the card being resolved (its options, section 26)."""
     battle = state.battle
     assert battle is not None
-    tile = battle.a_tile if seat == battle.attacker else battle.d_tile
-    mine = [c for c in state.board[tile] if c >> 7 == seat]
-    others = [c for c in mine if type_of(c) != CROWN]
-    return distinct(others) if others else distinct(mine)
-
-
-def _casualty(state: GameState, seat: Seat) -> list[Action]:
-    return [Action(A.CASUALTY, units=(c,)) for c in casualty_options(state, seat)]
+    effect = magic.EFFECTS[battle.choosing]
+    assert effect.options is not None
+    return effect.options(state, battle, seat)
 
 
 def _invasion(state: GameState, seat: Seat) -> list[Action]:
@@ -543,4 +563,5 @@ _GENERATORS: dict[Decision, Callable[[GameState, Seat], Sequence[Action]]] = {
     Decision.PURCHASE: _purchase,
     Decision.REINFORCE: _reinforce,
     Decision.NONE: _none,
+    Decision.CARD: _card,
 }

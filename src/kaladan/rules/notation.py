@@ -38,11 +38,16 @@ def _battle_json(b: Battle, names: tuple[str, ...]) -> dict[str, Any]:
         "defended_tile": names[b.d_tile], "step": b.step, "magic_queue": b.magic_queue,
         "cards": {str(k): v for k, v in b.cards.items()},
         "used_card": {str(k): v for k, v in b.used_card.items()},
+        "ranged": b.ranged, "sneak": b.sneak,
+        "shift": {str(k): v for k, v in b.shift.items()},
+        "d12_one": {str(k): list(v) for k, v in b.d12_one.items()},
+        "d12_all": {str(k): list(v) for k, v in b.d12_all.items()},
+        "effect_queue": b.effect_queue, "choosing": b.choosing,
+        "attack_units": [unit_ref(c) for c in b.attack_units],
         "attack_dice": b.attack_dice, "defence_dice": b.defence_dice,
         "attack_rolls": b.attack_rolls, "defence_rolls": b.defence_rolls,
         "hits": {str(k): v for k, v in b.hits.items()}, "casualty_queue": b.casualty_queue,
-        "set_aside": [[unit_ref(c), names[t], b.killer[i]]
-                      for i, (c, t) in enumerate(b.set_aside)],
+        "set_aside": [[unit_ref(c), names[t], killer] for c, t, killer in b.set_aside],
         "invade_left": b.invade_left, "staying": [unit_ref(c) for c in b.staying],
     }
 
@@ -53,15 +58,22 @@ def _battle_from(d: Mapping[str, Any], index: Any) -> Battle:
     b.magic_queue = [int(x) for x in d["magic_queue"]]
     b.cards = {int(k): str(v) for k, v in d["cards"].items()}
     b.used_card = {int(k): bool(v) for k, v in d["used_card"].items()}
+    b.ranged = bool(d["ranged"])
+    b.sneak = bool(d["sneak"])
+    b.shift = {int(k): int(v) for k, v in d["shift"].items()}
+    b.d12_one = {int(k): tuple(int(x) for x in v) for k, v in d["d12_one"].items()}
+    b.d12_all = {int(k): tuple(int(x) for x in v) for k, v in d["d12_all"].items()}
+    b.effect_queue = [int(x) for x in d["effect_queue"]]
+    b.choosing = str(d["choosing"])
+    b.attack_units = tuple(parse_unit_ref(x) for x in d["attack_units"])
     b.attack_dice = [int(x) for x in d["attack_dice"]]
     b.defence_dice = [int(x) for x in d["defence_dice"]]
     b.attack_rolls = [int(x) for x in d["attack_rolls"]]
     b.defence_rolls = [int(x) for x in d["defence_rolls"]]
     b.hits = {int(k): int(v) for k, v in d["hits"].items()}
     b.casualty_queue = [int(x) for x in d["casualty_queue"]]
-    for i, (ref, tile, killer) in enumerate(d["set_aside"]):
-        b.set_aside.append((parse_unit_ref(ref), index(tile)))
-        b.killer[i] = int(killer)
+    for ref, tile, killer in d["set_aside"]:
+        b.set_aside.append((parse_unit_ref(ref), index(tile), int(killer)))
     b.invade_left = int(d["invade_left"])
     b.staying = [parse_unit_ref(x) for x in d["staying"]]
     return b

@@ -85,7 +85,8 @@ def observe(state: GameState, seat: int) -> Observation:
         revealed = battle.step != "declare" or not battle.magic_queue
         cards: dict[str, Any] = {}
         for p, card in battle.cards.items():
-            cards[str(p)] = card if revealed or p == seat else "committed"
+            volley = battle.ranged and p == battle.attacker  # revealed with the attack, R16.9
+            cards[str(p)] = card if revealed or volley or p == seat else "committed"
         obs["battle"] = {
             "attacker": battle.attacker, "defender": battle.defender,
             "attacking_tile": names[battle.a_tile], "defended_tile": names[battle.d_tile],

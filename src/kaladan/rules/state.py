@@ -53,6 +53,7 @@ class Decision(IntEnum):
     PURCHASE = 10  # R11.1
     REINFORCE = 11  # R12.1
     NONE = 12  # the game is over
+    CARD = 13  # a choice a magic card's effect asks of its holder (section 26)
 
     @property
     def label(self) -> str:
@@ -92,28 +93,37 @@ class Battle:
     defender: Seat
     a_tile: int
     d_tile: int
-    step: str = "declare"  # declare | w3 | casualties | invade
+    step: str = "declare"  # declare | w1 | evade | casualties | w3 | invade
     magic_queue: list[Seat] = field(default_factory=list)  # sides still to declare
     cards: dict[Seat, str] = field(default_factory=dict)  # selected / played card per side
     used_card: dict[Seat, bool] = field(default_factory=dict)
+    ranged: bool = False  # LAU-1 Volley from Afar: only the attacker's Archers attack
+    sneak: bool = False  # ZHO-4 Ambush from the Shadows
+    shift: dict[Seat, int] = field(default_factory=dict)  # net die-size shift (R20.13)
+    d12_one: dict[Seat, tuple[int, ...]] = field(default_factory=dict)  # types: one D12 instead
+    d12_all: dict[Seat, tuple[int, ...]] = field(default_factory=dict)  # types: every die a D12
+    effect_queue: list[Seat] = field(default_factory=list)  # revealed W1 cards to resolve
+    choosing: str = ""  # the card whose holder is making a choice (Decision.CARD)
+    attack_units: tuple[UnitCode, ...] = ()  # the attacking side at step D (R16.13)
     attack_dice: list[int] = field(default_factory=list)  # die sizes, then rolled values
     defence_dice: list[int] = field(default_factory=list)
     attack_rolls: list[int] = field(default_factory=list)
     defence_rolls: list[int] = field(default_factory=list)
     hits: dict[Seat, int] = field(default_factory=dict)  # casualties still to choose per seat
     casualty_queue: list[Seat] = field(default_factory=list)
-    set_aside: list[tuple[UnitCode, int]] = field(default_factory=list)  # (unit, tile) R16.25
-    killer: dict[int, Seat] = field(default_factory=dict)  # index in set_aside -> credited seat
+    # Killed units set aside until step G (R16.25): (unit, tile, seat credited with the kill).
+    set_aside: list[tuple[UnitCode, int, Seat]] = field(default_factory=list)
     invade_left: int = 0  # units still to leave behind on A (R17.6)
     staying: list[UnitCode] = field(default_factory=list)  # chosen to stay on A
 
     def copy(self) -> Battle:
         return Battle(
             self.attacker, self.defender, self.a_tile, self.d_tile, self.step,
-            self.magic_queue[:], dict(self.cards), dict(self.used_card), self.attack_dice[:],
-            self.defence_dice[:], self.attack_rolls[:], self.defence_rolls[:], dict(self.hits),
-            self.casualty_queue[:], self.set_aside[:], dict(self.killer), self.invade_left,
-            self.staying[:],
+            self.magic_queue[:], dict(self.cards), dict(self.used_card), self.ranged, self.sneak,
+            dict(self.shift), dict(self.d12_one), dict(self.d12_all), self.effect_queue[:],
+            self.choosing, self.attack_units, self.attack_dice[:], self.defence_dice[:],
+            self.attack_rolls[:], self.defence_rolls[:], dict(self.hits),
+            self.casualty_queue[:], self.set_aside[:], self.invade_left, self.staying[:],
         )
 
 
