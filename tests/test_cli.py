@@ -159,3 +159,30 @@ def test_replay_of_a_position_file(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert "kaladan-record" in result.stderr
+
+
+def test_cards_lists_all_thirty_with_texts() -> None:
+    """Section 26: `kaladan cards` lists every card with who may use it, window and texts."""
+    result = run("cards")
+    assert result.returncode == 0
+    ids = [line.split()[0] for line in result.stdout.splitlines() if line[:1].isupper()
+           and "-" in line.split()[0]]
+    assert len(ids) == 30 and ids[0] == "KHA-1" and ids[-1] == "LAU-5"
+    assert "Keep of Khalisia" in result.stdout and "Who: defender   Window: W3" in result.stdout
+
+
+def test_cards_of_one_realm_in_german_and_dutch() -> None:
+    german = run("cards", "--realm", "laurielle", "--lang", "de")
+    assert german.returncode == 0
+    assert german.stdout.count("LAU-") == 5 and "KHA-" not in german.stdout
+    assert "Bedingung:" in german.stdout and "Wirkung:" in german.stdout
+    dutch = run("cards", "--realm", "Kimbria", "--lang", "nl")
+    assert dutch.returncode == 0 and "Voorwaarde:" in dutch.stdout
+    assert "verdediger" in dutch.stdout  # KIM-1 is a defender's card
+
+
+def test_cards_bad_arguments_exit_2() -> None:
+    for args in (("cards", "--realm", "atlantis"), ("cards", "--lang", "fr")):
+        result = run(*args)
+        assert result.returncode == 2
+        assert "Traceback" not in result.stderr and result.stderr.strip()

@@ -21,6 +21,7 @@ import pytest
 from kaladan.rules.apply import apply_unchecked
 from kaladan.rules.config import OPTIONS, Config
 from kaladan.rules.legal import legal_actions
+from kaladan.rules.magic import realm_cards
 from kaladan.rules.observe import observe
 from kaladan.rules.setup import new_game
 from kaladan.rules.state import Decision, GameState
@@ -76,8 +77,19 @@ def check_units(state: GameState) -> None:
         assert specials[state.realm[seat]] == 1, (seat, specials)
 
 
+def check_cards(state: GameState) -> None:
+    """R20.1, R11.16, R18.6: every card of every realm in play is in exactly one place: a hand,
+    its realm pool, on offer to a killer, or spent."""
+    places = [c for h in state.hand for c in h] + [c for p in state.pool for c in p]
+    places += [c for b in state.buyable for c in b] + state.spent
+    expected = [c for seat in range(state.n) if state.realm[seat] >= 0
+                for c in realm_cards(state.realm[seat])]
+    assert sorted(places) == sorted(expected)
+
+
 def check_state(state: GameState) -> None:
     check_units(state)
+    check_cards(state)
     for t, units in enumerate(state.board):
         assert len(units) <= state.world.capacity[t], f"{state.world.names[t]} over capacity"
         assert len({c >> 7 for c in units}) <= 1, f"two players on {state.world.names[t]}"
@@ -135,14 +147,17 @@ def play_checked(index: int) -> GameState:
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_random_games_keep_invariants(chunk: int) -> None:
     ends: Counter[str] = Counter()
+    spent = 0
     for index in range(chunk, GAMES, CHUNKS):
         state = play_checked(index)
         assert state.result is not None
         ends[state.result.end] += 1
+        spent += len(state.spent)
         if state.result.end != "draw":
             assert state.result.winner is not None
             assert not state.eliminated[state.result.winner]
     assert sum(ends.values()) == GAMES // CHUNKS
+    assert spent >= 20, "the random bot should play magic cards (section 26) in these games"
 
 
 def test_every_option_value_occurs_in_the_suite() -> None:

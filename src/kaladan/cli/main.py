@@ -121,6 +121,32 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_cards(args: argparse.Namespace) -> int:
+    """List the magic cards (section 26) with their texts in one language."""
+    from ..rules.catalog import MAGIC_CARDS, REALM_BY_ID
+
+    lang = args.lang
+    realm = args.realm.lower() if args.realm else None
+    if realm is not None and realm not in REALM_BY_ID:
+        raise UsageError(f"unknown realm {args.realm!r}: choose one of "
+                         f"{', '.join(REALM_BY_ID)}")
+    labels = {"en": ("Who", "Window", "Condition", "Effect"),
+              "nl": ("Wie", "Moment", "Voorwaarde", "Effect"),
+              "de": ("Wer", "Zeitpunkt", "Bedingung", "Wirkung")}[lang]
+    users = {"en": {"attacker": "attacker", "defender": "defender", "either": "either"},
+             "nl": {"attacker": "aanvaller", "defender": "verdediger", "either": "beide"},
+             "de": {"attacker": "Angreifer", "defender": "Verteidiger", "either": "beide"}}[lang]
+    shown = [c for c in MAGIC_CARDS if realm is None or c.realm == realm]
+    for card in shown:
+        realm_name = REALM_BY_ID[card.realm].name.get(lang)
+        print(f"{card.id}  {card.name.get(lang)}  ({realm_name}, {card.source})")
+        print(f"  {labels[0]}: {users[card.usable_by]}   {labels[1]}: {card.window}")
+        print(f"  {labels[2]}: {card.condition.get(lang)}")
+        print(f"  {labels[3]}: {card.text.get(lang)}")
+        print()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kaladan", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -138,6 +164,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verify", action="store_true",
                    help="exit non-zero if the replay diverges from the record")
     p.set_defaults(func=cmd_replay)
+    p = sub.add_parser("cards", help="list the magic cards with their texts")
+    p.add_argument("--realm", help="only this realm's five cards")
+    p.add_argument("--lang", choices=("en", "nl", "de"), default="en")
+    p.set_defaults(func=cmd_cards)
     return parser
 
 
