@@ -184,6 +184,7 @@ def _build_single_moves(src: int, d: int, kinds: tuple[UnitCode, ...]) -> list[A
     return [_new(Action, (A.MOVE, src, d, (c,), (), "", "", -1)) for c in kinds]
 
 
+@lru_cache(maxsize=1 << 16)
 def _tile_info(
     units: tuple[UnitCode, ...],
 ) -> tuple[tuple[UnitCode, ...], int, frozenset[UnitCode], tuple[int, ...]]:
