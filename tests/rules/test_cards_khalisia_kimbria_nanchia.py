@@ -28,7 +28,7 @@ from kaladan.rules.state import Decision, Phase
 from kaladan.rules.units import KIMBRIA, UnitType
 from positions import build, game_at
 
-# --- named positions (seat 0 attacks; "X_Y" = realms of seat 0 and seat 1) -------------------
+# --- named positions (seat 0 is active and attacks) ---------------------------------------------
 
 # EX6: Khalisia's Crown, Shield and Archer on its castle C2, attacked from Field T1.
 EX6 = {"C1": "0/crown", "T1": "0/general 0/sword 0/sword", "C2": "1/crown 1/shield 1/archer"}
@@ -68,7 +68,7 @@ MOUNTAIN_VS_SWORD = {"C1": "0/crown", "T6": "0/sword 0/archer", "T4": "1/sword",
 SWORD_VS_MOUNTAIN = {"C1": "0/crown", "T4": "0/sword", "T6": "1/shield", "C2": "1/crown"}
 # Seat 0 from Mountain T6 attacks Kimbria's Crown, Sword, Archer+ and Lion on Field T4.
 AVALANCHE = {"C1": "0/crown", "T6": "0/sword 0/sword",
-             "T4": "1/crown 1/archer+ 1/sword 1/special:kimbria", "C2": "1/crown"}
+             "T4": "1/crown 1/archer+ 1/sword 1/special:kimbria", "C2": "1/sword"}
 # Nanchia defends Mountain T6 (Crown elsewhere) with Shield+, Sword and Archer.
 BEAR_HILL = {"C1": "0/crown", "T4": "0/general 0/sword 0/sword",
              "T6": "1/archer 1/shield+ 1/sword", "C2": "1/crown"}
@@ -76,7 +76,7 @@ BEAR_HILL = {"C1": "0/crown", "T4": "0/general 0/sword 0/sword",
 BEAR_HILL_THREE_HITS = [12, 8, 8, 1, 1, 1, 1]
 
 
-# --- helpers -------------------------------------------------------------------------------
+# --- helpers -------------------------------------------------------------------------------------
 
 
 def at(board: dict[str, str], realms: Sequence[str], hands: Sequence[Sequence[str]],
@@ -125,7 +125,7 @@ def starting(g: Game, attack: str, *declared: str) -> None:
         play(g, text)
 
 
-# --- KHA-1 Keep of Khalisia -------------------------------------------------------------------
+# --- KHA-1 Keep of Khalisia ----------------------------------------------------------------------
 
 
 def test_ex6_kha1_keep_saves_crown_and_two_more_defender_holds() -> None:
@@ -205,7 +205,7 @@ def test_kha1_not_offered_when_the_defended_tile_is_not_a_castle() -> None:
     assert g.state.hand[1] == ["KHA-1"]
 
 
-# --- KHA-2 Harmony of the Sun -----------------------------------------------------------------
+# --- KHA-2 Harmony of the Sun --------------------------------------------------------------------
 
 
 def test_kha2_moves_two_swords_onto_the_battle_tile_and_they_fight() -> None:
@@ -247,11 +247,10 @@ def test_kha2_not_offered_without_two_adjacent_tiles() -> None:
     """KHA-2 condition, R16.8: C1 and T4 are not adjacent."""
     g = at(APART, ("khalisia", "kimbria"), [["KHA-2"], []])
     play(g, "attack T4 T7")
-    assert pending(g) == (Decision.MAGIC, 0)
     assert g.legal_texts() == ["nomagic"]
 
 
-# --- KHA-3 Dawn's Sword ---------------------------------------------------------------------------
+# --- KHA-3 Dawn's Sword --------------------------------------------------------------------------
 
 
 def test_kha3_each_sword_rolls_one_d12_instead() -> None:
@@ -281,7 +280,7 @@ def test_kha3_not_offered_without_a_sword_on_the_battle_tile() -> None:
     assert g.legal_texts() == ["nomagic"]
 
 
-# --- KHA-4 The Foundry Levies ---------------------------------------------------------------------
+# --- KHA-4 The Foundry Levies --------------------------------------------------------------------
 
 
 def test_kha4_places_two_basics_from_the_reserve_on_the_battle_tile_they_fight() -> None:
@@ -318,7 +317,7 @@ def test_kha4_not_offered_when_basics_are_only_in_a_graveyard() -> None:
     assert g.legal_texts() == ["nomagic"]
 
 
-# --- stop cards: KHA-5, KIM-1, NAN-1 (R16.10, R20.8) ------------------------------------------
+# --- stop cards: KHA-5, KIM-1, NAN-1 (R16.10, R20.8) ---------------------------------------------
 
 
 def stopped(g: Game, attacker_card: str, stop_card: str) -> None:
@@ -327,10 +326,8 @@ def stopped(g: Game, attacker_card: str, stop_card: str) -> None:
     reserves = [list(r) for r in g.state.reserve]
     play(g, attacker_card)
     assert pending(g) == (Decision.MAGIC, 1)
-    assert f"magic {stop_card}" in g.legal_texts()
     step = play(g, f"magic {stop_card}")
-    assert step.chance == ()  # R20.8: no dice
-    assert g.state.battle is None
+    assert step.chance == () and g.state.battle is None  # R20.8: no dice
     assert board(g) == before and g.state.reserve == reserves  # nothing moves or dies
     assert g.state.graveyard == [[], []]
     assert g.state.spent == [stop_card]  # R20.6
@@ -351,7 +348,6 @@ def test_kha5_not_offered_off_a_castle() -> None:
     """KHA-5 condition, R16.8: Khalisia defends Field T4."""
     g = at(FIELD_DEFENCE, ("kimbria", "khalisia"), [[], ["KHA-5"]])
     play(g, "attack T7 T4")
-    assert pending(g) == (Decision.MAGIC, 1)
     assert g.legal_texts() == ["nomagic"]
 
 
@@ -367,7 +363,6 @@ def test_kim1_not_offered_off_a_field_nor_to_the_attacker() -> None:
     """KIM-1 condition, R16.8, R26.2: a Mountain is not a Field; only a defender stops."""
     g = at(SWORD_VS_MOUNTAIN, ("khalisia", "kimbria"), [[], ["KIM-1"]])
     play(g, "attack T4 T6")
-    assert pending(g) == (Decision.MAGIC, 1)
     assert g.legal_texts() == ["nomagic"]
     g = at(TWO_SWORDS, ("kimbria", "khalisia"), [["KIM-1"], []])
     play(g, "attack T4 T7")  # T7 is a Field, but seat 0 attacks
@@ -402,7 +397,7 @@ def test_r16_8_unusable_card_is_refused_and_changes_nothing(card: str) -> None:
     assert position_to_json(g.state) == before
 
 
-# --- KIM-2 Golden Charge, KIM-5 Sunblind (R20.13) -----------------------------------------------
+# --- KIM-2 Golden Charge, KIM-5 Sunblind (R20.13) ------------------------------------------------
 
 
 def test_ex7_golden_charge_against_steadfast_line_nets_zero() -> None:
@@ -419,7 +414,6 @@ def test_ex7_sunblind_alone_catapult_d8_bow_d10_forest_bonus_stays_d10() -> None
     """EX7, KIM-5, R20.13, R15.6, R14.5: each enemy unit one size lower, bonus dice never."""
     g = at(EX7_SUNBLIND, ("laurielle", "kimbria"), [[], ["KIM-5"]])
     starting(g, "attack T3 T4")
-    assert pending(g) == (Decision.MAGIC, 1)
     play(g, "magic KIM-5", dice=[1, 1, 1, 1, 8, 1])  # 8v1 a hit on the attacker, 1v1 tie
     assert pending(g) == (Decision.CASUALTY, 0)
     assert pools(g) == ([8, 8, 10, 10], [8, 8])
@@ -430,11 +424,11 @@ def test_kim2_raises_every_die_and_a_d12_stays_d12() -> None:
     """KIM-2, R20.13: Crown D6->D8, General+ D12+D10 -> D12+D12, Sword D8->D10."""
     g = at({"T4": "0/crown 0/general+ 0/sword", "T7": "1/shield 1/shield", "C2": "1/crown"},
            ("kimbria", "khalisia"), [["KIM-2"], []])
-    starting(g, "attack T4 T7", "magic KIM-2")
-    g.state.chance.force([])
-    assert pending(g) == (Decision.MAGIC, 0) or True
-    step = g.state.battle
-    assert step is not None
+    play(g, "attack T4 T7")
+    play(g, "magic KIM-2", dice=[1, 1, 1, 1, 10, 10])  # 2 hits on the attacker: a choice
+    assert pending(g) == (Decision.CASUALTY, 0)
+    assert g.legal_texts() == ["casualty general+", "casualty sword"]
+    assert pools(g) == ([8, 12, 12, 10], [10, 10])
 
 
 def test_kim2_not_offered_without_a_field_nor_to_the_defender() -> None:
@@ -453,9 +447,11 @@ def test_kim5_lowers_every_enemy_die_a_d6_stays_d6() -> None:
     """KIM-5, R20.13: Crown D6 stays D6, General+ D12+D10 -> D10+D8, Shield D10 -> D8."""
     g = at({"C1": "0/crown", "T4": "0/archer 0/sword 0/sword",
             "T7": "1/crown 1/general+ 1/shield"}, ("kimbria", "khalisia"), [["KIM-5"], []])
-    starting(g, "attack T4 T7", "magic KIM-5")
+    play(g, "attack T4 T7")
     # Attacker 1, 1, 1; defender 1, 1, 1, 2: one hit on the attacker (Archer or Sword).
-    assert g.state.battle is not None
+    play(g, "magic KIM-5", dice=[1, 1, 1, 1, 1, 1, 2])
+    assert pending(g) == (Decision.CASUALTY, 0)
+    assert pools(g) == ([10, 8, 8], [6, 10, 8, 8])
 
 
 def test_kim5_not_offered_without_a_field() -> None:
@@ -464,3 +460,340 @@ def test_kim5_not_offered_without_a_field() -> None:
            ("khalisia", "kimbria"), [[], ["KIM-5"]])
     play(g, "attack T3 T6")
     assert g.legal_texts() == ["nomagic"]
+
+
+# --- KIM-3 Roar of the Luminous Lion, KIM-4 Muster of the Pride ----------------------------------
+
+
+def test_kim3_places_the_lion_from_the_reserve_on_the_battle_tile_it_fights() -> None:
+    """KIM-3, R20.12, R14.2: the Lion joins the Sword on Field T4 and rolls a D12."""
+    g = at(TWO_SWORDS | {"T4": "0/sword"}, ("kimbria", "khalisia"), [["KIM-3"], ["KHA-1"]])
+    assert g.state.reserve_specials[0] == [KIMBRIA]
+    starting(g, "attack T4 T7", "magic KIM-3")
+    assert g.legal_texts() == ["nomagic"]
+    # One option only: no choice is asked. Sword 1, Lion 1; Shield 1: a tie.
+    play(g, "nomagic", dice=[1, 1, 1])
+    assert pending(g) == (Decision.MAGIC, 1)  # R16.26: seat 1 still holds a card
+    assert on(g, "T4") == ["0/special:kimbria", "0/sword"]
+    assert g.state.reserve_specials[0] == []
+    assert pools(g) == ([8, 12], [10])
+    assert g.state.spent == ["KIM-3"]
+
+
+def test_kim3_not_offered_with_the_lion_on_the_board_or_a_full_battle_tile() -> None:
+    """KIM-3 condition, R16.8: no special unit in the reserve; no room on T4."""
+    g = at(TWO_SWORDS | {"C1": "0/crown 0/special:kimbria"}, ("kimbria", "khalisia"),
+           [["KIM-3"], []])
+    play(g, "attack T4 T7")
+    assert g.legal_texts() == ["nomagic"]
+    g = at(TWO_SWORDS | {"T4": "0/sword 0/sword 0/archer 0/shield"}, ("kimbria", "khalisia"),
+           [["KIM-3"], []])
+    play(g, "attack T4 T7")
+    assert g.legal_texts() == ["nomagic"]
+
+
+def test_kim4_defender_musters_two_basics_on_its_field_and_they_fight() -> None:
+    """KIM-4, R20.12: onto a Field you control only; an Archer and a Shield join T4."""
+    g = at({"C1": "0/crown", "T7": "0/archer 0/sword 0/sword", "T4": "1/sword",
+            "T1": "1/sword 1/sword 1/archer 1/archer", "C2": "1/crown"},
+           ("khalisia", "kimbria"), [[], ["KIM-4"]])
+    starting(g, "attack T7 T4", "magic KIM-4")
+    assert pending(g) == (Decision.CARD, 1)
+    texts = g.legal_texts()
+    assert {t.split()[1] for t in texts} == {"T4"}  # T1 is full, C2 is not a Field
+    assert "deploy T4 archer,shield" in texts and "deploy T4 shield,shield" in texts
+    assert "deploy T4 sword,sword" not in texts  # one Sword is left in the reserve
+    # Archer 1, Sword 1, Sword 1; Archer 6, Shield 1, Sword 1: one hit on the attacker.
+    play(g, "deploy T4 archer,shield", dice=[1, 1, 1, 6, 1, 1])
+    assert pending(g) == (Decision.CASUALTY, 0)
+    assert on(g, "T4") == ["1/archer", "1/shield", "1/sword"]
+    assert pools(g) == ([10, 8, 8], [6, 10, 8])
+
+
+def test_kim4_not_offered_without_a_field_of_your_own() -> None:
+    """KIM-4 condition, R16.8: Kimbria holds Mountain T6 and castle C2 only."""
+    g = at(SWORD_VS_MOUNTAIN, ("khalisia", "kimbria"), [[], ["KIM-4"]])
+    play(g, "attack T4 T6")
+    assert g.legal_texts() == ["nomagic"]
+
+
+# --- NAN-2 Bronze Hide ---------------------------------------------------------------------------
+
+
+def test_nan2_defender_saves_two_to_its_mountain_with_their_upgrades() -> None:
+    """NAN-2, R20.11, R16.27: Shield+ and Sword return to T6; only the Archer is a scalp."""
+    g = at(BEAR_HILL, ("khalisia", "nanchia"), [[], ["NAN-2"]])
+    starting(g, "attack T4 T6")
+    play(g, "nomagic", dice=BEAR_HILL_THREE_HITS)
+    assert on(g, "T6") == []
+    play(g, "magic NAN-2")
+    texts = g.legal_texts()
+    assert max(len(t.split()[1].split(",")) for t in texts) == 2  # up to 2
+    play(g, "save shield+,sword")
+    assert on(g, "T6") == ["1/shield+", "1/sword"]
+    assert on(g, "T4") == ["0/general", "0/sword", "0/sword"]  # the defender holds
+    assert refs(g.state.graveyard[0]) == ["1/archer"]
+    assert g.state.spent == ["NAN-2"]
+
+
+def test_nan2_never_saves_the_crown() -> None:
+    """NAN-2, R20.11: the Crown fell with the others on T6 but is never offered."""
+    g = at(BEAR_HILL | {"T6": "1/crown 1/shield+ 1/sword", "C2": "1/sword"},
+           ("khalisia", "nanchia"), [[], ["NAN-2"]])
+    starting(g, "attack T4 T6")
+    play(g, "nomagic", dice=[12, 8, 8, 1, 1, 1, 1])  # Crown, Shield+, Sword, Mountain
+    play(g, "magic NAN-2")
+    assert g.legal_texts() == ["save shield+", "save sword", "save shield+,sword"]
+
+
+def test_nan2_attacker_saves_onto_its_own_mountain() -> None:
+    """NAN-2, R26.3, R20.11: "your battle tile" is A for the attacker."""
+    g = at({"C1": "0/crown", "T6": "0/archer 0/sword+", "T7": "1/shield 1/shield 1/shield",
+            "C2": "1/crown"}, ("nanchia", "kimbria"), [["NAN-2"], []])
+    play(g, "attack T6 T7")
+    assert g.legal_texts() == ["nomagic"]
+    play(g, "nomagic", dice=[1, 1, 10, 10, 1])  # 2 hits on the attacker: both die
+    assert on(g, "T6") == []
+    assert pending(g) == (Decision.MAGIC, 0)
+    play(g, "magic NAN-2")
+    play(g, "save archer,sword+")
+    assert on(g, "T6") == ["0/archer", "0/sword+"]
+    assert on(g, "T7") == ["1/shield", "1/shield", "1/shield"]
+    assert g.state.graveyard == [[], []]
+
+
+def test_nan2_not_offered_off_a_mountain() -> None:
+    """NAN-2 condition, R16.8: Nanchia loses both units on Field T4."""
+    g = at(FIELD_DEFENCE, ("kimbria", "nanchia"), [[], ["NAN-2"]])
+    starting(g, "attack T7 T4")
+    play(g, "nomagic", dice=[8, 8, 1, 1])
+    assert pending(g) == (Decision.MAGIC, 1)
+    assert g.legal_texts() == ["nomagic"]
+
+
+# --- NAN-3 Avalanche -----------------------------------------------------------------------------
+
+
+def test_nan3_kills_an_enemy_of_your_choice_never_the_crown() -> None:
+    """NAN-3, R20.10, R20.14, R17.2: the Archer+ dies into the holder's graveyard, plain."""
+    g = at(AVALANCHE, ("nanchia", "kimbria"), [["NAN-3"], []])
+    play(g, "attack T6 T4")
+    play(g, "magic NAN-3")
+    assert pending(g) == (Decision.CARD, 0)
+    assert g.legal_texts() == ["kill archer+ T4", "kill sword T4", "kill special:kimbria T4"]
+    # Swords 1, 1; Crown 1, Sword 1, Lion 1: ties only.
+    step = play(g, "kill archer+ T4", dice=[1, 1, 1, 1, 1])
+    assert step.chance == (1, 1, 1, 1, 1)  # the Archer rolls no die
+    assert on(g, "T4") == ["1/crown", "1/special:kimbria", "1/sword"]
+    assert refs(g.state.graveyard[0]) == ["1/archer"]
+    assert g.state.spent == ["NAN-3"]
+
+
+def test_nan3_killed_special_unit_goes_to_its_owners_reserve() -> None:
+    """NAN-3, R20.10, R14.7: the Lion returns to Kimbria's reserve; no scalp."""
+    g = at(AVALANCHE, ("nanchia", "kimbria"), [["NAN-3"], []])
+    play(g, "attack T6 T4")
+    play(g, "magic NAN-3")
+    play(g, "kill special:kimbria T4", dice=[1, 1, 1, 1, 1])  # Crown, Archer+, Sword
+    assert g.state.reserve_specials[1] == [KIMBRIA]
+    assert g.state.graveyard[0] == []
+    assert on(g, "T4") == ["1/archer+", "1/crown", "1/sword"]
+
+
+def test_nan3_kill_empties_d_no_dice_attacker_invades_w2_card_returns() -> None:
+    """NAN-3, R16.12, R20.6, R17.6: no dice; the attacker wins; Sunblind back in hand."""
+    g = at(MOUNTAIN_VS_SWORD, ("nanchia", "kimbria"), [["NAN-3"], ["KIM-5"]], gold=[1, 0])
+    play(g, "attack T6 T4")
+    play(g, "magic NAN-3")
+    assert g.legal_texts() == ["nomagic", "magic KIM-5"]
+    step = play(g, "magic KIM-5")  # a single target: no choice is asked
+    assert step.chance == ()
+    assert on(g, "T4") == ["0/archer", "0/sword"]
+    assert on(g, "T6") == []
+    assert refs(g.state.graveyard[0]) == ["1/sword"]
+    assert g.state.spent == ["NAN-3"]
+    assert g.state.hand == [[], ["KIM-5"]]
+    assert g.state.phase == Phase.PURCHASE
+
+
+def test_nan3_defender_kills_an_attacker_into_its_own_graveyard() -> None:
+    """NAN-3 (either), R20.10, R17.2: Nanchia on Mountain T6 kills the attacking Sword."""
+    g = at({"C1": "0/crown", "T4": "0/archer 0/sword", "T6": "1/shield", "C2": "1/crown"},
+           ("khalisia", "nanchia"), [[], ["NAN-3"]])
+    starting(g, "attack T4 T6", "magic NAN-3")
+    assert g.legal_texts() == ["kill archer T4", "kill sword T4"]
+    step = play(g, "kill sword T4", dice=[1, 1, 1])  # Archer 1; Shield 1, Mountain 1
+    assert step.chance == (1, 1, 1)
+    assert on(g, "T4") == ["0/archer"]
+    assert refs(g.state.graveyard[1]) == ["0/sword"]
+
+
+def test_nan3_not_offered_off_a_mountain_or_against_a_lone_crown() -> None:
+    """NAN-3 condition, R16.8, R20.14: a Field battle tile; only a Crown on the enemy tile."""
+    g = at(TWO_SWORDS, ("nanchia", "kimbria"), [["NAN-3"], []])
+    play(g, "attack T4 T7")
+    assert g.legal_texts() == ["nomagic"]
+    g = at({"C1": "0/crown", "T6": "0/sword", "T7": "1/crown", "C2": "1/sword"},
+           ("nanchia", "kimbria"), [["NAN-3"], []])
+    play(g, "attack T6 T7")
+    assert g.legal_texts() == ["nomagic"]
+
+
+
+def test_r16_12_avalanche_kills_the_lone_attacker_defender_holds_w2_returns() -> None:
+    """NAN-3, R16.12, R20.6: no attacker left after W1: no dice, Dawn's Sword back in hand."""
+    g = at(SWORD_VS_MOUNTAIN, ("khalisia", "nanchia"), [["KHA-3"], ["NAN-3"]], gold=[1, 0])
+    starting(g, "attack T4 T6", "magic KHA-3")
+    step = play(g, "magic NAN-3")
+    assert step.chance == ()
+    assert on(g, "T4") == [] and on(g, "T6") == ["1/shield"]
+    assert refs(g.state.graveyard[1]) == ["0/sword"]
+    assert g.state.spent == ["NAN-3"] and g.state.hand == [["KHA-3"], []]
+    assert g.state.phase == Phase.PURCHASE
+
+# --- NAN-4 Strength of the Mountain, NAN-5 Bronze Engines ----------------------------------------
+
+
+def test_nan4_raises_the_defenders_dice_not_the_mountain_bonus() -> None:
+    """NAN-4, R20.13, R15.6: Crown D8, General+ D12+D12, Catapult D8; bonus D10 stays."""
+    g = at({"C1": "0/crown", "T4": "0/sword", "T6": "1/crown 1/general+ 1/catapult"},
+           ("khalisia", "nanchia"), [["KHA-5"], ["NAN-4"]])
+    starting(g, "attack T4 T6", "nomagic")
+    play(g, "magic NAN-4", dice=[1, 1, 1, 1, 1, 1])  # ties only
+    assert pending(g) == (Decision.MAGIC, 0)  # R16.26: seat 0 still holds a card
+    assert pools(g) == ([8], [8, 12, 12, 8, 10])
+
+
+def test_nan4_not_offered_off_a_mountain() -> None:
+    """NAN-4 condition, R16.8: the attacker's battle tile T4 is a Field."""
+    g = at(TWO_SWORDS, ("nanchia", "kimbria"), [["NAN-4"], []])
+    play(g, "attack T4 T7")
+    assert g.legal_texts() == ["nomagic"]
+
+
+def test_nan5_every_catapult_die_is_a_d12() -> None:
+    """NAN-5, R16.14 step 2: Catapult D10+D10 and Catapult+ D12+D10 all become D12."""
+    g = at({"C1": "0/crown", "T4": "0/catapult 0/catapult+ 0/sword", "T7": "1/shield",
+            "C2": "1/crown"}, ("nanchia", "kimbria"), [["NAN-5"], ["KIM-1"]])
+    starting(g, "attack T4 T7", "magic NAN-5")
+    play(g, "nomagic", dice=[1, 1, 1, 1, 1, 1])  # ties only
+    assert pending(g) == (Decision.MAGIC, 1)
+    assert pools(g) == ([12, 12, 12, 12, 8], [10])
+
+
+def test_nan5_defending_catapults_roll_d12() -> None:
+    """NAN-5: a defending Catapult (D6) and Catapult+ (D8) each roll a D12."""
+    g = at({"C1": "0/crown", "T4": "0/sword", "T7": "1/catapult 1/catapult+", "C2": "1/crown"},
+           ("khalisia", "nanchia"), [["KHA-5"], ["NAN-5"]])
+    starting(g, "attack T4 T7", "nomagic")
+    play(g, "magic NAN-5", dice=[1, 1, 1])
+    assert pools(g) == ([8], [12, 12])
+
+
+def test_nan5_d12_then_sunblind_lowers_both_catapult_dice() -> None:
+    """NAN-5, KIM-5, R16.14, R20.13: D12+D12 first, then one size lower: D10+D10."""
+    g = at({"C1": "0/crown", "T4": "0/catapult 0/sword", "T7": "1/shield 1/sword",
+            "C2": "1/crown"}, ("nanchia", "kimbria"), [["NAN-5"], ["KIM-5"]])
+    starting(g, "attack T4 T7", "magic NAN-5")
+    play(g, "magic KIM-5", dice=[1, 1, 1, 10, 1])  # 10v1 a hit on the attacker, 1v1 tie
+    assert pending(g) == (Decision.CASUALTY, 0)
+    assert pools(g) == ([10, 10, 6], [10, 8])
+
+
+def test_nan5_not_offered_without_a_catapult_taking_part() -> None:
+    """NAN-5 condition, R26.3: the Catapult on C1 is not on the battle tile."""
+    g = at({"C1": "0/crown 0/catapult", "T7": "0/sword", "T4": "1/shield", "C2": "1/crown"},
+           ("nanchia", "kimbria"), [["NAN-5"], []])
+    play(g, "attack T7 T4")
+    assert g.legal_texts() == ["nomagic"]
+
+
+# --- text forms ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("position", "realms", "hands", "steps"), [
+    (HARMONY, ("khalisia", "kimbria"), [["KHA-2"], []], ["attack T4 T6", "magic KHA-2"]),
+    (TWO_SWORDS, ("khalisia", "kimbria"), [["KHA-4"], []], ["attack T4 T7", "magic KHA-4"]),
+    (AVALANCHE, ("nanchia", "kimbria"), [["NAN-3"], []], ["attack T6 T4", "magic NAN-3"]),
+    (EX6, ("kimbria", "khalisia"), [[], ["KHA-1"]], ["attack T1 C2", "nomagic", "magic KHA-1"]),
+])
+def test_every_offered_card_action_text_round_trips(
+        position: dict[str, str], realms: list[str], hands: list[list[str]],
+        steps: list[str]) -> None:
+    """Text forms: magic, nomagic and each card choice (harmony, deploy, kill, save) offered
+    on the way parse back to the same action."""
+    g = at(position, realms, hands)
+    for text in steps:
+        for a in g.legal_actions():
+            assert parse_action(format_action(a, g.state), g.state) == a
+        play(g, text, dice=EX6_THREE_HITS if text == "nomagic" else ())
+    assert pending(g)[0] == Decision.CARD
+    for a in g.legal_actions():
+        assert parse_action(format_action(a, g.state), g.state) == a
+
+
+# --- general rules of section 20 -----------------------------------------------------------------
+
+
+def test_r16_7_a_side_that_used_a_card_is_not_asked_after_the_battle() -> None:
+    """R16.7, R20.4, R16.26: Khalisia used Dawn's Sword, so Keep cannot follow."""
+    g = at(EX6 | {"C2": "1/crown 1/shield 1/sword"}, ("kimbria", "khalisia"),
+           [[], ["KHA-3", "KHA-1"]])
+    play(g, "attack T1 C2")
+    assert g.legal_texts() == ["nomagic", "magic KHA-3"]
+    # General 12, Swords 8, 8; Crown 1, Shield 9, Sword (D12) 1: 3 hits, all three die.
+    play(g, "magic KHA-3", dice=[12, 8, 8, 1, 9, 1])
+    assert g.state.eliminated[1] and g.is_over  # no after-battle window for seat 1
+    assert g.state.spent == ["KHA-3"]
+    assert refs(g.state.trophies[0]) == ["1/crown"]
+
+
+def test_r20_2_only_players_in_the_battle_declare() -> None:
+    """R20.2, R16.5, R16.26 (3 players): seat 2 holds a card but is never asked."""
+    g = at({"C1": "0/crown", "T5": "0/sword", "C2": "1/crown 1/shield", "C3": "2/crown"},
+           ("khalisia", "kimbria", "nanchia"), [["KHA-4"], ["KIM-1"], ["NAN-4"]], players=3)
+    play(g, "attack T5 C2")
+    asked = [pending(g)]
+    play(g, "nomagic")
+    asked.append(pending(g))
+    play(g, "nomagic", dice=[1, 1, 1])  # Sword 1; Crown 1, Shield 1: a tie
+    while g.state.battle is not None:
+        asked.append(pending(g))
+        play(g, "nomagic")
+    assert asked == [(Decision.MAGIC, 0), (Decision.MAGIC, 1), (Decision.MAGIC, 0),
+                     (Decision.MAGIC, 1)]
+    assert g.state.hand == [["KHA-4"], ["KIM-1"], ["NAN-4"]] and g.state.spent == []
+
+
+def test_r16_11_attackers_levies_resolve_before_the_defenders_avalanche() -> None:
+    """R16.11, KHA-4, NAN-3: the units placed at W1 are already there for the defender's kill."""
+    g = at(SWORD_VS_MOUNTAIN, ("khalisia", "nanchia"), [["KHA-4"], ["NAN-3"]])
+    starting(g, "attack T4 T6", "magic KHA-4", "magic NAN-3")
+    assert pending(g) == (Decision.CARD, 0)
+    play(g, "deploy T4 archer,shield")
+    assert pending(g) == (Decision.CARD, 1)
+    assert g.legal_texts() == ["kill archer T4", "kill shield T4", "kill sword T4"]
+    play(g, "kill archer T4", dice=[1, 1, 1, 1])  # Shield 1, Sword 1; Shield 1, Mountain 1
+    assert on(g, "T4") == ["0/shield", "0/sword"]
+    assert refs(g.state.graveyard[1]) == ["0/archer"]
+    assert g.state.spent == ["KHA-4", "NAN-3"]
+
+
+@pytest.mark.parametrize(("realms", "hands", "attacker_offers", "defender_offers"), [
+    (("kimbria", "nanchia"), [[f"KIM-{n}" for n in range(1, 6)],
+                              [f"NAN-{n}" for n in range(1, 6)]],
+     ["KIM-2", "KIM-3", "KIM-4", "KIM-5"], ["NAN-1", "NAN-3", "NAN-4", "NAN-5"]),
+    (("khalisia", "nanchia"), [[f"KHA-{n}" for n in range(1, 6)], ["KIM-1", "KHA-5"]],
+     ["KHA-2", "KHA-3", "KHA-4"], []),
+])
+def test_r16_8_whole_hands_offer_exactly_the_usable_w1_w2_cards(
+        realms: tuple[str, str], hands: list[list[str]], attacker_offers: list[str],
+        defender_offers: list[str]) -> None:
+    """R16.6, R16.8, R26.1: Field T4 (with C1 next to T7) attacks a Catapult on Mountain T6;
+    W3 cards and cards of the other side are never offered at step B."""
+    g = at({"C1": "0/crown", "T7": "0/archer", "T4": "0/sword 0/sword", "T6": "1/catapult",
+            "C2": "1/crown"}, realms, hands)
+    play(g, "attack T4 T6")
+    assert g.legal_texts() == ["nomagic"] + [f"magic {c}" for c in attacker_offers]
+    play(g, "nomagic")
+    assert g.legal_texts() == ["nomagic"] + [f"magic {c}" for c in defender_offers]
