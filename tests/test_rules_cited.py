@@ -15,7 +15,17 @@ from pathlib import Path
 import pytest
 
 TESTS = Path(__file__).resolve().parent
-RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "rules" / "RULES.md"
+def _find_rules() -> Path:
+    """RULES.md lives in ``shared/`` beside the checkout (as on CI: ``../shared``)."""
+    for parent in Path(__file__).resolve().parents:
+        candidate = parent / "shared" / "rules" / "RULES.md"
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError("RULES.md not found: expected shared/rules/RULES.md beside the "
+                            "checkout (../shared), as the developers' guide lays it out")
+
+
+RULES_MD = _find_rules()
 SECTIONS = frozenset([*range(4, 23), 24, 25])
 CARD_IDS = tuple(f"{realm}-{n}" for realm in ("KHA", "KIM", "NAN", "ARD", "ZHO", "LAU")
                  for n in range(1, 6))
