@@ -109,19 +109,35 @@ def modified(dice: tuple[int, ...], utype: int, mods: Modifiers) -> tuple[int, .
     return dice
 
 
+def side_dice(units: Sequence[UnitCode], attacking: bool, own_terrain: Terrain,
+              d_units: Sequence[UnitCode], crown_d8: bool, wolf_option: str,
+              mods: Modifiers = NO_MODIFIERS) -> list[int]:
+    """R16.14 steps 1-3 for one side: every unit's dice, then its card effects."""
+    pool: list[int] = []
+    for c in units:
+        dice = unit_dice(c, attacking, own_terrain, d_units, crown_d8, wolf_option)
+        pool.extend(modified(dice, type_of(c), mods) if mods is not NO_MODIFIERS else dice)
+    return pool
+
+
+def bonus_dice(a_terrain: Terrain, d_terrain: Terrain,
+               fortified: bool) -> tuple[list[int], list[int]]:
+    """R16.14 step 4, section 15: (attacker's, defender's) bonus dice, never modified."""
+    attack = [10] if a_terrain == Terrain.FOREST else []  # R15.3
+    defence = [10] if d_terrain == Terrain.MOUNTAIN else []  # R15.4
+    if fortified:
+        defence.append(8)  # R15.5, R19.4
+    return attack, defence
+
+
 def attack_pool(state: GameState, a_tile: int, d_tile: int,
                 units: Sequence[UnitCode] | None = None,
                 mods: Modifiers = NO_MODIFIERS) -> list[int]:
     """R16.14 for the attacking side: unit dice, card effects, then the Forest bonus (R15.3)."""
     terrain = state.world.terrain
-    d_units = state.board[d_tile]
-    pool: list[int] = []
-    for c in state.board[a_tile] if units is None else units:
-        dice = unit_dice(c, True, terrain[a_tile], d_units, False, state.config.wolf_d12)
-        pool.extend(modified(dice, type_of(c), mods) if mods is not NO_MODIFIERS else dice)
-    if terrain[a_tile] == Terrain.FOREST:
-        pool.append(10)
-    return pool
+    pool = side_dice(state.board[a_tile] if units is None else units, True, terrain[a_tile],
+                     state.board[d_tile], False, state.config.wolf_d12, mods)
+    return pool + bonus_dice(terrain[a_tile], terrain[d_tile], False)[0]
 
 
 def defence_pool(state: GameState, d_tile: int, mods: Modifiers = NO_MODIFIERS) -> list[int]:
@@ -129,16 +145,9 @@ def defence_pool(state: GameState, d_tile: int, mods: Modifiers = NO_MODIFIERS) 
     upgraded-castle bonus."""
     terrain = state.world.terrain
     d_units = state.board[d_tile]
-    crown_d8 = state.config.crown_defence_in_castle == "d8"
-    pool: list[int] = []
-    for c in d_units:
-        dice = unit_dice(c, False, terrain[d_tile], d_units, crown_d8, state.config.wolf_d12)
-        pool.extend(modified(dice, type_of(c), mods) if mods is not NO_MODIFIERS else dice)
-    if terrain[d_tile] == Terrain.MOUNTAIN:
-        pool.append(10)  # R15.4
-    if state.fortified[d_tile]:
-        pool.append(8)  # R15.5, R19.4
-    return pool
+    pool = side_dice(d_units, False, terrain[d_tile], d_units,
+                     state.config.crown_defence_in_castle == "d8", state.config.wolf_d12, mods)
+    return pool + bonus_dice(Terrain.FIELD, terrain[d_tile], state.fortified[d_tile])[1]
 
 
 def compare(attack: list[int], defence: list[int], drop_lowest: bool,
