@@ -6,7 +6,7 @@ from __future__ import annotations
 from bisect import bisect_left, insort
 
 from .state import GameState
-from .units import SPECIAL, Seat, UnitCode, owner_of, plain, realm_of, type_of
+from .units import SPECIAL, Seat, UnitCode, plain, realm_of, type_of
 
 
 def gold_frozen(state: GameState) -> bool:
@@ -103,6 +103,3 @@ def remove_from_game(state: GameState, tile: int, c: UnitCode) -> None:
     take_unit(state, tile, c)
     insort(state.removed, plain(c))
 
-
-def unit_owner(c: UnitCode) -> Seat:
-    return owner_of(c)

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .chance import Chance
 from .config import Config
-from .units import BASIC_TYPES, CROWN, Seat, UnitCode, owner_of, type_of
-from .world import Terrain, World
+from .units import BASIC_TYPES, Seat, UnitCode, type_of
+from .world import World
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -286,13 +286,6 @@ class GameState:
     def units_on_board(self, seat: Seat) -> int:
         return sum(len(units) for units in self.board if units and units[0] >> 7 == seat)
 
-    def crown_tile(self, seat: Seat) -> int:
-        for t, units in enumerate(self.board):
-            for c in units:
-                if c >> 7 == seat and type_of(c) == CROWN:
-                    return t
-        return -1
-
     def basic_units_on_board(self, seat: Seat) -> list[tuple[int, UnitCode]]:
         """(tile, unit) for every basic unit of ``seat`` on the board, canonical order."""
         out = []
@@ -308,9 +301,3 @@ class GameState:
     def turn_position(self, seat: Seat) -> int:
         """0 for the first player, 1 for the second, ... (R5.11)."""
         return (seat - self.first) % self.n
-
-    def is_terrain(self, tile: int, terrain: Terrain) -> bool:
-        return self.world.terrain[tile] == terrain
-
-    def owner(self, c: UnitCode) -> Seat:
-        return owner_of(c)

@@ -110,10 +110,6 @@ def plain(c: UnitCode) -> UnitCode:
     return c & ~1
 
 
-def with_owner(c: UnitCode, owner: Seat) -> UnitCode:
-    return (owner << 7) | (c & 127)
-
-
 def unit_value(c: UnitCode) -> tuple[int, int]:
     """Sort key of the default casualty order of R16.24 (lowest first, Crown last)."""
     t = type_of(c)
