@@ -168,6 +168,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--realm", help="only this realm's five cards")
     p.add_argument("--lang", choices=("en", "nl", "de"), default="en")
     p.set_defaults(func=cmd_cards)
+    from .odds_cmd import add_parser as add_odds_parser
+
+    add_odds_parser(sub)
     return parser
 
 
