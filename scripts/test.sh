@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up a virtual environment (if needed) and run the whole test suite:
-# ruff, mypy --strict on the engine, then pytest.
+# ruff, mypy --strict on the whole package, then pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-python3}"
@@ -11,7 +11,7 @@ fi
 .venv/bin/python -m pip install --quiet -e '.[test]'
 echo "== ruff"
 .venv/bin/python -m ruff check src tests bench
-echo "== mypy --strict (engine)"
-.venv/bin/python -m mypy --strict src/kaladan/rules
+echo "== mypy --strict"
+.venv/bin/python -m mypy --strict src/kaladan
 echo "== pytest"
 exec .venv/bin/python -m pytest -q -n "${KALADAN_TEST_JOBS:-auto}" "$@"
