@@ -67,7 +67,7 @@ def apply_unchecked(state: GameState, action: Action) -> None:
 # --- handlers --------------------------------------------------------------------------
 
 
-def _setup_value(state: GameState, action: Action) -> None:
+def _setup(state: GameState, action: Action) -> None:
     kind = state.pending.kind
     seat = state.pending.seat
     if action.kind in (A.REALM, A.CARD):
@@ -93,12 +93,9 @@ def _after_spawn(state: GameState) -> None:
         flow.next_phase(state)
 
 
-def _end(state: GameState) -> None:
+def _pass(state: GameState, action: Action) -> None:
+    """`pass` and `end`: this phase is over (R6.3)."""
     flow.next_phase(state)
-
-
-def _end_action(state: GameState, action: Action) -> None:
-    _end(state)
 
 
 _EVENT = Decision.EVENT  # a global is cheaper than an enum attribute on hot paths
@@ -211,19 +208,11 @@ def _after_purchase(state: GameState) -> None:
         flow.next_phase(state)
 
 
-def _gold(state: GameState, action: Action) -> None:
-    events.apply_choice(state, action)
-
-
-def _setup(state: GameState, action: Action) -> None:
-    _setup_value(state, action)
-
-
 _HANDLERS: dict[str, Callable[[GameState, Action], None]] = {
     A.REALM: _setup, A.CARD: _setup, A.CASTLE: _setup, A.START: _setup,
-    A.GOLD: _gold, A.PLACE: _event_choice, A.LOSE: _event_choice, A.RETURN: _event_choice,
+    A.GOLD: _event_choice, A.PLACE: _event_choice, A.LOSE: _event_choice, A.RETURN: _event_choice,
     A.UPGRADE: _upgrade, A.SPAWN: _spawn, A.MOVE: _move, A.SWAP: _swap, A.ATTACK: _attack,
-    A.PASS: _end_action, A.END: _end_action, A.MAGIC: _magic, A.NOMAGIC: _nomagic,
+    A.PASS: _pass, A.END: _pass, A.MAGIC: _magic, A.NOMAGIC: _nomagic,
     A.CASUALTY: _casualty, A.LEAVE: _leave, A.BUY: _buy, A.FORTIFY: _fortify,
     A.SWAPCARD: _swapcard, A.EXTRACARD: _extracard, A.BUYCARD: _buycard, A.VOLLEY: _volley,
     A.KILL: _card_choice, A.SAVE: _card_choice, A.DEPLOY: _card_choice,
