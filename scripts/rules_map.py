@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 MAP = ROOT / "docs" / "rules-map.md"
 _ID = re.compile(r"\bR(\d+)\.(\d+)\b(?!\.\d)")
-_TEST_ID = re.compile(r"\br(\d+)_(\d+)(?!\d)")
+_TEST_ID = re.compile(r"(?<![A-Za-z0-9])r(\d+)_(\d+)(?!\d)")  # in test names: test_r16_23_...
 
 
 def find_rules() -> Path:

@@ -741,3 +741,36 @@ def test_r24_3_no_event_costs_more_than_2_gold(card: str, loss: int) -> None:
     g = game_at(build(QUIET_TURN, phase="event", deck=[card], gold=[9, 0], hands=[[], []]))
     assert g.state.gold[0] == 9 - loss
     assert g.state.units_on_board(0) == 3
+
+
+def test_r3_1_options_are_fixed_before_setup_and_recorded() -> None:
+    """R3.1: a Config cannot change once made, and a game's record carries every option."""
+    import dataclasses
+
+    from kaladan.game import Game
+    from kaladan.record import to_record
+    from kaladan.rules.config import OPTIONS, Config
+
+    config = Config(players=3, mountain_defence="drop_lowest", wolf_d12="attack_from_forest")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.mountain_defence = "keep_all"  # type: ignore[misc]
+    recorded = to_record(Game.new(config, 5))["config"]
+    assert all(name in recorded for name in OPTIONS)
+    assert recorded["mountain_defence"] == "drop_lowest"
+    assert recorded["wolf_d12"] == "attack_from_forest"
+
+
+def test_r2_8_exactly_seven_unit_types() -> None:
+    """R2.8: Crown, General, Catapult, Archer, Shield, Sword and the special unit."""
+    from kaladan.rules.units import UnitType
+
+    assert [t.label for t in UnitType] == ["crown", "general", "catapult", "archer", "shield",
+                                          "sword", "special"]
+
+
+def test_r2_6_dice_are_unlimited_a_battle_rolls_every_die_it_needs() -> None:
+    """R2.6: no shortage of dice; eleven dice on one side are all rolled (R16.15)."""
+    from kaladan.rules.combat import compare
+
+    hits_a, hits_d = compare([12] * 11, [1] * 11, False, False)
+    assert (hits_a, hits_d) == (0, 11)  # eleven pairs: every die of both pools took part
