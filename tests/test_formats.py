@@ -114,6 +114,14 @@ def test_every_legal_action_text_round_trips_in_random_games() -> None:
                 assert parse_action(text, state) == action, (seed, text)
                 seen[action.kind] += 1
                 variants_seen.add((action.kind, bool(action.name), bool(action.name2)))
+    for seed in range(8):  # team games (section 23): gifts, hit splits, allies' units
+        mode, players = ("team_2v2", 4) if seed % 2 else ("team_3v3", 6)
+        options = dict(VARIANTS[seed % len(VARIANTS)], mode=mode)
+        for state in random_states(players, options, 100 + seed):
+            for action in legal_actions(state):
+                text = format_action(action, state)
+                assert parse_action(text, state) == action, (seed, text)
+                seen[action.kind] += 1
     missing = set(KINDS) - set(seen)
     assert missing <= RARE_IN_RANDOM_GAMES, f"kinds never seen in random games: {sorted(missing)}"
     # Both text forms of the card trades occur: with names (starting_magic=choose) and without
@@ -241,6 +249,14 @@ def test_position_round_trip_through_random_games() -> None:
                     kinds_checked["battle"] += 1
                 if state.event is not None:
                     kinds_checked["event"] += 1
+    for seed in range(4):  # team games: shared tiles, allies' cards, hit splits
+        mode, players = ("team_2v2", 4) if seed % 2 else ("team_3v3", 6)
+        rng = random.Random(seed)
+        for i, state in enumerate(random_states(players, {"mode": mode}, 200 + seed)):
+            if state.battle is not None or i % 11 == 0 or state.is_over:
+                assert_position_round_trip(state, rng)
+                kinds_checked[f"team {state.pending.kind.label}"] += 1
+    assert kinds_checked["team split"] + kinds_checked["team casualty"] > 0, kinds_checked
     # Mid-battle and mid-event positions were among those checked.
     for label in ("casualty", "invasion", "event", "battle", "none", "realm", "purchase"):
         assert kinds_checked[label] > 0, (label, kinds_checked)

@@ -384,7 +384,8 @@ def _apply_card(card: str, battle: Battle, seat: Seat, state: GameState | None) 
         if state is not None and not effect.condition(state, battle, seat):
             raise OddsError(f"{card_id} ({info.name.get('en')}) cannot be played here: its "
                             f"condition does not hold ({info.condition.get('en')}; R20.7)")
-        scratch = Battle(battle.attacker, battle.defender, battle.a_tile, battle.d_tile)
+        scratch = Battle(battle.attacker, battle.defender, battle.a_tile, battle.d_tile,
+                         team=battle.team, participants=battle.participants)
         try:  # the W2 dice effects only write the battle's dice fields
             effect.apply(state, scratch, seat, None)  # type: ignore[arg-type]
         except AttributeError:  # it needed the game state: not a dice effect
@@ -421,7 +422,8 @@ def card_modifiers(attacker_card: str | None = None,
     >>> card_modifiers("KIM-2", "ARD-3")
     (Modifiers(d12_one=(), d12_all=(), shift=0), Modifiers(d12_one=(), d12_all=(), shift=0))
     """
-    battle = Battle(attacker=ATTACKER, defender=DEFENDER, a_tile=0, d_tile=1)
+    battle = Battle(attacker=ATTACKER, defender=DEFENDER, a_tile=0, d_tile=1,
+                    team=(ATTACKER, DEFENDER), participants=(ATTACKER, DEFENDER))
     if attacker_card is not None:
         _apply_card(attacker_card, battle, ATTACKER, None)
     if defender_card is not None:
@@ -522,15 +524,19 @@ def odds_for_attack(state: GameState, a_tile: int, d_tile: int,
         raise OddsError(f"no tile {a_tile if not 0 <= a_tile < len(state.board) else d_tile}")
     names = state.world.names
     attacker = state.active
-    units_a = [c for c in state.board[a_tile] if c >> 7 == attacker]
-    if not units_a:
+    if not state.occupies(attacker, a_tile):
         raise OddsError(f"seat {attacker} has no unit on {names[a_tile]} to attack with (R16.1)")
     defender = state.tile_owner(d_tile)
-    if defender < 0 or defender == attacker:
+    if defender < 0 or state.team[defender] == state.team[attacker]:
         raise OddsError(f"{names[d_tile]} is not an enemy tile (R16.1)")
+    if state.teams and (attacker_card or defender_card):
+        raise OddsError("card effects in team battles touch only their holder's units; the "
+                        "odds do not model them yet (R23.24)")
+    units_a = list(state.board[a_tile])  # every unit on both tiles fights (R16.3, R23.18)
     if d_tile not in state.world.neighbours[a_tile]:
         raise OddsError(f"{names[d_tile]} is not adjacent to {names[a_tile]} (R16.1)")
-    battle = Battle(attacker, defender, a_tile, d_tile)
+    battle = Battle(attacker, defender, a_tile, d_tile, team=state.team,
+                    participants=(attacker, defender))
     if attacker_card is not None:
         _apply_card(attacker_card, battle, attacker, state)
     if defender_card is not None:
@@ -540,5 +546,4 @@ def odds_for_attack(state: GameState, a_tile: int, d_tile: int,
     drop = (state.config.mountain_defence == "drop_lowest"
             and state.world.terrain[d_tile] == Terrain.MOUNTAIN)
     hits = hit_distribution(attack, defence, drop, state.scales)
-    units_d = [c for c in state.board[d_tile] if c >> 7 == defender]
-    return _losses(hits, len(units_a), len(units_d))
+    return _losses(hits, len(units_a), len(state.board[d_tile]))

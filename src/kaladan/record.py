@@ -41,7 +41,8 @@ def to_record(game: Game) -> dict[str, Any]:
         "steps": [{"seat": s.seat, "action": s.action, "chance": list(s.chance)}
                   for s in game.steps],
         "result": None if result is None else {
-            "end": result.end, "winner": result.winner, "scores": result.scores},
+            "end": result.end, "winner": result.winner, "scores": result.scores,
+            **({} if result.team is None else {"team": result.team})},
         "final": position_digest(game),
     }
 

@@ -24,8 +24,8 @@ from kaladan.rules.legal import legal_actions
 from kaladan.rules.magic import realm_cards
 from kaladan.rules.observe import observe
 from kaladan.rules.setup import new_game
-from kaladan.rules.state import Decision, GameState
-from kaladan.rules.units import KIT_COUNT, SPECIAL, owner_of, realm_of, type_of
+from kaladan.rules.state import Decision, GameState, Phase
+from kaladan.rules.units import CROWN, KIT_COUNT, SPECIAL, owner_of, realm_of, type_of
 from kaladan.rules.world import random_terrain_world
 
 GAMES = 2000
@@ -92,11 +92,13 @@ def check_state(state: GameState) -> None:
     check_cards(state)
     for t, units in enumerate(state.board):
         assert len(units) <= state.world.capacity[t], f"{state.world.names[t]} over capacity"
-        assert len({c >> 7 for c in units}) <= 1, f"two players on {state.world.names[t]}"
+        # R4.7, R23.8: never two players (team mode: two teams) on one tile
+        assert len({state.team[c >> 7] for c in units}) <= 1, (
+            f"two sides on {state.world.names[t]}")
         assert list(units) == sorted(units)
     assert min(state.gold) >= 0
     for seat in range(state.n):  # the engine's cache of controlled tiles is never stale
-        fresh = [t for t, units in enumerate(state.board) if units and units[0] >> 7 == seat]
+        fresh = [t for t, units in enumerate(state.board) if any(c >> 7 == seat for c in units)]
         assert state.controlled(seat) == fresh
     if not state.is_over:
         assert state.pending.kind != Decision.NONE
@@ -114,10 +116,15 @@ def check_observations(state: GameState) -> None:
             if other == seat:
                 continue
             player = obs["players"][other]
+            if state.team[other] == state.team[seat]:  # R23.5: allies see everything
+                assert player["hand"] == state.hand[other]
+                continue
             assert "hand" not in player and "pool" not in player
             secret = set(state.hand[other]) | set(state.pool[other])
             public = set(state.spent) | set(state.hand[seat]) | set(state.pool[seat])
             public |= set(state.buyable[seat])
+            for ally in state.allies(seat):
+                public |= set(state.hand[ally]) | set(state.pool[ally])
             battle = obs["battle"]
             if battle is not None:  # cards revealed in this battle are public
                 public |= {c for c in battle["cards"].values() if c != "committed"}
@@ -125,21 +132,41 @@ def check_observations(state: GameState) -> None:
                 assert card not in text, f"seat {seat} sees {card} of seat {other}"
 
 
-def play_checked(index: int) -> GameState:
-    config = random_config(index)
+def crowns_standing(state: GameState) -> set[int]:
+    return {c >> 7 for units in state.board for c in units if type_of(c) == CROWN}
+
+
+def play_checked(index: int, config: Config | None = None) -> GameState:
+    config = random_config(index) if config is None else config
     state = new_game(config, 10_000 + index)
     rng = random.Random(index)
     steps = 0
+    fallen_at: dict[int, int] = {}  # team mode: seat -> turn its Crown fell
+    played_after: set[int] = set()
     while not state.is_over:
         check_state(state)
         if steps % 25 == 0:
             check_observations(state)
+        if state.teams and state.turn > 0:
+            standing = crowns_standing(state)
+            for seat in range(state.n):
+                if seat not in standing and state.realm[seat] >= 0:
+                    fallen_at.setdefault(seat, state.turn)
+            if state.active in fallen_at and state.turn > fallen_at[state.active]:
+                played_after.add(state.active)  # R23.28: a fallen Crown fights on
+                assert state.phase != Phase.OVER
         legal = legal_actions(state)
         apply_unchecked(state, legal[rng.randrange(len(legal))])
         steps += 1
         assert steps < MAX_DECISIONS, "game does not end"
     check_state(state)
     assert state.result is not None
+    if state.teams:
+        assert not any(state.eliminated)  # R23.28: nobody is eliminated
+        # Every player whose Crown fell at least a round before the end took later turns.
+        for seat, turn in fallen_at.items():
+            if state.turn - turn > state.n:
+                assert seat in played_after, f"seat {seat} took no turn after its Crown fell"
     return state
 
 
@@ -171,3 +198,29 @@ def test_every_option_value_occurs_in_the_suite() -> None:
     assert players == {2, 3, 4, 5, 6}
     for name, values in OPTIONS.items():
         assert seen[name] == set(values), name
+
+
+TEAM_GAMES = 1000  # per team mode
+TEAM_CHUNKS = 10
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["team_2v2", "team_3v3"])
+@pytest.mark.parametrize("chunk", range(TEAM_CHUNKS))
+def test_random_team_games_keep_invariants(mode: str, chunk: int) -> None:
+    """Section 23: the invariants above, in team games, with every option drawn at random."""
+    players = 4 if mode == "team_2v2" else 6
+    ends: Counter[str] = Counter()
+    for index in range(chunk, TEAM_GAMES, TEAM_CHUNKS):
+        base = random_config(index * 5 + (players - 2))  # a config drawn for this player count
+        assert base.players == players
+        config = base.with_options(mode=mode)
+        state = play_checked(50_000 + index, config)
+        assert state.result is not None
+        ends[state.result.end] += 1
+        if state.result.end != "draw":
+            assert state.result.team in (0, 1) and state.result.winner is None
+            team_scores = {state.result.scores[p] for p in range(players)
+                           if state.team[p] == state.result.team}
+            assert len(team_scores) == 1  # every player scores the team total (R23.34)
+    assert sum(ends.values()) == TEAM_GAMES // TEAM_CHUNKS

@@ -140,10 +140,10 @@ def test_r5_1_player_count_outside_two_to_six_is_rejected(players: int) -> None:
 
 
 @pytest.mark.parametrize(("mode", "players"), [("team_2v2", 4), ("team_3v3", 6)])
-def test_r3_2_team_modes_are_rejected_with_a_clear_config_error(mode: str, players: int) -> None:
-    with pytest.raises(ConfigError) as info:
-        Config(players=players, mode=mode)
-    assert mode in str(info.value)
+def test_r3_2_team_modes_are_accepted_with_alternating_teams(mode: str, players: int) -> None:
+    """R3.2, R23.2: a team game starts with seats alternating between the two teams."""
+    state = new_game(Config(players=players, mode=mode), 1)
+    assert state.teams and state.team == tuple(seat % 2 for seat in range(players))
 
 
 @pytest.mark.parametrize(("mode", "players"), [("team_2v2", 6), ("team_3v3", 4)])

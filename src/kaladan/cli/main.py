@@ -25,8 +25,8 @@ class UsageError(Exception):
 
 
 def _config(players: int, options: Sequence[str], layout: str | None,
-            quick: bool = False) -> Config:
-    changes: dict[str, Any] = {"quick_setup": quick}
+            quick: bool = False, mode: str = "free_for_all") -> Config:
+    changes: dict[str, Any] = {"quick_setup": quick, "mode": mode}
     for text in options:
         name, value = parse_option(text)
         changes[name] = value
@@ -46,6 +46,10 @@ def _add_game_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a ruleset option of RULES.md R3.3 (repeatable)")
     p.add_argument("--layout", help="custom world layout file (JSON, R4.14)")
+    p.add_argument("--mode", choices=("free_for_all", "team_2v2", "team_3v3"),
+                   default="free_for_all",
+                   help="free-for-all, or teams of alternating seats: 2 against 2 (4 players) "
+                        "or 3 against 3 (6 players), RULES.md section 23")
     p.add_argument("--quick", action="store_true",
                    help="deal realms, starting cards, castle spots and starting units at "
                         "random instead of letting the bots choose them")
@@ -59,10 +63,19 @@ def _print_summary(summary: Summary, seconds: float) -> None:
           f"average decisions {data['average_decisions']:.1f}")
     print("ends: " + ", ".join(f"{k} {v}" for k, v in sorted(data["ends"].items())))
     seats = len(summary.games[0].bots) if summary.games else 0
+    if "wins_by_team" in data:
+        seats = 0  # seats do not win alone in team mode: see the teams below
     for seat in range(seats):
         wins = data["wins_by_seat"].get(str(seat), 0)
         bot = summary.games[0].bots[seat]
         print(f"seat {seat} ({bot}): {wins} wins ({100 * wins / n if n else 0:.1f}%)")
+    if "wins_by_team" in data:
+        teams = summary.games[0].teams or []
+        for team in (0, 1):
+            wins = data["wins_by_team"].get(str(team), 0)
+            seats_of = ", ".join(str(s) for s, t in enumerate(teams) if t == team)
+            print(f"team {team} (seats {seats_of}): {wins} wins "
+                  f"({100 * wins / n if n else 0:.1f}%)")
     if data["wins_by_realm"]:
         print("wins by realm: " + ", ".join(
             f"{k} {v}" for k, v in sorted(data["wins_by_realm"].items())))
@@ -70,7 +83,7 @@ def _print_summary(summary: Summary, seconds: float) -> None:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     bots = parse_bot_list(args.players)
-    config = _config(len(bots), args.option, args.layout, args.quick)
+    config = _config(len(bots), args.option, args.layout, args.quick, args.mode)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     start = time.perf_counter()
@@ -85,7 +98,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_record(args: argparse.Namespace) -> int:
     bots = parse_bot_list(args.players)
-    config = _config(len(bots), args.option, args.layout, args.quick)
+    config = _config(len(bots), args.option, args.layout, args.quick, args.mode)
     game = play_game(config, args.seed, bots, keep_record=True)
     assert game.record is not None
     text = dumps(game.record)

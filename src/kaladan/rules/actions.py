@@ -15,6 +15,7 @@ Text forms (tiles as T1.., C1..; units as ``sword``, ``archer+``, ``special:kimb
     extracard KHA-2        extracard            buycard NAN-4        end
     volley T1 T3           kill sword T4        save crown,sword+    deploy T3 sword,archer
     relocate T1 T6 sword   evade T5             harmony T1 T2 sword,archer -
+    gift 2 3               split 0:2,2:1
 
 In ``kill`` the unit belongs to the player on the named tile; in ``harmony`` the first list
 moves from the first tile to the second and the second list back, ``-`` for none.
@@ -62,11 +63,13 @@ DEPLOY = "deploy"  # a card places units from the reserve (R20.12)
 RELOCATE = "relocate"  # ZHO-5: move between tiles that are not adjacent
 EVADE = "evade"  # ZHO-2: the defender's units leave the defended tile (R20.9)
 HARMONY = "harmony"  # KHA-2: redistribute units between two adjacent tiles
+GIFT = "gift"  # R23.11: give gold to an ally (number = the ally, tile = the amount)
+SPLIT = "split"  # R23.22: how a side's hits are shared among allies (name = "seat:hits,...")
 
 KINDS = (
     REALM, CARD, CASTLE, START, GOLD, PLACE, UPGRADE, LOSE, RETURN, SPAWN, MOVE, SWAP, ATTACK,
     PASS, MAGIC, NOMAGIC, CASUALTY, LEAVE, BUY, FORTIFY, SWAPCARD, EXTRACARD, BUYCARD, END,
-    VOLLEY, KILL, SAVE, DEPLOY, RELOCATE, EVADE, HARMONY,
+    VOLLEY, KILL, SAVE, DEPLOY, RELOCATE, EVADE, HARMONY, GIFT, SPLIT,
 )
 CARD_CHOICE_KINDS = (KILL, SAVE, DEPLOY, RELOCATE, EVADE, HARMONY)
 
@@ -95,12 +98,25 @@ _SHAPES: dict[str, tuple[str, ...]] = {
     FORTIFY: ("t",), SWAPCARD: ("n", "n2?"), EXTRACARD: ("n?",), BUYCARD: ("n",), END: (),
     VOLLEY: ("t", "t2"), KILL: ("u", "t"), SAVE: ("us",), DEPLOY: ("t", "us"),
     RELOCATE: ("t", "t2", "us"), EVADE: ("t",), HARMONY: ("t", "t2", "us-", "us2-"),
+    GIFT: ("k", "amt"), SPLIT: ("split",),
 }
+
+
+def _token(c: UnitCode, seat: int) -> str:
+    """A unit's token; another player's unit (an ally's, R23.26) carries its seat: ``1/sword``.
+    In ``kill`` ``seat`` is the first player on the named tile, so a free-for-all target needs
+    no seat."""
+    if c >> 7 == seat:
+        return unit_token(c)
+    return f"{c >> 7}/{unit_token(c)}"
 
 
 def format_action(action: Action, state: GameState) -> str:
     """The canonical text of ``action``."""
     names = state.world.names
+    seat = state.pending.seat
+    if action.kind == KILL and state.board[action.tile]:
+        seat = state.board[action.tile][0] >> 7
     words = [action.kind]
     for slot in _SHAPES[action.kind]:
         if slot == "n":
@@ -116,13 +132,17 @@ def format_action(action: Action, state: GameState) -> str:
         elif slot == "t2":
             words.append(names[action.tile2])
         elif slot == "u":
-            words.append(unit_token(action.units[0]))
+            words.append(_token(action.units[0], seat))
         elif slot in ("us", "us-"):
-            words.append(",".join(unit_token(c) for c in action.units) or "-")
+            words.append(",".join(_token(c, seat) for c in action.units) or "-")
         elif slot in ("us2", "us2-"):
-            words.append(",".join(unit_token(c) for c in action.units2) or "-")
+            words.append(",".join(_token(c, seat) for c in action.units2) or "-")
         elif slot == "k":
             words.append(str(action.number))
+        elif slot == "amt":
+            words.append(str(action.tile))
+        elif slot == "split":
+            words.append(action.name)
     return " ".join(words)
 
 
@@ -166,13 +186,13 @@ def parse_action(text: str, state: GameState) -> Action:
         elif slot == "t2":
             fields["tile2"] = state.world.index(word)
         elif slot == "u":
-            fields["units"] = (parse_unit_token(word, seat, realm),)
+            fields["units"] = (_parse_token(word, seat, realm, state),)
         elif slot in ("us", "us2", "us-", "us2-"):
             optional = slot.endswith("-")
             if optional and word == "-":
                 units = ()
             else:
-                units = tuple(sorted(parse_unit_token(w, seat, realm)
+                units = tuple(sorted(_parse_token(w, seat, realm, state)
                                      for w in word.split(",") if w))
             if not units and not optional:
                 raise InvalidActionError(f"malformed action {text!r}: empty unit list")
@@ -182,10 +202,31 @@ def parse_action(text: str, state: GameState) -> Action:
             if not word.isdigit():
                 raise InvalidActionError(f"malformed action {text!r}: {word!r} is not a seat")
             fields["number"] = int(word)
+        elif slot == "amt":
+            if not word.isdigit() or int(word) < 1:
+                raise InvalidActionError(f"malformed action {text!r}: {word!r} is not an "
+                                         "amount of gold")
+            fields["tile"] = int(word)
+        elif slot == "split":
+            parts = [p.split(":") for p in word.split(",")]
+            if not all(len(p) == 2 and p[0].isdigit() and p[1].isdigit() for p in parts):
+                raise InvalidActionError(f"malformed action {text!r}: expected "
+                                         "'split <seat>:<hits>,...'")
+            fields["name"] = ",".join(f"{int(a)}:{int(b)}" for a, b in parts)
     if kind == REALM and fields["name"] not in REALM_INDEX:
         raise InvalidActionError(f"unknown realm {fields['name']!r}: choose one of "
                                  f"{', '.join(REALM_INDEX)}")
     return canonical(Action(kind, **fields))  # type: ignore[arg-type]
+
+
+def _parse_token(word: str, seat: int, realm: int, state: GameState) -> UnitCode:
+    """A unit token, optionally ``<seat>/<token>`` for another player's unit."""
+    owner, sep, token = word.partition("/")
+    if not sep:
+        return parse_unit_token(word, seat, realm)
+    if not owner.isdigit() or int(owner) >= state.n:
+        raise InvalidActionError(f"bad unit {word!r}: {owner!r} is not a seat")
+    return parse_unit_token(token, int(owner), state.realm[int(owner)])
 
 
 def canonical(action: Action) -> Action:

@@ -13,7 +13,7 @@ from . import actions as A
 from . import combat, events, flow, ops, setup
 from .actions import Action, canonical, format_action
 from .errors import IllegalActionError, InvalidActionError
-from .legal import ask_or_skip, legal_actions
+from .legal import ask_or_skip, legal_actions, spendable_gold
 from .state import Decision, GameState
 from .units import (
     CASTLE_UPGRADE_COST,
@@ -126,6 +126,17 @@ def _card_choice(state: GameState, action: Action) -> None:
     combat.choose_for_card(state, action)
 
 
+def _gift(state: GameState, action: Action) -> None:
+    """R23.11: gold passes to the ally; the giver still holds the same decision."""
+    giver = state.pending.seat
+    state.gold[giver] -= action.tile
+    state.gold[action.number] += action.tile
+
+
+def _split(state: GameState, action: Action) -> None:
+    combat.choose_split(state, action.name)
+
+
 def _magic(state: GameState, action: Action) -> None:
     combat.declare_magic(state, action.name)
 
@@ -147,7 +158,7 @@ def _upgrade(state: GameState, action: Action) -> None:
         events.apply_choice(state, action)
         return
     c = action.units[0]
-    state.gold[state.active] -= UPGRADE_COST[type_of(c)]  # R11.8
+    pay(state, state.active, UPGRADE_COST[type_of(c)])  # R11.8
     ops.upgrade(state, action.tile, c)
     _after_purchase(state)
 
@@ -158,13 +169,13 @@ def _buy(state: GameState, action: Action) -> None:
     tile = action.tile
     if not state.board[tile]:
         state.purchase_empty = tile  # R11.4
-    state.gold[seat] -= PLACE_COST[type_of(c)]
+    pay(state, seat, PLACE_COST[type_of(c)])
     ops.place_from_reserve(state, seat, c, tile)
     _after_purchase(state)
 
 
 def _fortify(state: GameState, action: Action) -> None:
-    state.gold[state.active] -= CASTLE_UPGRADE_COST
+    pay(state, state.active, CASTLE_UPGRADE_COST)
     state.fortified[action.tile] = True  # R11.11
     _after_purchase(state)
 
@@ -172,7 +183,7 @@ def _fortify(state: GameState, action: Action) -> None:
 def _swapcard(state: GameState, action: Action) -> None:
     seat = state.active
     pool = state.pool[seat]
-    state.gold[seat] -= SWAP_CARD_COST  # R11.12-R11.13
+    pay(state, seat, SWAP_CARD_COST)  # R11.12-R11.13
     take = action.name2 if action.name2 else pool[state.chance.below(len(pool))]
     pool.remove(take)
     state.hand[seat].remove(action.name)
@@ -186,7 +197,7 @@ def _swapcard(state: GameState, action: Action) -> None:
 def _extracard(state: GameState, action: Action) -> None:
     seat = state.active
     pool = state.pool[seat]
-    state.gold[seat] -= EXTRA_CARD_COST  # R11.14
+    pay(state, seat, EXTRA_CARD_COST)  # R11.14
     take = action.name if action.name else pool[state.chance.below(len(pool))]
     pool.remove(take)
     state.hand[seat].append(take)
@@ -196,11 +207,26 @@ def _extracard(state: GameState, action: Action) -> None:
 
 def _buycard(state: GameState, action: Action) -> None:
     seat = state.active
-    state.gold[seat] -= ELIMINATED_CARD_COST  # R18.6
+    pay(state, seat, ELIMINATED_CARD_COST)  # R18.6
     state.buyable[seat].remove(action.name)
     state.hand[seat].append(action.name)
     state.hand[seat].sort()
     _after_purchase(state)
+
+
+def pay(state: GameState, seat: Seat, cost: int) -> None:
+    """R11.1: pay the bank. In team mode the player's own gold goes first, then the allies'
+    in turn order (R23.11, R23.19: the active player may spend them)."""
+    gold = state.gold
+    if not state.teams:
+        gold[seat] -= cost
+        return
+    for payer in [seat] + sorted(state.allies(seat), key=state.turn_position):
+        part = min(cost, gold[payer])
+        gold[payer] -= part
+        cost -= part
+        if cost == 0:
+            return
 
 
 def _after_purchase(state: GameState) -> None:
@@ -217,6 +243,7 @@ _HANDLERS: dict[str, Callable[[GameState, Action], None]] = {
     A.SWAPCARD: _swapcard, A.EXTRACARD: _extracard, A.BUYCARD: _buycard, A.VOLLEY: _volley,
     A.KILL: _card_choice, A.SAVE: _card_choice, A.DEPLOY: _card_choice,
     A.RELOCATE: _card_choice, A.EVADE: _card_choice, A.HARMONY: _card_choice,
+    A.GIFT: _gift, A.SPLIT: _split,
 }
 
 
@@ -236,6 +263,7 @@ _EXPECTED = {
     Decision.PURCHASE: ("R11.1", "buy, upgrade, fortify, trade cards, or 'end'"),
     Decision.REINFORCE: ("R12.1", "move or swap one unit, or pass"),
     Decision.CARD: ("R20.7", "make the choice the magic card being resolved asks for"),
+    Decision.SPLIT: ("R23.22", "share the side's hits among its players: 'split 0:2,2:1'"),
 }
 
 _KINDS_OF = {
@@ -245,6 +273,7 @@ _KINDS_OF = {
     Decision.SPAWN: {A.SPAWN, A.END},
     Decision.ACTION: {A.MOVE, A.SWAP, A.ATTACK, A.PASS, A.VOLLEY},
     Decision.CARD: set(A.CARD_CHOICE_KINDS),
+    Decision.SPLIT: {A.SPLIT},
     Decision.MAGIC: {A.MAGIC, A.NOMAGIC}, Decision.CASUALTY: {A.CASUALTY},
     Decision.INVASION: {A.LEAVE},
     Decision.PURCHASE: {A.BUY, A.UPGRADE, A.FORTIFY, A.SWAPCARD, A.EXTRACARD, A.BUYCARD, A.END},
@@ -256,6 +285,9 @@ def explain(state: GameState, action: Action) -> tuple[str, str]:
     """Why ``action`` is not legal now: (rule id, reason)."""
     pending = state.pending
     rule, expected = _EXPECTED[pending.kind]
+    if action.kind == A.GIFT:
+        return "R23.11", ("a gift goes to an ally, in team mode, and cannot exceed your own "
+                          f"gold ({state.gold[pending.seat]})")
     if action.kind not in _KINDS_OF[pending.kind]:
         return rule, (f"'{action.kind}' is not possible now: seat {pending.seat} must "
                       f"{expected} (phase {state.phase.label})")
@@ -266,18 +298,19 @@ def explain(state: GameState, action: Action) -> tuple[str, str]:
     for tile in (action.tile, action.tile2):
         if tile >= n_tiles:
             return "R4.4", f"tile index {tile} does not exist"
-    for c in action.units + action.units2:
-        if c >> 7 != seat:
-            return "R23.10", "you can only command your own units"
     kind = action.kind
+    if kind not in (A.LEAVE, A.KILL):  # invasions move allies' units (R23.26)
+        for c in action.units + action.units2:
+            if c >> 7 != seat:
+                return "R23.10", "you can only command your own units"
+    mine = state.team[seat]
     if kind in (A.MOVE, A.SWAP):
         src, dst = action.tile, action.tile2
-        if state.tile_owner(src) != seat:
+        if not state.occupies(seat, src):
             return "R10.2", f"you do not control {world.names[src]}"
         if dst not in world.neighbours[src]:
             return "R4.2", f"{world.names[src]} and {world.names[dst]} are not adjacent"
-        owner = state.tile_owner(dst)
-        if owner not in (-1, seat):
+        if state.tile_team(dst) not in (-1, mine):
             return "R10.3", f"{world.names[dst]} is an enemy tile"
         if not _has_units(board[src], action.units):
             return "R10.2", f"those units are not on {world.names[src]}"
@@ -287,32 +320,33 @@ def explain(state: GameState, action: Action) -> tuple[str, str]:
         if pending.kind == Decision.REINFORCE and len(action.units) != 1:
             return "R12.1", "reinforcement moves or swaps exactly one unit"
         if kind == A.SWAP:
-            if owner != seat:
+            if not state.occupies(seat, dst):
                 return "R10.6", f"you do not control {world.names[dst]}"
             if len(action.units) != 1 and len(action.units2) != 1:
                 return "R10.7", "one of the two sets must be a single unit"
             return "R10.8", "after the swap a tile would be over capacity"
     if kind == A.ATTACK:
-        if state.tile_owner(action.tile) != seat:
+        if not state.occupies(seat, action.tile):
             return "R16.1", f"you have no unit on {world.names[action.tile]}"
         if action.tile2 not in world.neighbours[action.tile]:
             return "R16.1", "the defended tile must be adjacent to the attacking tile"
         return "R16.1", f"{world.names[action.tile2]} is not an enemy tile"
     if kind in (A.BUY, A.UPGRADE, A.FORTIFY, A.SWAPCARD, A.EXTRACARD, A.BUYCARD):
         cost = _cost(action)
-        if pending.kind == Decision.PURCHASE and cost > state.gold[seat]:
-            return "R11.1", f"it costs {cost} gold and you have {state.gold[seat]}"
+        gold = spendable_gold(state, seat)
+        if pending.kind == Decision.PURCHASE and cost > gold:
+            return "R11.1", f"it costs {cost} gold and you have {gold}"
         if kind == A.BUY:
             tile = action.tile
-            owner = state.tile_owner(tile)
-            if owner not in (-1, seat):
+            team = state.tile_team(tile)
+            if team not in (-1, mine):
                 return "R11.5", f"{world.names[tile]} is an enemy tile"
             if state.room(tile) <= 0:
                 return "R4.6", f"{world.names[tile]} is full"
-            if owner == -1 and state.purchase_empty >= 0:
+            if team == -1 and state.purchase_empty >= 0:
                 return "R11.4", ("you already placed units on the empty tile "
                                  f"{world.names[state.purchase_empty]} this phase")
-            if owner == -1:
+            if team == -1:
                 return "R11.3", f"{world.names[tile]} is not next to a tile you control"
             return "R2.7", "that unit is not in your reserve"
         if kind == A.UPGRADE:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import flow, magic, ops
+from .magic import same_side, side_players
 from .state import Battle, Decision, GameState, Pending, Result
 from .units import (
     ARCHER,
@@ -177,8 +178,11 @@ def declare(state: GameState, a_tile: int, d_tile: int, volley: bool = False) ->
     A volley (LAU-1) is revealed with the declaration (R16.9) and only the defender declares.
     """
     attacker = state.active
-    defender = state.tile_owner(d_tile)
+    defender = side_leader(state, d_tile)
     battle = Battle(attacker, defender, a_tile, d_tile)
+    battle.team = state.team
+    battle.participants = tuple(sorted({c >> 7 for c in state.board[a_tile]}
+                                       | {c >> 7 for c in state.board[d_tile]}))
     if volley:
         battle.ranged = True
         battle.cards[attacker] = "LAU-1"
@@ -188,6 +192,18 @@ def declare(state: GameState, a_tile: int, d_tile: int, volley: bool = False) ->
         battle.magic_queue = [attacker, defender]  # R16.5: attacker first
     state.battle = battle
     _next_declaration(state)
+
+
+def side_leader(state: GameState, tile: int) -> Seat:
+    """R16.4: the player with the most units on the tile; ties to the first in turn order
+    after the active player."""
+    counts: dict[Seat, int] = {}
+    for c in state.board[tile]:
+        counts[c >> 7] = counts.get(c >> 7, 0) + 1
+    if len(counts) == 1:
+        return next(iter(counts))
+    after_active = [(state.active + k) % state.n for k in range(1, state.n + 1)]
+    return max(counts, key=lambda p: (counts[p], -after_active.index(p)))
 
 
 def _next_declaration(state: GameState) -> None:
@@ -215,9 +231,11 @@ def declare_magic(state: GameState, card: str | None) -> None:
         return
     battle.cards[seat] = card
     battle.used_card[seat] = True
+    holder = magic.holder_of(state, battle, seat, card)  # R23.23: any ally present may hold it
+    battle.holders[seat] = holder
     if battle.step == "w3":  # played at once (R16.26)
-        magic.spend(state, seat, card)
-        if _effect_with_choice(state, battle, seat, card):
+        magic.spend(state, holder, card)
+        if _effect_with_choice(state, battle, holder, card):
             return
     _next_declaration(state)
 
@@ -266,12 +284,13 @@ def _reveal(state: GameState) -> None:
     if kind in (magic.STOP, magic.EVADE):
         assert defence_card is not None
         battle.cards.pop(attacker, None)  # R16.10: no effect, back to its holder's hand
-        magic.spend(state, defender, defence_card)
+        holder = battle.holders.get(defender, defender)
+        magic.spend(state, holder, defence_card)
         if kind == magic.STOP:  # R20.8: no dice, no deaths, nothing moves
             _end_battle(state)
             return
         battle.step = "evade"
-        if not _effect_with_choice(state, battle, defender, defence_card):
+        if not _effect_with_choice(state, battle, holder, defence_card):
             _after_evade(state)
         return
     if battle.ranged:
@@ -299,10 +318,11 @@ def _next_effect(state: GameState) -> None:
     battle = state.battle
     assert battle is not None
     while battle.effect_queue:
-        seat = battle.effect_queue.pop(0)
-        card = battle.cards[seat]
-        magic.spend(state, seat, card)
-        if _effect_with_choice(state, battle, seat, card):
+        leader = battle.effect_queue.pop(0)
+        card = battle.cards[leader]
+        holder = battle.holders.get(leader, leader)
+        magic.spend(state, holder, card)
+        if _effect_with_choice(state, battle, holder, card):
             return
     _fight(state)
 
@@ -323,24 +343,106 @@ def _fight(state: GameState) -> None:
         return
     for seat in w2:
         card = battle.cards[seat]
-        magic.spend(state, seat, card)
-        _effect_with_choice(state, battle, seat, card)
+        holder = battle.holders.get(seat, seat)
+        magic.spend(state, holder, card)
+        _effect_with_choice(state, battle, holder, card)
     battle.attack_units = tuple(attackers)
-    battle.attack_dice = attack_pool(state, a, d, attackers, _mods(battle, attacker))
-    battle.defence_dice = defence_pool(state, d, _mods(battle, defender))
+    terrain = state.world.terrain
+    bonus_a, bonus_d = bonus_dice(terrain[a], terrain[d], state.fortified[d])
+    d_units = state.board[d]
+    battle.attack_dice = _pool(state, battle, attackers, True, terrain[a], d_units) + bonus_a
+    battle.defence_dice = _pool(state, battle, d_units, False, terrain[d], d_units) + bonus_d
     roll = state.chance.roll
     battle.attack_rolls = [roll(size) for size in battle.attack_dice]  # R16.15
     battle.defence_rolls = [roll(size) for size in battle.defence_dice]
     drop = (state.config.mountain_defence == "drop_lowest"
             and state.world.terrain[d] == Terrain.MOUNTAIN)
     hits_a, hits_d = compare(battle.attack_rolls, battle.defence_rolls, drop, state.scales)
-    if battle.sneak:
-        hits_a = 0  # ZHO-4: no hit may be assigned to the attacker's units
-    battle.hits = {attacker: min(hits_a, len(_candidates(state, battle, attacker))),
-                   defender: min(hits_d, len(_candidates(state, battle, defender)))}
-    battle.casualty_queue = [attacker, defender]  # R16.22
     battle.step = "casualties"
+    battle.hits = {}
+    battle.casualty_queue = []
+    battle.split_queue = []
+    for leader, hits in ((attacker, hits_a), (defender, hits_d)):  # R16.22: attacker first
+        players = [p for p in side_players(state, battle, leader)
+                   if _candidates(state, battle, p)]
+        total = sum(len(_candidates(state, battle, p)) for p in players)
+        hits = min(hits, total)  # R16.21
+        if len(players) > 1 and 0 < hits < total:
+            battle.hits[leader] = hits  # the leader shares them out first (R23.22)
+            battle.split_queue.append(leader)
+            continue
+        for p in players:  # one player, or everyone loses all: no sharing to decide
+            share = min(hits, len(_candidates(state, battle, p)))
+            battle.hits[p] = battle.hits.get(p, 0) + share
+            hits -= share
+            battle.casualty_queue.append(p)
+    _next_split(state)
+
+
+def _next_split(state: GameState) -> None:
+    battle = state.battle
+    assert battle is not None
+    if battle.split_queue:
+        state.pending = Pending(Decision.SPLIT, battle.split_queue[0])
+        return
+    order = {p: i for i, p in enumerate([(state.active + k) % state.n for k in range(state.n)])}
+    attackers = [p for p in battle.casualty_queue if same_side(battle, p, battle.attacker)]
+    defenders = [p for p in battle.casualty_queue if p not in attackers]
+    battle.casualty_queue = (sorted(set(attackers), key=order.__getitem__)
+                             + sorted(set(defenders), key=order.__getitem__))
     next_casualty(state)
+
+
+def split_options(state: GameState, leader: Seat) -> list[str]:
+    """R23.22: every way to share the side's hits among its players, none over their units."""
+    battle = state.battle
+    assert battle is not None
+    hits = battle.hits[leader]
+    players = [p for p in side_players(state, battle, leader) if _candidates(state, battle, p)]
+    limits = [len(_candidates(state, battle, p)) for p in players]
+    out: list[str] = []
+
+    def spread(i: int, left: int, shares: list[int]) -> None:
+        if i == len(players):
+            if left == 0:
+                out.append(",".join(f"{p}:{n}" for p, n in zip(players, shares, strict=True)))
+            return
+        for n in range(min(left, limits[i]) + 1):
+            spread(i + 1, left - n, shares + [n])
+
+    spread(0, hits, [])
+    return out
+
+
+def choose_split(state: GameState, text: str) -> None:
+    battle = state.battle
+    assert battle is not None
+    leader = battle.split_queue.pop(0)
+    del battle.hits[leader]
+    for part in text.split(","):
+        seat, hits = (int(x) for x in part.split(":"))
+        battle.hits[seat] = battle.hits.get(seat, 0) + hits
+        battle.casualty_queue.append(seat)
+    _next_split(state)
+
+
+def _pool(state: GameState, battle: Battle, units: Sequence[UnitCode], attacking: bool,
+          terrain: Terrain, d_units: Sequence[UnitCode]) -> list[int]:
+    """A side's unit dice, each player's with that player's card effects (R20.15, R23.24);
+    units sort by owner, so each player's units are one run."""
+    crown_d8 = not attacking and state.config.crown_defence_in_castle == "d8"
+    wolf = state.config.wolf_d12
+    pool: list[int] = []
+    start = 0
+    while start < len(units):
+        owner = units[start] >> 7
+        end = start
+        while end < len(units) and units[end] >> 7 == owner:
+            end += 1
+        pool += side_dice(units[start:end], attacking, terrain, d_units, crown_d8, wolf,
+                          _mods(battle, owner))
+        start = end
+    return pool
 
 
 def _mods(battle: Battle, seat: Seat) -> Modifiers:
@@ -364,8 +466,10 @@ def crown_protected(battle: Battle) -> bool:
 
 
 def _candidates(state: GameState, battle: Battle, seat: Seat) -> list[UnitCode]:
-    """The units of ``seat`` that hits can be assigned to (R16.21, R20.14, LAU-1)."""
-    if seat == battle.attacker:
+    """The units of ``seat`` that hits can be assigned to (R16.21, R20.14, LAU-1, ZHO-4)."""
+    if same_side(battle, seat, battle.attacker):
+        if battle.sneak and seat == battle.holders.get(battle.attacker, battle.attacker):
+            return []  # ZHO-4: no hit on the holder's units; allies' units take them
         units = _attacking_units(state, battle) if battle.ranged else state.board[battle.a_tile]
         return [c for c in units if c >> 7 == seat]
     mine = [c for c in state.board[battle.d_tile] if c >> 7 == seat]
@@ -389,7 +493,7 @@ def next_casualty(state: GameState) -> None:
     assert battle is not None
     while battle.casualty_queue:
         seat = battle.casualty_queue[0]
-        tile = battle.a_tile if seat == battle.attacker else battle.d_tile
+        tile = battle.a_tile if same_side(battle, seat, battle.attacker) else battle.d_tile
         left = battle.hits.get(seat, 0)
         mine = _candidates(state, battle, seat)
         if left > 0 and left < len(mine):
@@ -419,7 +523,7 @@ def choose_casualty(state: GameState, c: UnitCode) -> None:
     battle = state.battle
     assert battle is not None
     seat = battle.casualty_queue[0]
-    tile = battle.a_tile if seat == battle.attacker else battle.d_tile
+    tile = battle.a_tile if same_side(battle, seat, battle.attacker) else battle.d_tile
     kill(state, battle, tile, c, other_side(battle, seat))
     battle.hits[seat] -= 1
     if battle.hits[seat] == 0:
@@ -428,7 +532,8 @@ def choose_casualty(state: GameState, c: UnitCode) -> None:
 
 
 def other_side(battle: Battle, seat: Seat) -> Seat:
-    return battle.defender if seat == battle.attacker else battle.attacker
+    """The leader of the side ``seat`` is not on (scalps and trophies go there, R23.25)."""
+    return battle.defender if same_side(battle, seat, battle.attacker) else battle.attacker
 
 
 def kill(state: GameState, battle: Battle, tile: int, c: UnitCode, killer: Seat) -> None:
@@ -443,6 +548,9 @@ def _outcome(state: GameState) -> None:
     assert battle is not None
     attacker_won = not state.board[battle.d_tile]  # R16.27
     fallen = [c >> 7 for c, _, _ in battle.set_aside if type_of(c) == CROWN]
+    if state.teams:
+        _team_outcome(state, battle, attacker_won)
+        return
     both_fell = len(fallen) > 1  # R18.9
     for c, _tile, killer in battle.set_aside:  # R16.28
         t = type_of(c)
@@ -470,6 +578,36 @@ def _outcome(state: GameState) -> None:
     if state.eliminated[battle.attacker]:
         flow.end_turn(state)  # R6.4
         return
+    _invade(state, battle, attacker_won)
+
+
+def _team_outcome(state: GameState, battle: Battle, attacker_won: bool) -> None:
+    """R23.28-R23.32: nobody is eliminated; a fallen Crown is the killing side's trophy (its
+    leader's, R23.25); a team whose every Crown has fallen loses at once, both at once draw."""
+    for c, _tile, killer in battle.set_aside:
+        t = type_of(c)
+        if t == SPECIAL:
+            ops.put_in_reserve(state, c >> 7, plain(c))  # R14.7, R23.30: never changes hands
+        elif t == CROWN:
+            state.trophies[killer].append(c)
+        else:
+            state.graveyard[killer].append(plain(c))
+    battle.set_aside.clear()
+    standing = {state.team[c >> 7] for units in state.board for c in units
+                if type_of(c) == CROWN}
+    if len(standing) < 2:
+        from .scoring import scores, team_result
+
+        if standing:
+            flow.game_over(state, team_result(state, "last_crown", next(iter(standing))))
+        else:
+            flow.game_over(state, Result("draw", None, scores(state)))
+        return
+    _invade(state, battle, attacker_won)
+
+
+def _invade(state: GameState, battle: Battle, attacker_won: bool) -> None:
+    """R17.6-R17.7 (R23.26: the active player moves allies' units too)."""
     survivors = len(state.board[battle.a_tile])
     if attacker_won and survivors and not battle.ranged:  # R17.6; LAU-1 never invades
         capacity = state.world.capacity[battle.d_tile]

@@ -97,8 +97,6 @@ def validate(config: Config) -> None:
         raise ConfigError(f"team_2v2 needs exactly 4 players, not {config.players}", "R23.1")
     if config.mode == "team_3v3" and config.players != 6:
         raise ConfigError(f"team_3v3 needs exactly 6 players, not {config.players}", "R23.1")
-    if config.mode != "free_for_all":
-        raise ConfigError(f"mode {config.mode!r} is not implemented yet", "R23")
     for name, allowed in OPTIONS.items():
         value = getattr(config, name)
         if value not in allowed:

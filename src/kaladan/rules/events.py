@@ -179,7 +179,7 @@ def options(state: GameState, seat: Seat) -> Sequence[Action]:
         allowed = BASIC_TYPES if card == "EV09" else (1, 2, 3, 4, 5, SPECIAL)
         out = [_GOLD]
         for t in state.controlled(seat):
-            for c in legal.distinct(state.board[t]):
+            for c in legal.distinct(state.own_units(seat, t)):
                 if not c & 1 and type_of(c) in allowed:
                     out.append(_new(Action, (A.UPGRADE, t, -1, (c,), (), "", "", -1)))
         return out

@@ -110,6 +110,9 @@ def trigger_final_round(state: GameState) -> None:
 
 def finish_final_round(state: GameState) -> None:
     """R21.5, section 22: score the players still in the game."""
+    if state.teams:
+        game_over(state, scoring.team_result(state, "final_round"))
+        return
     scores = scoring.scores(state)
     winner, tie_break = scoring.winner(state, scores)
     game_over(state, Result("final_round", winner, scores, tie_break))

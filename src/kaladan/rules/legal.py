@@ -50,8 +50,31 @@ def legal_actions(state: GameState) -> Sequence[Action]:
     """
     cached = state.legal_cache
     if cached is not None and cached[0] is state.pending:
-        return cached[1]
-    return _GENERATORS[state.pending.kind](state, state.pending.seat)
+        actions = cached[1]
+    else:
+        actions = _GENERATORS[state.pending.kind](state, state.pending.seat)
+    if state.teams and state.pending.seat >= 0 and state.gold[state.pending.seat] > 0:
+        return with_gifts(actions, gifts(state, state.pending.seat))
+    return actions
+
+
+def gifts(state: GameState, seat: Seat) -> list[Action]:
+    """R23.11: any amount of your own gold to an ally, whenever you hold a decision."""
+    return [Action(A.GIFT, amount, number=ally) for ally in state.allies(seat)
+            for amount in range(1, state.gold[seat] + 1)]
+
+
+def with_gifts(actions: Sequence[Action], extra: list[Action]) -> Sequence[Action]:
+    if not extra:
+        return actions
+    if isinstance(actions, ActionList):
+        out = ActionList()
+        out.starts = actions.starts[:]
+        out.parts = actions.parts[:]
+        out.size = actions.size
+        out.add(extra)
+        return out
+    return list(actions) + extra
 
 
 def ask_or_skip(state: GameState) -> bool:
@@ -124,8 +147,13 @@ def _start_card(state: GameState, seat: Seat) -> list[Action]:
 
 
 def _castle(state: GameState, seat: Seat) -> list[Action]:
+    """R5.8; R23.6 alternating: odd turn positions take C1, C3, C5, the others C2, C4, C6."""
     taken = set(state.home)
-    return [Action(A.CASTLE, tile=t) for t in state.world.castle_spots if t not in taken]  # R5.8
+    spots = state.world.castle_spots
+    if state.teams and state.config.team_castle_spots == "alternating":
+        parity = state.turn_position(seat) % 2
+        spots = tuple(t for i, t in enumerate(spots) if i % 2 == parity)
+    return [Action(A.CASTLE, tile=t) for t in spots if t not in taken]
 
 
 def _start_unit(state: GameState, seat: Seat) -> list[Action]:
@@ -146,13 +174,15 @@ def add_moves(out: ActionList, state: GameState, seat: Seat,
     starts = out.starts
     parts = out.parts
     size = out.size
+    team = state.team
+    me = team[seat]
     for src in state.controlled(seat) if mine is None else mine:
-        units = board[src]
+        units = state.own_units(seat, src) if state.teams else board[src]
         n = len(units)
         ends = _tile_info(units)[3]
         for d in neighbours[src]:
             target = board[d]
-            if target and target[0] >> 7 != seat:
+            if target and team[target[0] >> 7] != me:  # R10.3, R23.16: empty or friendly
                 continue
             room = cap[d] - len(target)
             if room > 0:
@@ -193,22 +223,23 @@ def _tile_info(
     return codes, len(codes), frozenset(codes), _pattern_subsets(counts)[1]
 
 
-def _swap_counts(units_a: tuple[UnitCode, ...], units_b: tuple[UnitCode, ...], cap_a: int,
-                 cap_b: int) -> tuple[int, int, int, int, int, int]:
+def _swap_counts(units_a: tuple[UnitCode, ...], units_b: tuple[UnitCode, ...], len_a: int,
+                 len_b: int, cap_a: int, cap_b: int) -> tuple[int, int, int, int, int, int]:
     """Sizes of the two swap blocks of R10.7 between two tiles and their set-size ranges:
     one unit from a for low1..high1 units from b, and low2..high2 units (two or more) from a
-    for one unit from b; within capacity after the swap (R10.8), equal one-for-one excluded."""
-    len_a, len_b = len(units_a), len(units_b)
+    for one unit from b; within capacity after the swap (R10.8), equal one-for-one excluded.
+    ``units_*`` are the swapping player's units, ``len_*`` everyone's on the tile."""
     _, kinds_a, set_a, ends_a = _tile_info(units_a)
     _, kinds_b, set_b, ends_b = _tile_info(units_b)
     # One unit from a for |xb| units from b: len_a - 1 + |xb| <= cap_a and
     # len_b - |xb| + 1 <= cap_b, i.e. |xb| in [len_b + 1 - cap_b, cap_a - len_a + 1].
+    own_a, own_b = len(units_a), len(units_b)
     low1 = len_b + 1 - cap_b
     if low1 < 1:
         low1 = 1
     high1 = cap_a - len_a + 1
-    if high1 > len_b:
-        high1 = len_b
+    if high1 > own_b:
+        high1 = own_b
     count1 = 0
     if low1 <= high1:
         count1 = kinds_a * (ends_b[high1] - ends_b[low1 - 1])
@@ -218,8 +249,8 @@ def _swap_counts(units_a: tuple[UnitCode, ...], units_b: tuple[UnitCode, ...], c
     if low2 < 2:
         low2 = 2
     high2 = cap_b - len_b + 1
-    if high2 > len_a:
-        high2 = len_a
+    if high2 > own_a:
+        high2 = own_a
     count2 = (ends_a[high2] - ends_a[low2 - 1]) * kinds_b if low2 <= high2 else 0
     return count1, low1, high1, count2, low2, high2
 
@@ -273,28 +304,32 @@ def _action(state: GameState, seat: Seat) -> ActionList:
     """R10.1: pass, then every move, every swap and every attack, in that order.
 
     Moves (R10.2-R10.5), swaps (R10.6-R10.8) and attacks (R10.9, R16.1) are found in one pass
-    over your tiles and their neighbours, since this runs at every Action phase.
+    over your tiles and their neighbours, since this runs at every Action phase. In team mode
+    only your own units move (R23.16, R23.17) but capacity counts everyone's (R23.8).
     """
     out = ActionList([_PASS])
     board = state.board
     cap = state.world.capacity
     neighbours = state.world.neighbours
+    teams = state.teams
+    team = state.team
+    me = team[seat]
     starts = out.starts
     parts = out.parts
     size = 1
-    pairs: list[tuple[int, int]] = []  # adjacent own tiles, for swaps
+    pairs: list[tuple[int, int]] = []  # adjacent tiles you occupy, for swaps
     attack_list: list[Action] = []
     for src in state.controlled(seat):
-        units = board[src]
+        units = state.own_units(seat, src) if teams else board[src]
         n = len(units)
         ends = _tile_info(units)[3]
         for d in neighbours[src]:
             target = board[d]
             if target:
-                if target[0] >> 7 != seat:
+                if team[target[0] >> 7] != me:
                     attack_list.append(_new(Action, (A.ATTACK, src, d, (), (), "", "", -1)))
                     continue
-                if d > src:
+                if d > src and (not teams or state.occupies(seat, d)):
                     pairs.append((src, d))
             room = cap[d] - len(target)
             if room > 0:
@@ -303,15 +338,19 @@ def _action(state: GameState, seat: Seat) -> ActionList:
                 parts.append((_build_moves, _get_move, src, d, units, count))
                 size += count
     for a, b in pairs:
-        units_a, units_b = board[a], board[b]
-        count1, low1, high1, count2, low2, high2 = _swap_counts(units_a, units_b, cap[a], cap[b])
+        if teams:
+            own_a, own_b = state.own_units(seat, a), state.own_units(seat, b)
+        else:
+            own_a, own_b = board[a], board[b]
+        count1, low1, high1, count2, low2, high2 = _swap_counts(
+            own_a, own_b, len(board[a]), len(board[b]), cap[a], cap[b])
         if count1:
             starts.append(size)
-            parts.append((_build_swaps, _get_swap, a, b, units_a, units_b, 1, 1, low1, high1))
+            parts.append((_build_swaps, _get_swap, a, b, own_a, own_b, 1, 1, low1, high1))
             size += count1
         if count2:
             starts.append(size)
-            parts.append((_build_swaps, _get_swap, a, b, units_a, units_b, low2, high2, 1, 1))
+            parts.append((_build_swaps, _get_swap, a, b, own_a, own_b, low2, high2, 1, 1))
             size += count2
     out.size = size
     out.add(attack_list)
@@ -331,7 +370,7 @@ def volleys(state: GameState, seat: Seat) -> list[Action]:
         if not any(c >> 7 == seat and type_of(c) == ARCHER for c in board[a]):
             continue
         for d, units in enumerate(board):
-            if units and units[0] >> 7 != seat and distance[a][d] == 2:
+            if units and state.team[units[0] >> 7] != state.team[seat] and distance[a][d] == 2:
                 out.append(Action(A.VOLLEY, a, d))
     return out
 
@@ -356,10 +395,15 @@ def _spawn(state: GameState, seat: Seat) -> list[Action]:
 
 
 def placement_tiles(state: GameState, seat: Seat, mine: list[int] | None = None) -> list[int]:
-    """R11.3-R11.6: own tiles with room, and empty tiles next to one unless R11.4 used it up."""
+    """R11.3-R11.6: own tiles with room, and empty tiles next to one unless R11.4 used it up.
+
+    In team mode: friendly tiles, and one empty tile next to a friendly tile (R23.19).
+    """
     board = state.board
     cap = state.world.capacity
-    if mine is None:
+    if state.teams:
+        mine = state.friendly(seat)
+    elif mine is None:
         mine = state.controlled(seat)
     flags = [False] * len(board)
     for t in mine:
@@ -397,8 +441,15 @@ def _build_buys(tiles: list[int], units: list[UnitCode]) -> list[Action]:
     return [_new(Action, (A.BUY, tile, -1, (c,), (), "", "", -1)) for tile in tiles for c in units]
 
 
+def spendable_gold(state: GameState, seat: Seat) -> int:
+    """R11.1; R23.11, R23.19: in team mode the active player may spend allies' gold too."""
+    if not state.teams:
+        return state.gold[seat]
+    return state.gold[seat] + sum(state.gold[p] for p in state.allies(seat))
+
+
 def _purchase(state: GameState, seat: Seat) -> ActionList:
-    gold = state.gold[seat]
+    gold = spendable_gold(state, seat) if state.teams else state.gold[seat]
     realm = state.realm[seat]
     reserve = state.reserve[seat]
     result = ActionList([_END])
@@ -422,7 +473,7 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
     fortified = state.fortified
     board = state.board
     for t in mine if gold >= _CHEAPEST_UPGRADE else ():
-        for cost, c in _upgradable(board[t]):
+        for cost, c in _upgradable(state.own_units(seat, t) if state.teams else board[t]):
             if cost <= gold:
                 append(_new(Action, (A.UPGRADE, t, -1, (c,), (), "", "", -1)))
         if terrain[t] == _CASTLE and not fortified[t] and gold >= CASTLE_UPGRADE_COST:
@@ -482,8 +533,11 @@ def _reinforce(state: GameState, seat: Seat) -> ActionList:
     starts = out.starts
     parts = out.parts
     size = 1
+    teams = state.teams
+    team = state.team
+    me = team[seat]
     for src in state.controlled(seat):
-        units = board[src]
+        units = state.own_units(seat, src) if teams else board[src]
         kinds, n_kinds, kind_set, _ = _tile_info(units)
         for d in neighbours[src]:
             target = board[d]
@@ -491,12 +545,16 @@ def _reinforce(state: GameState, seat: Seat) -> ActionList:
                 starts.append(size)
                 parts.append((_build_single_moves, _get_single_move, src, d, kinds))
                 size += n_kinds
-            elif target[0] >> 7 == seat:
+            elif team[target[0] >> 7] == me:  # R23.20: an empty or friendly tile
                 if len(target) < cap[d]:
                     starts.append(size)
                     parts.append((_build_single_moves, _get_single_move, src, d, kinds))
                     size += n_kinds
                 if d > src:
+                    if teams:  # swap only with your own units (R12.1 c)
+                        target = state.own_units(seat, d)
+                        if not target:
+                            continue
                     _, n_others, other_set, _ = _tile_info(target)
                     count = n_kinds * n_others - len(kind_set & other_set)
                     if count:
@@ -523,6 +581,12 @@ def _casualty(state: GameState, seat: Seat) -> list[Action]:
     from .combat import casualty_options
 
     return [Action(A.CASUALTY, units=(c,)) for c in casualty_options(state, seat)]
+
+
+def _split(state: GameState, seat: Seat) -> list[Action]:
+    from .combat import split_options
+
+    return [Action(A.SPLIT, name=text) for text in split_options(state, seat)]
 
 
 def _card(state: GameState, seat: Seat) -> Sequence[Action]:
@@ -565,4 +629,5 @@ _GENERATORS: dict[Decision, Callable[[GameState, Seat], Sequence[Action]]] = {
     Decision.REINFORCE: _reinforce,
     Decision.NONE: _none,
     Decision.CARD: _card,
+    Decision.SPLIT: _split,
 }

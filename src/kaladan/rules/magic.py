@@ -66,36 +66,57 @@ def window(card_id: str) -> str:
     return MAGIC_CARD_BY_ID[card_id].window
 
 
+def same_side(battle: Battle, seat: Seat, leader: Seat) -> bool:
+    """Is ``seat`` on ``leader``'s side of the battle (same team)?"""
+    return battle.team[seat] == battle.team[leader]
+
+
 def side_of(battle: Battle, seat: Seat) -> str:
-    return "attacker" if seat == battle.attacker else "defender"
+    return "attacker" if same_side(battle, seat, battle.attacker) else "defender"
 
 
-def playable(state: GameState, battle: Battle, seat: Seat, windows: tuple[str, ...]) -> list[str]:
-    """Cards ``seat`` may select now (R16.6-R16.8): right window, right side, condition holds."""
-    if battle.used_card.get(seat):
+def side_players(state: GameState, battle: Battle, leader: Seat) -> list[Seat]:
+    """Players of ``leader``'s side in the battle (units on its tile when it was declared,
+    R20.2): the leader first, then in turn order after the active player (R23.21, R23.23)."""
+    order = [(state.active + k) % state.n for k in range(state.n)]
+    return [leader] + [p for p in order if p != leader and p in battle.participants
+                       and same_side(battle, p, leader)]
+
+
+def playable(state: GameState, battle: Battle, leader: Seat,
+             windows: tuple[str, ...]) -> list[str]:
+    """Cards the side of ``leader`` may select now (R16.6-R16.8, R23.23): held by a player of
+    the side in the battle, right window, usable by the side, condition true for its holder."""
+    if battle.used_card.get(leader):
         return []
-    side = side_of(battle, seat)
-    out = []
-    for card_id in sorted(set(state.hand[seat])):
-        effect = EFFECTS.get(card_id)
-        if effect is None or effect.kind == VOLLEY:
-            continue
-        info = MAGIC_CARD_BY_ID[card_id]
-        if info.window not in windows or info.usable_by not in (side, "either"):
-            continue
-        if effect.condition(state, battle, seat):
-            out.append(card_id)
-    return out
+    side = side_of(battle, leader)
+    out = set()
+    for holder in side_players(state, battle, leader):
+        for card_id in state.hand[holder]:
+            effect = EFFECTS.get(card_id)
+            if effect is None or effect.kind == VOLLEY:
+                continue
+            info = MAGIC_CARD_BY_ID[card_id]
+            if info.window not in windows or info.usable_by not in (side, "either"):
+                continue
+            if effect.condition(state, battle, holder):
+                out.add(card_id)
+    return sorted(out)
 
 
-def must_declare(state: GameState, battle: Battle, seat: Seat) -> bool:
-    """Is ``seat`` asked to declare (R16.5, R16.26)?
+def holder_of(state: GameState, battle: Battle, leader: Seat, card_id: str) -> Seat:
+    """The player of ``leader``'s side who holds the card (R23.23)."""
+    return next(p for p in side_players(state, battle, leader) if card_id in state.hand[p])
 
-    A side that holds cards is always asked, even when none of them is usable, so that being
-    asked reveals nothing beyond the public hand size (R5.13). While no card effect is
-    registered no card is ever usable and the step is silent.
+
+def must_declare(state: GameState, battle: Battle, leader: Seat) -> bool:
+    """Is the side of ``leader`` asked to declare (R16.5, R16.26)?
+
+    A side whose players hold cards is always asked, even when none of them is usable, so
+    that being asked reveals nothing beyond the public hand sizes (R5.13).
     """
-    return bool(EFFECTS) and bool(state.hand[seat]) and not battle.used_card.get(seat)
+    return (bool(EFFECTS) and not battle.used_card.get(leader)
+            and any(state.hand[p] for p in side_players(state, battle, leader)))
 
 
 def spend(state: GameState, seat: Seat, card_id: str) -> None:

@@ -44,6 +44,8 @@ def _battle_json(b: Battle, names: tuple[str, ...]) -> dict[str, Any]:
         "d12_all": {str(k): list(v) for k, v in b.d12_all.items()},
         "effect_queue": b.effect_queue, "choosing": b.choosing,
         "attack_units": [unit_ref(c) for c in b.attack_units],
+        "holders": {str(k): v for k, v in b.holders.items()},
+        "split_queue": b.split_queue, "participants": list(b.participants),
         "attack_dice": b.attack_dice, "defence_dice": b.defence_dice,
         "attack_rolls": b.attack_rolls, "defence_rolls": b.defence_rolls,
         "hits": {str(k): v for k, v in b.hits.items()}, "casualty_queue": b.casualty_queue,
@@ -66,6 +68,9 @@ def _battle_from(d: Mapping[str, Any], index: Any) -> Battle:
     b.effect_queue = [int(x) for x in d["effect_queue"]]
     b.choosing = str(d["choosing"])
     b.attack_units = tuple(parse_unit_ref(x) for x in d["attack_units"])
+    b.holders = {int(k): int(v) for k, v in d["holders"].items()}
+    b.split_queue = [int(x) for x in d["split_queue"]]
+    b.participants = tuple(int(x) for x in d["participants"])
     b.attack_dice = [int(x) for x in d["attack_dice"]]
     b.defence_dice = [int(x) for x in d["defence_dice"]]
     b.attack_rolls = [int(x) for x in d["attack_rolls"]]
@@ -133,7 +138,8 @@ def position_to_json(state: GameState) -> dict[str, Any]:
         "setup_queue": state.setup_queue,
         "result": None if result is None else {
             "end": result.end, "winner": result.winner, "scores": result.scores,
-            "tie_break": result.tie_break},
+            "tie_break": result.tie_break,
+            **({} if result.team is None else {"team": result.team})},
         "decisions": state.decisions,
         "last_event": state.last_event,
     }
@@ -226,10 +232,15 @@ def _from_json(data: Mapping[str, Any]) -> GameState:
     s.setup_queue = [int(x) for x in data["setup_queue"]]
     res = data["result"]
     s.result = None if res is None else Result(
-        str(res["end"]), res["winner"], list(res["scores"]), [list(r) for r in res["tie_break"]])
+        str(res["end"]), res["winner"], list(res["scores"]), [list(r) for r in res["tie_break"]],
+        res.get("team"))
     s.decisions = int(data["decisions"])
     s.last_event = data["last_event"]
     s.legal_cache = None
     s.mine_cache = [None] * n
+    s.teams = config.mode != "free_for_all"
+    s.team = tuple(seat % 2 if s.teams else seat for seat in range(n))
+    if s.battle is not None:
+        s.battle.team = s.team
     return s
 

@@ -54,8 +54,13 @@ def observe(state: GameState, seat: int) -> Observation:
     me["hand"] = list(state.hand[seat])
     me["pool"] = list(state.pool[seat])
     me["buyable"] = list(state.buyable[seat])
+    for ally in state.allies(seat):  # R23.5: allies show each other hands and pools
+        players[ally]["hand"] = list(state.hand[ally])
+        players[ally]["pool"] = list(state.pool[ally])
     obs: Observation = {
         "seat": seat,
+        "mode": state.config.mode,
+        "teams": list(state.team),
         "players": players,
         "phase": state.phase.label,
         "active": state.active,
@@ -86,7 +91,8 @@ def observe(state: GameState, seat: int) -> Observation:
         cards: dict[str, Any] = {}
         for p, card in battle.cards.items():
             volley = battle.ranged and p == battle.attacker  # revealed with the attack, R16.9
-            cards[str(p)] = card if revealed or volley or p == seat else "committed"
+            cards[str(p)] = (card if revealed or volley or state.team[p] == state.team[seat]
+                            else "committed")
         obs["battle"] = {
             "attacker": battle.attacker, "defender": battle.defender,
             "attacking_tile": names[battle.a_tile], "defended_tile": names[battle.d_tile],
@@ -97,5 +103,5 @@ def observe(state: GameState, seat: int) -> Observation:
         }
     if state.result is not None:
         obs["result"] = {"end": state.result.end, "winner": state.result.winner,
-                         "scores": state.result.scores}
+                         "scores": state.result.scores, "team": state.result.team}
     return obs

@@ -75,7 +75,9 @@ def move_units(state: GameState, src: int, dst: int, units: tuple[UnitCode, ...]
         left.remove(c)
     board[src] = tuple(left)
     board[dst] = tuple(sorted(board[dst] + units))
-    state.mine_cache[units[0] >> 7] = None
+    cache = state.mine_cache
+    for c in units:  # an invasion may move allies' units too (R23.26)
+        cache[c >> 7] = None
 
 
 def swap_units(state: GameState, a: int, b: int, from_a: tuple[UnitCode, ...],

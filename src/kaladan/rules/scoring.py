@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .state import GameState
+from .state import GameState, Result
 from .units import Seat
 from .world import Terrain
 
@@ -43,3 +43,50 @@ def winner(state: GameState, scores: list[int | None]) -> tuple[Seat, list[list[
         best = max(sums)
         tied = [p for p, s in zip(tied, sums, strict=True) if s == best]
     return tied[0], rolls
+
+
+# --- team mode (R23.33-R23.36) ---------------------------------------------------------
+
+
+def team_score(state: GameState, team: int) -> int:
+    """R23.34-R23.35: fallen enemy Crowns 5, friendly castles 3, scalps 2, other friendly tiles
+    1 (a shared tile once), the team's gold // 2, Six Gates per friendly tile type."""
+    members = [p for p in range(state.n) if state.team[p] == team]
+    tiles = [t for t, units in enumerate(state.board)
+             if units and state.team[units[0] >> 7] == team]
+    castles = sum(1 for t in tiles if state.world.terrain[t] == Terrain.CASTLE)
+    total = (5 * sum(len(state.trophies[p]) for p in members) + 3 * castles
+             + 2 * sum(len(state.graveyard[p]) for p in members) + (len(tiles) - castles)
+             + sum(state.gold[p] for p in members) // 2)
+    if state.six_gates:
+        total += 2 * len({state.world.terrain[t] for t in tiles})
+    return total
+
+
+def team_result(state: GameState, end: str, winning_team: int | None = None) -> Result:
+    """The result of a team game: every player scores their team's total (R22.5)."""
+    totals = {team: team_score(state, team) for team in set(state.team)}
+    tie_break: list[list[int]] = []
+    if winning_team is None:  # R23.33, R23.36
+        top = max(totals.values())
+        tied = sorted(t for t, s in totals.items() if s == top)
+        for key in (_team_units_on_board, _team_units_in_reserve):
+            if len(tied) > 1:
+                best = max(key(state, t) for t in tied)
+                tied = [t for t in tied if key(state, t) == best]
+        while len(tied) > 1:
+            sums = [sum(state.chance.roll(d) for d in (6, 8, 10, 12)) for _ in tied]
+            tie_break.append(sums)
+            best = max(sums)
+            tied = [t for t, s in zip(tied, sums, strict=True) if s == best]
+        winning_team = tied[0]
+    scores: list[int | None] = [totals[state.team[p]] for p in range(state.n)]
+    return Result(end, None, scores, tie_break, winning_team)
+
+
+def _team_units_on_board(state: GameState, team: int) -> int:
+    return sum(1 for units in state.board for c in units if state.team[c >> 7] == team)
+
+
+def _team_units_in_reserve(state: GameState, team: int) -> int:
+    return sum(units_in_reserve(state, p) for p in range(state.n) if state.team[p] == team)

@@ -79,6 +79,8 @@ def new_game(config: Config, seed: int) -> GameState:
     s.last_event = None
     s.legal_cache = None
     s.mine_cache = [None] * n
+    s.teams = config.mode != "free_for_all"
+    s.team = tuple(seat % 2 if s.teams else seat for seat in range(n))  # R23.2
     s.setup_named = [-1] * n
     # R5.3: everyone rolls; only those tied for highest roll again.
     sides = 12 if config.turn_order_die == "d12" else 10

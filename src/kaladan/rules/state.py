@@ -54,6 +54,7 @@ class Decision(IntEnum):
     REINFORCE = 11  # R12.1
     NONE = 12  # the game is over
     CARD = 13  # a choice a magic card's effect asks of its holder (section 26)
+    SPLIT = 14  # R23.22: a side leader shares the side's hits among allies
 
     @property
     def label(self) -> str:
@@ -105,6 +106,10 @@ class Battle:
     effect_queue: list[Seat] = field(default_factory=list)  # revealed W1 cards to resolve
     choosing: str = ""  # the card whose holder is making a choice (Decision.CARD)
     attack_units: tuple[UnitCode, ...] = ()  # the attacking side at step D (R16.13)
+    team: tuple[int, ...] = ()  # team of each seat (the state's), for side membership
+    holders: dict[Seat, Seat] = field(default_factory=dict)  # side leader -> card's holder
+    split_queue: list[Seat] = field(default_factory=list)  # side leaders still to split
+    participants: tuple[Seat, ...] = ()  # players with units on A or D at declaration (R20.2)
     attack_dice: list[int] = field(default_factory=list)  # die sizes, then rolled values
     defence_dice: list[int] = field(default_factory=list)
     attack_rolls: list[int] = field(default_factory=list)
@@ -121,7 +126,9 @@ class Battle:
             self.attacker, self.defender, self.a_tile, self.d_tile, self.step,
             self.magic_queue[:], dict(self.cards), dict(self.used_card), self.ranged, self.sneak,
             dict(self.shift), dict(self.d12_one), dict(self.d12_all), self.effect_queue[:],
-            self.choosing, self.attack_units, self.attack_dice[:], self.defence_dice[:],
+            self.choosing, self.attack_units, self.team, dict(self.holders),
+            self.split_queue[:], self.participants, self.attack_dice[:],
+            self.defence_dice[:],
             self.attack_rolls[:], self.defence_rolls[:], dict(self.hits),
             self.casualty_queue[:], self.set_aside[:], self.invade_left, self.staying[:],
         )
@@ -135,9 +142,11 @@ class Result:
     winner: Seat | None
     scores: list[int | None]
     tie_break: list[list[int]] = field(default_factory=list)  # dice sums per re-roll (R22.4)
+    team: int | None = None  # team mode: the winning team (0 or 1); winner is then None
 
     def copy(self) -> Result:
-        return Result(self.end, self.winner, self.scores[:], [r[:] for r in self.tie_break])
+        return Result(self.end, self.winner, self.scores[:], [r[:] for r in self.tie_break],
+                      self.team)
 
 
 class GameState:
@@ -150,7 +159,7 @@ class GameState:
         "end_card", "phase", "pending", "active", "slot", "turn", "final_slot", "oracles",
         "scales", "gilded", "six_gates", "event", "spawn_left",
         "purchase_empty", "battle", "setup_queue", "setup_named", "result", "decisions",
-        "last_event", "legal_cache", "mine_cache",
+        "last_event", "legal_cache", "mine_cache", "team", "teams",
     )
 
     config: Config
@@ -204,6 +213,10 @@ class GameState:
     # Per seat, the tiles it controls; None when not known. Every change of a tile's
     # units goes through ``ops``, which forgets the entry of the seat concerned.
     mine_cache: list[list[int] | None]
+    # Team of each seat: the seat itself in free-for-all, seat % 2 in team mode (seating
+    # alternates, R23.2). Tiles are friendly or enemy by team (R23.9).
+    team: tuple[int, ...]
+    teams: bool
 
     def copy(self) -> GameState:
         """A deep copy sharing only immutable parts (config, world)."""
@@ -254,6 +267,8 @@ class GameState:
         s.last_event = self.last_event
         s.legal_cache = None
         s.mine_cache = self.mine_cache[:]
+        s.team = self.team
+        s.teams = self.teams
         return s
 
     def invalidate(self) -> None:
@@ -268,9 +283,29 @@ class GameState:
         return self.phase == Phase.OVER
 
     def tile_owner(self, tile: int) -> Seat:
-        """The player on ``tile`` (free-for-all: at most one, R4.7), or -1 if empty."""
+        """A player on ``tile`` (free-for-all: the only one, R4.7), or -1 if empty."""
         units = self.board[tile]
         return units[0] >> 7 if units else -1
+
+    def tile_team(self, tile: int) -> int:
+        """The team on ``tile`` (never two, R4.7, R23.8), or -1 if empty."""
+        units = self.board[tile]
+        return self.team[units[0] >> 7] if units else -1
+
+    def occupies(self, seat: Seat, tile: int) -> bool:
+        """R1.9: at least one unit of ``seat`` stands on ``tile``."""
+        return any(c >> 7 == seat for c in self.board[tile])
+
+    def own_units(self, seat: Seat, tile: int) -> tuple[UnitCode, ...]:
+        """The units of ``seat`` on ``tile``, in canonical order (allies may share it)."""
+        units = self.board[tile]
+        if not self.teams:
+            return units if units and units[0] >> 7 == seat else ()
+        return tuple(c for c in units if c >> 7 == seat)
+
+    def allies(self, seat: Seat) -> list[Seat]:
+        """The other players of ``seat``'s team (none in free-for-all)."""
+        return [p for p in range(self.n) if p != seat and self.team[p] == self.team[seat]]
 
     def room(self, tile: int) -> int:
         return self.world.capacity[tile] - len(self.board[tile])
@@ -279,12 +314,28 @@ class GameState:
         """Tiles ``seat`` occupies (R1.9, R1.10), in tile order. Do not modify the list."""
         mine = self.mine_cache[seat]
         if mine is None:
-            mine = [t for t, units in enumerate(self.board) if units and units[0] >> 7 == seat]
+            if self.teams:  # R23.9: a tile you occupy, maybe with allies
+                mine = [t for t, units in enumerate(self.board)
+                        if any(c >> 7 == seat for c in units)]
+            else:
+                mine = [t for t, units in enumerate(self.board)
+                        if units and units[0] >> 7 == seat]
             self.mine_cache[seat] = mine
         return mine
 
+    def friendly(self, seat: Seat) -> list[int]:
+        """Tiles with a unit of ``seat``'s team (R23.9); in free-for-all the tiles it controls."""
+        if not self.teams:
+            return self.controlled(seat)
+        team = self.team
+        mine = team[seat]
+        return [t for t, units in enumerate(self.board) if units and team[units[0] >> 7] == mine]
+
     def units_on_board(self, seat: Seat) -> int:
-        return sum(len(units) for units in self.board if units and units[0] >> 7 == seat)
+        """Units of ``seat`` on the board (R7.13: only the player's own, R23.13)."""
+        if not self.teams:
+            return sum(len(units) for units in self.board if units and units[0] >> 7 == seat)
+        return sum(1 for units in self.board for c in units if c >> 7 == seat)
 
     def basic_units_on_board(self, seat: Seat) -> list[tuple[int, UnitCode]]:
         """(tile, unit) for every basic unit of ``seat`` on the board, canonical order."""

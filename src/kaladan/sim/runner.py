@@ -45,6 +45,8 @@ class GameSummary:
     decisions: int
     scores: list[int | None]
     record: dict[str, Any] | None = None
+    team: int | None = None  # team mode: the winning team (winner is then None)
+    teams: list[int] | None = None  # team mode: the team of each seat
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -52,6 +54,9 @@ class GameSummary:
             "end": self.end, "rounds": self.rounds, "decisions": self.decisions,
             "scores": self.scores,
         }
+        if self.teams is not None:
+            out["teams"] = self.teams
+            out["winning_team"] = self.team
         if self.record is not None:
             out["record"] = self.record
         return out
@@ -89,6 +94,7 @@ def play_game(config: Config, seed: int, bot_specs: list[str],
         realms=[REALMS[r] if r >= 0 else None for r in state.realm],
         winner=result.winner, end=result.end, rounds=rounds_played(state),
         decisions=state.decisions, scores=list(result.scores), record=record,
+        team=result.team, teams=list(state.team) if state.teams else None,
     )
 
 
@@ -102,8 +108,11 @@ class Summary:
         seats: dict[str, int] = {}
         realms: dict[str, int] = {}
         ends: dict[str, int] = {}
+        teams: dict[str, int] = {}
         for g in self.games:
             ends[g.end] = ends.get(g.end, 0) + 1
+            if g.team is not None:
+                teams[str(g.team)] = teams.get(str(g.team), 0) + 1
             if g.winner is not None:
                 seats[str(g.winner)] = seats.get(str(g.winner), 0) + 1
                 bot = g.bots[g.winner]
@@ -116,6 +125,7 @@ class Summary:
             "wins_by_seat": seats,
             "wins_by_bot": wins,
             "wins_by_realm": realms,
+            **({"wins_by_team": teams} if any(g.teams for g in self.games) else {}),
             "ends": ends,
             "average_rounds": sum(g.rounds for g in self.games) / n if n else 0.0,
             "average_decisions": sum(g.decisions for g in self.games) / n if n else 0.0,

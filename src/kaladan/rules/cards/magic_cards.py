@@ -40,23 +40,28 @@ TileOf = Callable[[Battle, Seat], int]
 # --- shared helpers --------------------------------------------------------------------
 
 
+def attacking(battle: Battle, seat: Seat) -> bool:
+    return battle.team[seat] == battle.team[battle.attacker]
+
+
 def own_tile(battle: Battle, seat: Seat) -> int:
     """R26.3: "your battle tile"."""
-    return battle.a_tile if seat == battle.attacker else battle.d_tile
+    return battle.a_tile if attacking(battle, seat) else battle.d_tile
 
 
 def enemy_tile(battle: Battle, seat: Seat) -> int:
-    return battle.d_tile if seat == battle.attacker else battle.a_tile
+    return battle.d_tile if attacking(battle, seat) else battle.a_tile
 
 
-def enemy(battle: Battle, seat: Seat) -> Seat:
-    return battle.defender if seat == battle.attacker else battle.attacker
+def enemies(battle: Battle, seat: Seat) -> list[Seat]:
+    """The players of the other side in this battle (R20.2, R23.24)."""
+    return [p for p in battle.participants if battle.team[p] != battle.team[seat]]
 
 
 def taking_part(state: GameState, battle: Battle, seat: Seat) -> list[UnitCode]:
     """R26.3: your units standing on your battle tile (with LAU-1 only the Archers attack)."""
     units = [c for c in state.board[own_tile(battle, seat)] if c >> 7 == seat]
-    if battle.ranged and seat == battle.attacker:
+    if battle.ranged and attacking(battle, seat):
         units = [c for c in units if type_of(c) == ARCHER]
     return units
 
@@ -99,9 +104,9 @@ def sub_multisets(units: Sequence[UnitCode], low: int, high: int) -> list[tuple[
 
 def enemy_targets(state: GameState, battle: Battle, seat: Seat) -> list[UnitCode]:
     """Enemy units other than a Crown on the enemy battle tile (R20.14)."""
-    them = enemy(battle, seat)
+    mine = battle.team[seat]
     return sorted({c for c in state.board[enemy_tile(battle, seat)]
-                   if c >> 7 == them and type_of(c) != CROWN})
+                   if battle.team[c >> 7] != mine and type_of(c) != CROWN})
 
 
 def kill_options(state: GameState, battle: Battle, seat: Seat) -> list[Action]:
@@ -211,14 +216,15 @@ def harmony_options(state: GameState, battle: Battle, seat: Seat) -> list[Action
         for b in state.world.neighbours[a]:
             if b <= a or b not in mine:
                 continue
-            from_a = [()] + sub_multisets(board[a], 1, len(board[a]))
-            from_b = [()] + sub_multisets(board[b], 1, len(board[b]))
+            own_a, own_b = state.own_units(seat, a), state.own_units(seat, b)
+            from_a = [()] + sub_multisets(own_a, 1, len(own_a))
+            from_b = [()] + sub_multisets(own_b, 1, len(own_b))
             for xa, xb in product(from_a, from_b):
                 if xa == xb:
                     continue  # nothing would change
-                after_a = len(board[a]) - len(xa) + len(xb)
-                after_b = len(board[b]) - len(xb) + len(xa)
-                if 1 <= after_a <= cap[a] and 1 <= after_b <= cap[b]:
+                moved = len(xb) - len(xa)
+                if (len(own_a) + moved >= 1 and len(own_b) - moved >= 1
+                        and len(board[a]) + moved <= cap[a] and len(board[b]) - moved <= cap[b]):
                     out.append(Action(A.HARMONY, a, b, xa, xb))
     return out
 
@@ -246,8 +252,8 @@ def evade_targets(state: GameState, battle: Battle, seat: Seat) -> list[int]:
     out = []
     for t in state.world.neighbours[d]:
         units = state.board[t]
-        if t == battle.a_tile or (units and units[0] >> 7 != seat):
-            continue
+        if t == battle.a_tile or (units and battle.team[units[0] >> 7] != battle.team[seat]):
+            continue  # R23.16: empty or friendly
         if len(units) + len(mine) <= state.world.capacity[t]:
             out.append(t)
     return out
@@ -323,8 +329,8 @@ def lower_enemy(condition: CardCondition) -> CardEffect:
     """KIM-5, ARD-3, LAU-4: each enemy unit rolls one die size lower."""
 
     def apply(state: GameState, battle: Battle, seat: Seat, action: Action | None) -> None:
-        them = enemy(battle, seat)
-        battle.shift[them] = battle.shift.get(them, 0) - 1
+        for them in enemies(battle, seat):
+            battle.shift[them] = battle.shift.get(them, 0) - 1
 
     return CardEffect(condition, apply=apply)
 
