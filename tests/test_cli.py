@@ -186,3 +186,35 @@ def test_cards_bad_arguments_exit_2() -> None:
         result = run(*args)
         assert result.returncode == 2
         assert "Traceback" not in result.stderr and result.stderr.strip()
+
+
+def test_simulate_team_mode_reports_the_winning_team() -> None:
+    """Section 23: `simulate --mode team_2v2` plays team games and reports the winning team."""
+    result = run("simulate", "--players", "random,random,random,random", "--mode", "team_2v2",
+                 "--games", "4", "--seed", "5", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert sum(data["wins_by_team"].values()) + data["ends"].get("draw", 0) == 4
+    for game in data["games"]:
+        assert game["teams"] == [0, 1, 0, 1]
+        assert game["winner"] is None
+        assert game["winning_team"] in (0, 1) or game["end"] == "draw"
+    text = run("simulate", "--players", "random,random,random,random,random,random",
+               "--mode", "team_3v3", "--games", "2", "--seed", "5")
+    assert text.returncode == 0 and "team 0 (seats 0, 2, 4)" in text.stdout
+
+
+def test_team_mode_with_the_wrong_player_count_exits_2() -> None:
+    result = run("simulate", "--players", "random,random,random", "--mode", "team_2v2")
+    assert result.returncode == 2
+    assert "team_2v2 needs exactly 4 players" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_team_record_replays(tmp_path: Path) -> None:
+    out = tmp_path / "team.json"
+    made = run("record", "--players", "random,random,random,random", "--mode", "team_2v2",
+               "--seed", "9", "--out", str(out))
+    assert made.returncode == 0, made.stderr
+    record = json.loads(out.read_text())
+    assert record["config"]["mode"] == "team_2v2"
+    assert run("replay", str(out), "--verify").returncode == 0
