@@ -359,6 +359,12 @@ def _fight(state: GameState) -> None:
             and state.world.terrain[d] == Terrain.MOUNTAIN)
     hits_a, hits_d = compare(battle.attack_rolls, battle.defence_rolls, drop, state.scales)
     battle.step = "casualties"
+    if not state.teams:  # one player a side: hits capped by its units (R16.21)
+        battle.hits = {attacker: min(hits_a, len(_candidates(state, battle, attacker))),
+                       defender: min(hits_d, len(_candidates(state, battle, defender)))}
+        battle.casualty_queue = [attacker, defender]  # R16.22: attacker first
+        next_casualty(state)
+        return
     battle.hits = {}
     battle.casualty_queue = []
     battle.split_queue = []

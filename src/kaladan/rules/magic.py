@@ -78,6 +78,8 @@ def side_of(battle: Battle, seat: Seat) -> str:
 def side_players(state: GameState, battle: Battle, leader: Seat) -> list[Seat]:
     """Players of ``leader``'s side in the battle (units on its tile when it was declared,
     R20.2): the leader first, then in turn order after the active player (R23.21, R23.23)."""
+    if not state.teams:
+        return [leader]  # free-for-all: one player a side
     order = [(state.active + k) % state.n for k in range(state.n)]
     return [leader] + [p for p in order if p != leader and p in battle.participants
                        and same_side(battle, p, leader)]
@@ -115,8 +117,11 @@ def must_declare(state: GameState, battle: Battle, leader: Seat) -> bool:
     A side whose players hold cards is always asked, even when none of them is usable, so
     that being asked reveals nothing beyond the public hand sizes (R5.13).
     """
-    return (bool(EFFECTS) and not battle.used_card.get(leader)
-            and any(state.hand[p] for p in side_players(state, battle, leader)))
+    if not EFFECTS or battle.used_card.get(leader):
+        return False
+    if not state.teams:
+        return bool(state.hand[leader])
+    return any(state.hand[p] for p in side_players(state, battle, leader))
 
 
 def spend(state: GameState, seat: Seat, card_id: str) -> None:
