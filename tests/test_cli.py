@@ -66,7 +66,8 @@ def test_simulate_text_summary() -> None:
                  "--option", "phase_order=official")
     assert result.returncode == 0, result.stderr
     assert "2 games" in result.stdout
-    assert "seat 0 (random)" in result.stdout
+    assert "win rate by seat (95% Wilson interval):" in result.stdout
+    assert "win rate by realm" in result.stdout and "average score by seat" in result.stdout
 
 
 @pytest.fixture(scope="module")

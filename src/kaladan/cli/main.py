@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -62,13 +62,13 @@ def _print_summary(summary: Summary, seconds: float) -> None:
     print(f"average rounds {data['average_rounds']:.1f}, "
           f"average decisions {data['average_decisions']:.1f}")
     print("ends: " + ", ".join(f"{k} {v}" for k, v in sorted(data["ends"].items())))
-    seats = len(summary.games[0].bots) if summary.games else 0
-    if "wins_by_team" in data:
-        seats = 0  # seats do not win alone in team mode: see the teams below
-    for seat in range(seats):
-        wins = data["wins_by_seat"].get(str(seat), 0)
-        bot = summary.games[0].bots[seat]
-        print(f"seat {seat} ({bot}): {wins} wins ({100 * wins / n if n else 0:.1f}%)")
+    rates = summary.rates()
+    for group in ("bot", "seat", "realm"):
+        print(f"win rate by {group} (95% Wilson interval):")
+        for key, row in rates[group].items():
+            print(f"  {key:<12} {row['wins']:>5}/{row['games']:<5} {100 * row['rate']:5.1f}% "
+                  f"[{100 * row['low']:.1f}-{100 * row['high']:.1f}]")
+    print("average score by seat: " + ", ".join(f"{s:.1f}" for s in data["average_scores"]))
     if "wins_by_team" in data:
         teams = summary.games[0].teams or []
         for team in (0, 1):
@@ -76,9 +76,7 @@ def _print_summary(summary: Summary, seconds: float) -> None:
             seats_of = ", ".join(str(s) for s, t in enumerate(teams) if t == team)
             print(f"team {team} (seats {seats_of}): {wins} wins "
                   f"({100 * wins / n if n else 0:.1f}%)")
-    if data["wins_by_realm"]:
-        print("wins by realm: " + ", ".join(
-            f"{k} {v}" for k, v in sorted(data["wins_by_realm"].items())))
+
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -86,14 +84,50 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     config = _config(len(bots), args.option, args.layout, args.quick, args.mode)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
     start = time.perf_counter()
-    summary = simulate(config, bots, args.games, args.seed)
+    progress = _progress_bar(start) if sys.stderr.isatty() else None
+    summary = simulate(config, bots, args.games, args.seed, keep_records=args.records,
+                       jobs=args.jobs, progress=progress)
     seconds = time.perf_counter() - start
+    if progress is not None:
+        sys.stderr.write("\n")
+    if args.out:
+        _write(args.out, "".join(json.dumps(g.to_json()) + "\n" for g in summary.games))
+    if args.csv:
+        rows = ["group,key,games,wins,rate,low,high"]
+        for group, table in summary.rates().items():
+            rows += [f"{group},{key},{r['games']},{r['wins']},{r['rate']:.6f},{r['low']:.6f},"
+                     f"{r['high']:.6f}" for key, r in table.items()]
+        _write(args.csv, "\n".join(rows) + "\n")
     if args.json:
         print(json.dumps(summary.to_json()))
     else:
         _print_summary(summary, seconds)
     return 0
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text, "utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path!r}: {exc}") from exc
+
+
+def _progress_bar(start: float) -> Callable[[int, int], None]:
+    """Games done, games per second and time left, redrawn on one terminal line."""
+
+    def show(done: int, total: int) -> None:
+        elapsed = max(time.perf_counter() - start, 1e-9)
+        rate = done / elapsed
+        left = (total - done) / rate if rate else 0.0
+        filled = int(30 * done / total)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} games, "
+                         f"{rate:.1f} games/s, {left:.0f} s left ")
+        sys.stderr.flush()
+
+    return show
 
 
 def cmd_record(args: argparse.Namespace) -> int:
@@ -166,6 +200,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="play many games between bots and summarise them")
     _add_game_args(p)
     p.add_argument("--games", type=int, default=100)
+    p.add_argument("--jobs", type=int, default=1,
+                   help="local processes to play in (same results whatever the number)")
+    p.add_argument("--out", help="write one JSON line per game to this file")
+    p.add_argument("--records", action="store_true",
+                   help="with --out: include each game's full record")
+    p.add_argument("--csv", help="write the win-rate table (with 95%% intervals) as CSV")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_simulate)
     p = sub.add_parser("record", help="play one game and write its record")

@@ -7,7 +7,8 @@ be re-played alone and results do not depend on the order games are run in.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,7 @@ from ..rules.legal import legal_actions
 from ..rules.setup import new_game
 from ..rules.state import GameState
 from ..rules.units import REALMS
+from .stats import wilson
 
 _MASK = (1 << 64) - 1
 
@@ -50,7 +52,8 @@ class GameSummary:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "seed": self.seed, "bots": self.bots, "realms": self.realms, "winner": self.winner,
+            "seed": self.seed, "seats": len(self.bots), "bots": self.bots, "realms": self.realms,
+            "winner": self.winner,
             "end": self.end, "rounds": self.rounds, "decisions": self.decisions,
             "scores": self.scores,
         }
@@ -129,12 +132,66 @@ class Summary:
             "ends": ends,
             "average_rounds": sum(g.rounds for g in self.games) / n if n else 0.0,
             "average_decisions": sum(g.decisions for g in self.games) / n if n else 0.0,
+            "average_scores": self.average_scores(),
+            "rates": {group: {key: row for key, row in rows.items()}
+                      for group, rows in self.rates().items()},
         }
+
+    def rates(self) -> dict[str, dict[str, dict[str, float | int]]]:
+        """Win rates per bot, realm and seat with Wilson 95% intervals. A seat wins when it
+        is the winner or, in team mode, on the winning team; draws are no win."""
+        counts: dict[str, dict[str, list[int]]] = {"bot": {}, "realm": {}, "seat": {}}
+        for g in self.games:
+            for seat, bot in enumerate(g.bots):
+                won = (g.winner == seat if g.teams is None
+                       else g.team is not None and g.teams[seat] == g.team)
+                for group, key in (("bot", bot), ("realm", g.realms[seat] or "?"),
+                                   ("seat", str(seat))):
+                    row = counts[group].setdefault(key, [0, 0])
+                    row[0] += 1
+                    row[1] += int(won)
+        out: dict[str, dict[str, dict[str, float | int]]] = {}
+        for group, rows in counts.items():
+            out[group] = {}
+            for key in sorted(rows):
+                played, wins = rows[key]
+                low, high = wilson(wins, played)
+                out[group][key] = {"games": played, "wins": wins, "rate": wins / played,
+                                   "low": low, "high": high}
+        return out
+
+    def average_scores(self) -> list[float]:
+        seats = len(self.games[0].bots) if self.games else 0
+        out = []
+        for seat in range(seats):
+            scores = [g.scores[seat] for g in self.games if g.scores[seat] is not None]
+            out.append(sum(s for s in scores if s is not None) / len(scores) if scores else 0.0)
+        return out
+
+
+def _play_task(task: tuple[Config, int, list[str], bool]) -> GameSummary:
+    config, seed, bot_specs, keep_records = task
+    return play_game(config, seed, bot_specs, keep_records)
 
 
 def simulate(config: Config, bot_specs: list[str], games: int, seed: int,
-             keep_records: bool = False) -> Summary:
+             keep_records: bool = False, jobs: int = 1,
+             progress: Callable[[int, int], None] | None = None) -> Summary:
+    """Play ``games`` games. With ``jobs`` > 1 they run in that many local processes; every
+    game has its own seed (``game_seed``) and results keep their order, so the summary is the
+    same whatever the number of jobs."""
+    tasks = [(config, game_seed(seed, i), bot_specs, keep_records) for i in range(games)]
     summary = Summary()
-    for i in range(games):
-        summary.games.append(play_game(config, game_seed(seed, i), bot_specs, keep_records))
+    if jobs <= 1:
+        for i, task in enumerate(tasks):
+            summary.games.append(_play_task(task))
+            if progress is not None:
+                progress(i + 1, games)
+        return summary
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        chunk = max(1, min(32, games // (4 * jobs)))
+        for i, game in enumerate(pool.map(_play_task, tasks, chunksize=chunk)):
+            summary.games.append(game)
+            if progress is not None:
+                progress(i + 1, games)
     return summary

@@ -1,0 +1,70 @@
+"""Simulation runs: the same seed gives the same games whatever the number of processes, and
+the summary's win rates carry correct Wilson intervals."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kaladan.rules.config import Config
+from kaladan.sim.runner import simulate
+from kaladan.sim.stats import wilson
+
+
+def test_wilson_interval_known_values() -> None:
+    low, high = wilson(8, 10)  # a textbook example: 0.8 with n = 10
+    assert low == pytest.approx(0.4902, abs=1e-4) and high == pytest.approx(0.9433, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(500, 1000)
+    assert low < 0.5 < high and high - low == pytest.approx(0.0619, abs=1e-3)
+
+
+def test_same_results_whatever_the_number_of_jobs() -> None:
+    config = Config(players=3)
+    one = simulate(config, ["random"] * 3, 12, seed=4, jobs=1)
+    two = simulate(config, ["random"] * 3, 12, seed=4, jobs=2)
+    assert one.to_json() == two.to_json()
+    assert len({g.seed for g in one.games}) == 12
+
+
+def test_rates_count_every_seat_and_team_wins() -> None:
+    summary = simulate(Config(players=4, mode="team_2v2"), ["random"] * 4, 6, seed=2)
+    rates = summary.rates()
+    assert sum(row["games"] for row in rates["seat"].values()) == 24
+    team_wins = sum(1 for g in summary.games if g.team is not None)
+    assert rates["bot"]["random"]["wins"] == 2 * team_wins  # both players of the team win
+    for row in rates["realm"].values():
+        assert row["low"] <= row["rate"] <= row["high"]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "kaladan.cli.main", *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_cli_out_csv_jobs_and_no_progress_bar_off_a_terminal(tmp_path: Path) -> None:
+    out, csv = tmp_path / "games.jsonl", tmp_path / "summary.csv"
+    args = ["simulate", "--players", "random,random", "--games", "8", "--seed", "3"]
+    result = run(*args, "--jobs", "2", "--out", str(out), "--csv", str(csv), "--records",
+                 "--json")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""  # no progress bar when stderr is not a terminal
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == 8
+    for game in lines:
+        assert {"seed", "seats", "bots", "realms", "winner", "scores", "rounds",
+                "decisions", "record"} <= set(game)
+        assert game["record"]["format"] == "kaladan-record"
+    header, *rows = csv.read_text().splitlines()
+    assert header == "group,key,games,wins,rate,low,high"
+    assert any(row.startswith("seat,0,8,") for row in rows)
+    single = run(*args, "--json")  # one process, no records: the same games
+    with_records = json.loads(result.stdout)["games"]
+    assert json.loads(single.stdout)["games"] == [
+        {k: v for k, v in g.items() if k != "record"} for g in with_records]
+    assert run(*args, "--jobs", "0").returncode == 2
