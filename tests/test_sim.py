@@ -68,3 +68,34 @@ def test_cli_out_csv_jobs_and_no_progress_bar_off_a_terminal(tmp_path: Path) -> 
     assert json.loads(single.stdout)["games"] == [
         {k: v for k, v in g.items() if k != "record"} for g in with_records]
     assert run(*args, "--jobs", "0").returncode == 2
+
+
+def test_a_custom_bot_from_a_python_file(tmp_path: Path) -> None:
+    """docs/bots.md: `path/to/file.py:ClassName` plugs a bot in; it gets the seat's view."""
+    bot = tmp_path / "first.py"
+    bot.write_text("class First:\n    name = 'first'\n\n"
+                   "    def choose(self, view, legal, rng):\n"
+                   "        assert 'hand' in view.observation['players'][view.seat]\n"
+                   "        return legal[0]\n")
+    result = run("simulate", "--players", f"{bot}:First,random", "--games", "3", "--json")
+    assert result.returncode == 0, result.stderr
+    games = json.loads(result.stdout)["games"]
+    assert len(games) == 3 and games[0]["bots"] == [f"{bot}:First", "random"]
+    missing = run("simulate", "--players", f"{bot}:Nobody,random", "--games", "1")
+    assert missing.returncode == 2 and "has no class 'Nobody'" in missing.stderr
+    absent = run("simulate", "--players", f"{tmp_path}/none.py:X,random", "--games", "1")
+    assert absent.returncode == 2 and "not found" in absent.stderr
+
+
+def test_a_custom_bot_that_breaks_gets_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("class Wrong:\n    name = 'wrong'\n\n"
+                   "    def choose(self, view, legal, rng):\n"
+                   "        return 'attack everything'\n\n"
+                   "class Crash:\n    name = 'crash'\n\n"
+                   "    def choose(self, view, legal, rng):\n"
+                   "        raise RuntimeError('boom')\n")
+    for cls, words in (("Wrong", "not legal now"), ("Crash", "boom")):
+        result = run("simulate", "--players", f"{bad}:{cls},random", "--games", "1")
+        assert result.returncode == 2, result.stderr
+        assert words in result.stderr and "Traceback" not in result.stderr

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib.util
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
-from ..rules.errors import ConfigError
-from .base import Bot
+from ..rules.actions import Action
+from ..rules.errors import ConfigError, KaladanError
+from .base import Bot, SeatView
 from .random_bot import RandomBot
 
 _FACTORIES: dict[str, Callable[[dict[str, str]], Bot]] = {
@@ -17,8 +21,52 @@ def bot_codes() -> list[str]:
     return sorted(_FACTORIES)
 
 
+def load_bot_file(spec: str) -> Bot:
+    """A custom bot from a Python file: ``path/to/file.py:ClassName`` (see docs/bots.md)."""
+    path_text, _, class_name = spec.partition(".py:")
+    path = Path(path_text + ".py")
+    if not path.is_file():
+        raise ConfigError(f"bot file {str(path)!r} not found (in {spec!r})")
+    module_spec = importlib.util.spec_from_file_location(f"kaladan_bot_{path.stem}", path)
+    if module_spec is None or module_spec.loader is None:
+        raise ConfigError(f"cannot load bot file {str(path)!r}")
+    module = importlib.util.module_from_spec(module_spec)
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as exc:  # the file is the user's code: report, do not crash
+        raise ConfigError(f"bot file {str(path)!r} failed to load: {exc!r}") from exc
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        raise ConfigError(f"bot file {str(path)!r} has no class {class_name!r}")
+    bot = cls()
+    if not callable(getattr(bot, "choose", None)):
+        raise ConfigError(f"{class_name} in {str(path)!r} has no choose(view, legal, rng)")
+    return CheckedBot(bot, spec)
+
+
+class CheckedBot:
+    """A bot from outside the project: its answers are checked before the engine applies
+    them, and its failures become clear errors instead of tracebacks."""
+
+    def __init__(self, bot: Bot, spec: str) -> None:
+        self.bot = bot
+        self.spec = spec
+        self.name = getattr(bot, "name", spec)
+
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+        try:
+            action = self.bot.choose(view, legal, rng)
+        except Exception as exc:
+            raise KaladanError(f"bot {self.spec!r} failed: {exc!r}") from exc
+        if action not in legal:
+            raise KaladanError(f"bot {self.spec!r} chose {action!r}, which is not legal now")
+        return action
+
+
 def make_bot(spec: str) -> Bot:
-    """Build a bot from ``code[:key=value,...]``."""
+    """Build a bot from ``code[:key=value,...]`` or ``path/to/file.py:ClassName``."""
+    if ".py:" in spec:
+        return load_bot_file(spec.strip())
     name, _, param_text = spec.strip().partition(":")
     params: dict[str, str] = {}
     for item in filter(None, param_text.split(",")):
