@@ -99,3 +99,30 @@ def test_a_custom_bot_that_breaks_gets_a_clear_error(tmp_path: Path) -> None:
         result = run("simulate", "--players", f"{bad}:{cls},random", "--games", "1")
         assert result.returncode == 2, result.stderr
         assert words in result.stderr and "Traceback" not in result.stderr
+
+
+def test_greedy_bot_beats_random_with_seats_rotated() -> None:
+    """Issue 6 bots: greedy (exact odds for attacks, claims empty tiles, buys at the front)
+    against random; a short seeded run (the 400-game ladder is in docs/bots.md)."""
+    first = simulate(Config(players=2), ["greedy", "random"], 15, seed=31)
+    second = simulate(Config(players=2), ["random", "greedy"], 15, seed=32)
+    wins = first.rates()["bot"]["greedy"]["wins"] + second.rates()["bot"]["greedy"]["wins"]
+    assert wins >= 27  # of 30
+
+
+def test_greedy_bot_decides_from_its_view_only_and_deterministically() -> None:
+    """Bots see only their seat's view: the greedy bot's games replay from seed alone, and it
+    never needs more than the SeatView (it holds no state of its own)."""
+    from kaladan.bots.greedy import GreedyBot
+
+    bot = GreedyBot()
+    assert not vars(bot)  # no hidden state between decisions
+    a = simulate(Config(players=3), ["greedy", "random", "greedy"], 4, seed=8)
+    b = simulate(Config(players=3), ["greedy", "random", "greedy"], 4, seed=8)
+    assert a.to_json() == b.to_json()
+
+
+def test_greedy_bot_plays_team_games() -> None:
+    summary = simulate(Config(players=4, mode="team_2v2"), ["greedy", "random"] * 2, 6, seed=4)
+    assert len(summary.games) == 6
+    assert all(g.end in ("last_crown", "final_round", "draw") for g in summary.games)

@@ -8,8 +8,10 @@ from functools import cached_property
 from typing import Protocol
 
 from ..rules.actions import Action, format_action
+from ..rules.config import Config
 from ..rules.observe import Observation, observe
 from ..rules.state import GameState
+from ..rules.world import World
 
 
 class SeatView:
@@ -27,6 +29,16 @@ class SeatView:
     @cached_property
     def observation(self) -> Observation:
         return observe(self._state, self.seat)
+
+    @property
+    def world(self) -> World:
+        """The map (public: R5.13)."""
+        return self._state.world
+
+    @property
+    def config(self) -> Config:
+        """The game's configuration and ruleset options (public)."""
+        return self._state.config
 
     def format(self, action: Action) -> str:
         return format_action(action, self._state)

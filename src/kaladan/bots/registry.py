@@ -10,10 +10,12 @@ from pathlib import Path
 from ..rules.actions import Action
 from ..rules.errors import ConfigError, KaladanError
 from .base import Bot, SeatView
+from .greedy import GreedyBot
 from .random_bot import RandomBot
 
 _FACTORIES: dict[str, Callable[[dict[str, str]], Bot]] = {
     "random": lambda params: RandomBot(),
+    "greedy": lambda params: GreedyBot(),
 }
 
 
@@ -77,8 +79,8 @@ def make_bot(spec: str) -> Bot:
     factory = _FACTORIES.get(name.lower())
     if factory is None:
         raise ConfigError(f"unknown bot {name!r}: available bots are {', '.join(bot_codes())}")
-    if params and name.lower() == "random":
-        raise ConfigError(f"the random bot takes no parameters, got {param_text!r}")
+    if params and name.lower() in ("random", "greedy"):
+        raise ConfigError(f"the {name.lower()} bot takes no parameters, got {param_text!r}")
     return factory(params)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -236,6 +237,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, KaladanError) as exc:
         print(f"kaladan: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (`kaladan ... | head`): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

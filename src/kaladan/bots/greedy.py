@@ -1,0 +1,117 @@
+"""The greedy bot: a hand-written policy that decides from its seat's observation only.
+
+It attacks when the exact odds (``kaladan.odds``) favour it, always takes free units, spends
+its gold on units next to the enemy and on upgrades, plays the magic cards it is offered,
+gives up its cheapest units and otherwise keeps its army together.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .. import odds as odds_module
+from ..rules import actions as A
+from ..rules.actions import Action
+from ..rules.errors import KaladanError
+from ..rules.notation import parse_unit_ref
+from ..rules.units import CATAPULT, CROWN, GENERAL, SPECIAL, SWORD, type_of, unit_value
+from .base import SeatView
+
+# Preference of units to buy or place (higher first) and of upgrades.
+_BUY_ORDER = {CATAPULT: 5, SPECIAL: 4, GENERAL: 6, SWORD: 3, 3: 2, 4: 1}
+_MIN_WIN = 0.55  # attack only when the exact chance of winning is at least this
+
+
+class GreedyBot:
+    name = "greedy"
+
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+        kinds = {a.kind for a in legal}
+        if A.ATTACK in kinds:
+            best = self._best_attack(view, [a for a in legal if a.kind == A.ATTACK])
+            if best is not None:
+                return best
+        if A.MOVE in kinds and A.PASS in kinds:  # action or reinforcement: claim a tile
+            spread = self._spread(view, [a for a in legal if a.kind == A.MOVE])
+            if spread is not None:
+                return spread
+        for kind in (A.MAGIC, A.SPAWN, A.PLACE, A.UPGRADE, A.DEPLOY, A.SAVE, A.KILL):
+            options = [a for a in legal if a.kind == kind]
+            if options:
+                return self._pick(view, options, rng)
+        if A.BUY in kinds:
+            return self._best_buy(view, [a for a in legal if a.kind == A.BUY])
+        if A.CASUALTY in kinds or A.LEAVE in kinds:
+            options = [a for a in legal if a.kind in (A.CASUALTY, A.LEAVE)]
+            return min(options, key=lambda a: unit_value(a.units[0]))
+        for kind in (A.FORTIFY, A.RETURN, A.LOSE):
+            options = [a for a in legal if a.kind == kind]
+            if options:
+                return (min(options, key=lambda a: unit_value(a.units[0]))
+                        if kind == A.LOSE else options[0])
+        for quiet in (A.PASS, A.END, A.NOMAGIC, A.GOLD):
+            for action in legal:
+                if action.kind == quiet:
+                    return action
+        return legal[rng.randrange(len(legal))]
+
+    def _pick(self, view: SeatView, options: list[Action], rng: random.Random) -> Action:
+        if options[0].kind in (A.UPGRADE, A.PLACE, A.SPAWN, A.DEPLOY):
+            return max(options, key=lambda a: _BUY_ORDER.get(type_of(a.units[0]), 0)
+                       if a.units else 0)
+        return options[0]
+
+    def _best_buy(self, view: SeatView, buys: list[Action]) -> Action:
+        frontline = self._frontline(view)
+        empty = self._empty(view)
+        return max(buys, key=lambda a: (a.tile in empty, a.tile in frontline,
+                                        _BUY_ORDER.get(type_of(a.units[0]), 0), -a.tile))
+
+    def _empty(self, view: SeatView) -> set[int]:
+        board = view.observation["board"]
+        return {t for t, name in enumerate(view.world.names) if name not in board}
+
+    def _spread(self, view: SeatView, moves: list[Action]) -> Action | None:
+        """One unit (never the Crown) onto an empty tile, from a tile that keeps a unit."""
+        board = view.observation["board"]
+        names = view.world.names
+        empty = self._empty(view)
+        for action in moves:
+            if (len(action.units) == 1 and action.tile2 in empty
+                    and type_of(action.units[0]) != CROWN
+                    and len(board.get(names[action.tile], ())) >= 2):
+                return action
+        return None
+
+    def _frontline(self, view: SeatView) -> set[int]:
+        obs = view.observation
+        world = view.world
+        mine = {world.index(name) for name, units in obs["board"].items()
+                if any(u.startswith(f"{view.seat}/") for u in units)}
+        enemy = {world.index(name) for name, units in obs["board"].items()
+                 if not any(u.startswith(f"{view.seat}/") for u in units)}
+        return {t for t in mine if any(n in enemy for n in world.neighbours[t])}
+
+    def _best_attack(self, view: SeatView, attacks: list[Action]) -> Action | None:
+        obs = view.observation
+        world = view.world
+        options = {name: getattr(view.config, name) for name in odds_module.DICE_OPTIONS}
+        best: tuple[float, Action] | None = None
+        for action in attacks:
+            a_units = [parse_unit_ref(u) for u in obs["board"][world.names[action.tile]]]
+            d_units = [parse_unit_ref(u) for u in obs["board"][world.names[action.tile2]]]
+            try:
+                result = odds_module.odds(
+                    a_units, d_units, world.terrain[action.tile], world.terrain[action.tile2],
+                    fortified=world.names[action.tile2] in obs["fortified"], options=options,
+                    scales=obs["scales"])
+            except KaladanError:
+                continue
+            win = float(result.attacker_wins)
+            # Never risk the Crown on a doubtful battle.
+            if any(type_of(c) == CROWN for c in a_units) and win < 0.8:
+                continue
+            if win >= _MIN_WIN and (best is None or win > best[0]):
+                best = (win, action)
+        return None if best is None else best[1]
