@@ -126,3 +126,35 @@ def test_greedy_bot_plays_team_games() -> None:
     summary = simulate(Config(players=4, mode="team_2v2"), ["greedy", "random"] * 2, 6, seed=4)
     assert len(summary.games) == 6
     assert all(g.end in ("last_crown", "final_round", "draw") for g in summary.games)
+
+
+def test_bradley_terry_ratings_match_the_score_share() -> None:
+    """Two bots, A scores 75%: the Elo-scale gap is 400 log10(3) and the mean is 1500."""
+    from math import log10
+
+    from kaladan.sim.tournament import ratings
+
+    matches = [("a", "b", 1.0)] * 75 + [("a", "b", 0.0)] * 25
+    r = ratings(["a", "b"], matches)
+    assert r["a"] - r["b"] == pytest.approx(400 * log10(3), abs=0.5)
+    assert (r["a"] + r["b"]) / 2 == pytest.approx(1500, abs=0.5)
+
+
+def test_tournament_is_reproducible_and_ranks_greedy_first() -> None:
+    from kaladan.sim.tournament import play
+
+    one = play(["random", "greedy"], 10, seed=5, bootstrap=30)
+    two = play(["random", "greedy"], 10, seed=5, bootstrap=30)
+    assert one.standings == two.standings
+    assert [s.bot for s in one.standings] == ["greedy", "random"]
+    for s in one.standings:
+        assert s.low <= s.rating <= s.high and s.games == 10
+    assert len(one.matches) == 10
+
+
+def test_tournament_cli() -> None:
+    result = run("tournament", "--bots", "random,greedy", "--games", "4", "--json")
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)
+    assert {r["bot"] for r in rows} == {"random", "greedy"}
+    assert run("tournament", "--bots", "random", "--games", "2").returncode == 2

@@ -131,6 +131,26 @@ def _progress_bar(start: float) -> Callable[[int, int], None]:
     return show
 
 
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from ..sim.tournament import play
+
+    bots = parse_bot_list(args.bots)
+    if len(set(bots)) < 2:
+        raise UsageError("a tournament needs at least two different bots")
+    if args.games < 1 or args.jobs < 1:
+        raise UsageError("--games and --jobs must be at least 1")
+    result = play(list(dict.fromkeys(bots)), args.games, args.seed, args.jobs)
+    if args.json:
+        print(json.dumps([{"bot": s.bot, "rating": s.rating, "low": s.low, "high": s.high,
+                           "games": s.games, "score": s.score} for s in result.standings]))
+        return 0
+    print(f"{'bot':<24} {'rating':>7}  {'95% interval':>15}  {'games':>5}  {'score':>6}")
+    for s in result.standings:
+        print(f"{s.bot:<24} {s.rating:7.0f}  [{s.low:6.0f}, {s.high:6.0f}]  {s.games:5d}  "
+              f"{s.score:6.1f}")
+    return 0
+
+
 def cmd_record(args: argparse.Namespace) -> int:
     bots = parse_bot_list(args.players)
     config = _config(len(bots), args.option, args.layout, args.quick, args.mode)
@@ -218,6 +238,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verify", action="store_true",
                    help="exit non-zero if the replay diverges from the record")
     p.set_defaults(func=cmd_replay)
+    p = sub.add_parser("tournament",
+                       help="play every pairing of bots (2 players, seats rotated), rate them")
+    p.add_argument("--bots", required=True, help="comma-separated bots, e.g. random,greedy")
+    p.add_argument("--games", type=int, default=100, help="games per pairing")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_tournament)
     p = sub.add_parser("cards", help="list the magic cards with their texts")
     p.add_argument("--realm", help="only this realm's five cards")
     p.add_argument("--lang", choices=("en", "nl", "de"), default="en")

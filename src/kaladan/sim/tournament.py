@@ -1,0 +1,100 @@
+"""Round-robin tournaments between bots and a rating table.
+
+Every pairing plays 2-player games with seats rotated (half the games each way). Ratings are
+the Bradley-Terry maximum-likelihood strengths on the Elo scale (400 points = 10:1 odds),
+centred on 1500; a draw counts half a win for each. The 95% intervals come from a seeded
+bootstrap over the games, so a tournament is reproducible from its seed.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from itertools import combinations
+from math import log10
+
+from ..rules.config import Config
+from .runner import simulate
+
+Match = tuple[str, str, float]  # (bot a, bot b, score of a: 1 win, 0.5 draw, 0 loss)
+
+
+@dataclass(slots=True)
+class Standing:
+    bot: str
+    rating: float
+    low: float
+    high: float
+    games: int
+    score: float
+
+
+@dataclass(slots=True)
+class Tournament:
+    matches: list[Match] = field(default_factory=list)
+    standings: list[Standing] = field(default_factory=list)
+
+
+def play(bots: list[str], games: int, seed: int, jobs: int = 1,
+         bootstrap: int = 200) -> Tournament:
+    """Every pairing of ``bots`` plays ``games`` 2-player games, seats rotated."""
+    result = Tournament()
+    for i, (a, b) in enumerate(combinations(bots, 2)):
+        first = (games + 1) // 2
+        for k, (order, count) in enumerate((((a, b), first), ((b, a), games - first))):
+            if count == 0:
+                continue
+            summary = simulate(Config(players=2), list(order), count,
+                               seed=seed * 1000 + i * 2 + k, jobs=jobs)
+            for game in summary.games:
+                if game.winner is None:
+                    score = 0.5
+                else:
+                    score = 1.0 if order[game.winner] == a else 0.0
+                result.matches.append((a, b, score))
+    result.standings = standings(bots, result.matches, seed, bootstrap)
+    return result
+
+
+def ratings(bots: list[str], matches: list[Match], iterations: int = 200) -> dict[str, float]:
+    """Bradley-Terry strengths by the minorisation-maximisation iteration, on the Elo scale."""
+    wins = {bot: 0.0 for bot in bots}
+    pairs: dict[tuple[str, str], int] = {}
+    for a, b, score in matches:
+        wins[a] += score
+        wins[b] += 1 - score
+        key = (a, b) if a < b else (b, a)
+        pairs[key] = pairs.get(key, 0) + 1
+    strength = {bot: 1.0 for bot in bots}
+    for _ in range(iterations):
+        updated = {}
+        for bot in bots:
+            denominator = sum(n / (strength[x] + strength[y])
+                              for (x, y), n in pairs.items() if bot in (x, y))
+            # A bot that never lost or never won has no finite strength: keep it bounded.
+            w = min(max(wins[bot], 0.5), sum(n for (x, y), n in pairs.items()
+                                               if bot in (x, y)) - 0.5)
+            updated[bot] = w / denominator if denominator else 1.0
+        mean = sum(log10(s) for s in updated.values()) / len(updated)
+        strength = {bot: s / 10 ** mean for bot, s in updated.items()}
+    return {bot: 1500 + 400 * log10(s) for bot, s in strength.items()}
+
+
+def standings(bots: list[str], matches: list[Match], seed: int,
+              bootstrap: int) -> list[Standing]:
+    point = ratings(bots, matches)
+    rng = random.Random(seed)
+    samples: dict[str, list[float]] = {bot: [] for bot in bots}
+    for _ in range(bootstrap):
+        resample = [matches[rng.randrange(len(matches))] for _ in matches]
+        for bot, value in ratings(bots, resample, iterations=60).items():
+            samples[bot].append(value)
+    out = []
+    for bot in bots:
+        values = sorted(samples[bot])
+        low = values[int(0.025 * (len(values) - 1))] if values else point[bot]
+        high = values[int(0.975 * (len(values) - 1))] if values else point[bot]
+        games = sum(1 for a, b, _ in matches if bot in (a, b))
+        score = sum(s if a == bot else 1 - s for a, b, s in matches if bot in (a, b))
+        out.append(Standing(bot, point[bot], low, high, games, score))
+    return sorted(out, key=lambda s: -s.rating)
