@@ -1,4 +1,5 @@
-"""``kaladan``: simulate, record and replay games.
+"""``kaladan``: simulate, record and replay games, rate bots in a tournament, list the magic
+cards and compute exact battle odds.
 
 Bad arguments print a clear message and exit with code 2, never a traceback.
 """
