@@ -158,3 +158,61 @@ def test_tournament_cli() -> None:
     rows = json.loads(result.stdout)
     assert {r["bot"] for r in rows} == {"random", "greedy"}
     assert run("tournament", "--bots", "random", "--games", "2").returncode == 2
+
+
+def _states_with_hidden_cards() -> list:
+    import random as rnd
+
+    from kaladan.rules.apply import apply_unchecked
+    from kaladan.rules.legal import legal_actions
+    from kaladan.rules.setup import new_game
+
+    out = []
+    for seed, config in ((1, Config(players=3)), (2, Config(players=4, mode="team_2v2")),
+                         (3, Config(players=2, end_game_card="random"))):
+        state = new_game(config, seed)
+        rng = rnd.Random(seed)
+        step = 0
+        while not state.is_over and step < 400:
+            if step % 37 == 0 or state.battle is not None:
+                out.append(state.copy())
+            legal = legal_actions(state)
+            apply_unchecked(state, legal[rng.randrange(len(legal))])
+            step += 1
+    return out
+
+
+def test_determinize_keeps_the_observation_and_redraws_what_is_hidden() -> None:
+    """For search: a determinized state looks the same to the seat (R5.13) but redraws the
+    opponents' cards and the deck order; play goes on from it."""
+    import random as rnd
+
+    from kaladan.bots.base import SeatView
+    from kaladan.rules.legal import legal_actions
+    from kaladan.rules.observe import observe
+
+    changed_cards = changed_deck = 0
+    for state in _states_with_hidden_cards():
+        seat = state.pending.seat if state.pending.seat >= 0 else 0
+        view = SeatView(state, seat)
+        for k in range(3):
+            det = view.determinize(rnd.Random(k))
+            assert observe(det, seat) == observe(state, seat)
+            if not state.is_over:
+                assert list(legal_actions(det)) == list(legal_actions(state))
+            for other in range(state.n):
+                assert sorted(det.hand[other] + det.pool[other]) == sorted(
+                    state.hand[other] + state.pool[other])
+                if state.team[other] == state.team[seat]:
+                    assert det.hand[other] == state.hand[other]
+                elif det.hand[other] != state.hand[other]:
+                    changed_cards += 1
+            events = sorted(c for c in det.deck if not c.startswith("EG"))
+            assert events == sorted(c for c in state.deck if not c.startswith("EG"))
+            assert sum(c.startswith("EG") for c in det.deck) == sum(
+                c.startswith("EG") for c in state.deck)  # which end-game card may differ
+            if det.deck != state.deck:
+                changed_deck += 1
+            if det.end_card in det.deck:
+                assert det.deck.index(det.end_card) < 9  # still among the bottom nine
+    assert changed_cards > 0 and changed_deck > 0

@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import Protocol
 
 from ..rules.actions import Action, format_action
+from ..rules.chance import Chance
 from ..rules.config import Config
 from ..rules.observe import Observation, observe
 from ..rules.state import GameState
@@ -29,6 +30,46 @@ class SeatView:
     @cached_property
     def observation(self) -> Observation:
         return observe(self._state, self.seat)
+
+    def determinize(self, rng: random.Random) -> GameState:
+        """A complete state consistent with this seat's observation, for search (MCTS).
+
+        What the seat cannot know is drawn at random: the cards in each opponent's hand and
+        realm pool (counts kept; a card an opponent revealed or committed in this battle stays
+        in its hand), the order of the event deck (the end-game card stays among the bottom
+        nine, R5.10, and under ``end_game_card=random`` which of the four it is), and every
+        future die. ``observe(result, seat)`` equals this seat's observation.
+        """
+        state = self._state.copy()
+        state.chance = Chance(rng.getrandbits(63))
+        me = state.team[self.seat]
+        battle = state.battle
+        selected = {} if battle is None else {
+            battle.holders.get(leader, leader): card for leader, card in battle.cards.items()}
+        for seat in range(state.n):
+            if state.team[seat] == me:
+                continue  # own and allies' cards are known (R23.5)
+            fixed = [c for c in state.hand[seat] if selected.get(seat) == c][:1]
+            cards = state.hand[seat] + state.pool[seat]
+            for card in fixed:
+                cards.remove(card)
+            rng.shuffle(cards)
+            free = len(state.hand[seat]) - len(fixed)
+            state.hand[seat] = sorted(fixed + cards[:free])
+            state.pool[seat] = sorted(cards[free:])
+        deck = state.deck  # the last element is the top
+        end = state.end_card if state.end_card in deck else None
+        others = [c for c in deck if c != end]
+        rng.shuffle(others)
+        if end is not None:
+            if state.config.end_game_card == "random":
+                end = ("EG1", "EG2", "EG3", "EG4")[rng.randrange(4)]
+                state.end_card = end
+            window = min(9, len(deck))
+            others.insert(rng.randrange(window), end)  # among the bottom nine
+        state.deck = others
+        state.invalidate()
+        return state
 
     @property
     def world(self) -> World:
