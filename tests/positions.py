@@ -15,8 +15,9 @@ from kaladan.game import Game
 from kaladan.rules import flow
 from kaladan.rules.config import Config
 from kaladan.rules.notation import parse_unit_ref
+from kaladan.rules.observe import unit_ref
 from kaladan.rules.setup import new_game
-from kaladan.rules.state import GameState, Phase
+from kaladan.rules.state import Decision, GameState, Phase
 from kaladan.rules.units import (
     KIT_COUNT,
     REALM_INDEX,
@@ -133,3 +134,23 @@ def unit(ref: str) -> int:
 
 def own(seat: int, realm: str, utype: int, upgraded: bool = False) -> int:
     return code(seat, REALM_INDEX[realm], utype, upgraded)
+
+
+def on(g: Game, name: str) -> list[str]:
+    """The units on a tile as sorted ``"<seat>/<unit>"`` texts."""
+    return sorted(unit_ref(c) for c in g.state.board[g.state.world.index(name)])
+
+
+def refs(codes: Sequence[int]) -> list[str]:
+    """Units as sorted ``"<seat>/<unit>"`` texts."""
+    return sorted(unit_ref(c) for c in codes)
+
+
+def pending(g: Game) -> tuple[Decision, int]:
+    """Who must decide what next."""
+    return g.state.pending.kind, g.state.pending.seat
+
+
+def options_of(g: Game, kind: str) -> list[str]:
+    """The legal action texts of one kind."""
+    return [t for t in g.legal_texts() if t.split()[0] == kind]

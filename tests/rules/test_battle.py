@@ -20,10 +20,9 @@ import pytest
 
 from kaladan.game import Game
 from kaladan.rules.errors import IllegalActionError
-from kaladan.rules.observe import unit_ref
 from kaladan.rules.state import Decision, Phase
 from kaladan.rules.units import KHALISIA, KIMBRIA, NANCHIA, UnitType, type_of
-from positions import build, game_at
+from positions import build, game_at, on, options_of, pending, refs
 
 # --- named positions (2 players unless the name says 3P) ------------------------------------
 
@@ -105,21 +104,8 @@ def at(board: dict[str, str], players: int = 2, **options: object) -> Game:
     return game_at(build(board, players=players, **options))  # type: ignore[arg-type]
 
 
-def on(g: Game, name: str) -> list[str]:
-    """The units on a tile as sorted ``"<seat>/<unit>"`` texts."""
-    return sorted(unit_ref(c) for c in g.state.board[g.state.world.index(name)])
 
 
-def refs(codes: list[int]) -> list[str]:
-    return sorted(unit_ref(c) for c in codes)
-
-
-def pending(g: Game) -> tuple[Decision, int]:
-    return g.state.pending.kind, g.state.pending.seat
-
-
-def options_of(g: Game, kind: str) -> list[str]:
-    return [t for t in g.legal_texts() if t.split()[0] == kind]
 
 
 def pass_turn(g: Game) -> None:

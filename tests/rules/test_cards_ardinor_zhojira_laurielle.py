@@ -22,10 +22,9 @@ from kaladan.game import Game
 from kaladan.rules.actions import format_action, parse_action
 from kaladan.rules.errors import IllegalActionError
 from kaladan.rules.notation import position_to_json
-from kaladan.rules.observe import unit_ref
 from kaladan.rules.state import Decision, Phase
 from kaladan.rules.units import LAURIELLE, SHIELD, SWORD
-from positions import build, game_at
+from positions import build, game_at, on, options_of, pending, refs
 
 # --- named positions (2 players unless the name says 3P) -------------------------------------
 
@@ -99,21 +98,8 @@ def act(g: Game, text: str, dice: list[int] | None = None) -> None:
     g.play(text, dice=dice or [])
 
 
-def on(g: Game, name: str) -> list[str]:
-    """The units on a tile as sorted ``"<seat>/<unit>"`` texts."""
-    return sorted(unit_ref(c) for c in g.state.board[g.state.world.index(name)])
 
 
-def refs(codes: list[int]) -> list[str]:
-    return sorted(unit_ref(c) for c in codes)
-
-
-def pending(g: Game) -> tuple[Decision, int]:
-    return g.state.pending.kind, g.state.pending.seat
-
-
-def options_of(g: Game, kind: str) -> list[str]:
-    return [t for t in g.legal_texts() if t.split()[0] == kind]
 
 
 def pools(g: Game) -> tuple[list[int], list[int]]:

@@ -23,10 +23,9 @@ from kaladan.game import Game, Step
 from kaladan.rules.actions import format_action, parse_action
 from kaladan.rules.errors import IllegalActionError
 from kaladan.rules.notation import position_to_json
-from kaladan.rules.observe import unit_ref
 from kaladan.rules.state import Decision, Phase
 from kaladan.rules.units import KIMBRIA, UnitType
-from positions import build, game_at
+from positions import build, game_at, on, pending, refs
 
 # --- named positions (seat 0 is active and attacks) ---------------------------------------------
 
@@ -95,20 +94,11 @@ def play(g: Game, text: str, dice: Sequence[int] = ()) -> Step:
     return g.play(action, dice=dice)
 
 
-def on(g: Game, name: str) -> list[str]:
-    return sorted(unit_ref(c) for c in g.state.board[g.state.world.index(name)])
-
 
 def board(g: Game) -> dict[str, list[str]]:
     return {name: on(g, name) for name in g.state.world.names}
 
 
-def refs(codes: list[int]) -> list[str]:
-    return sorted(unit_ref(c) for c in codes)
-
-
-def pending(g: Game) -> tuple[Decision, int]:
-    return g.state.pending.kind, g.state.pending.seat
 
 
 def pools(g: Game) -> tuple[list[int], list[int]]:

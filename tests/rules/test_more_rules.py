@@ -42,7 +42,7 @@ from kaladan.rules.units import (
     type_of,
 )
 from kaladan.rules.world import Terrain
-from positions import build, game_at
+from positions import build, game_at, on, refs
 
 # --- named positions ----------------------------------------------------------------------------
 
@@ -104,12 +104,6 @@ def at(board: dict[str, str], players: int = 2, **options: object) -> Game:
     return game_at(build(board, players=players, **options))  # type: ignore[arg-type]
 
 
-def on(g: Game, name: str) -> list[str]:
-    return sorted(unit_ref(c) for c in g.state.board[g.state.world.index(name)])
-
-
-def refs(codes: list[int]) -> list[str]:
-    return sorted(unit_ref(c) for c in codes)
 
 
 def index(g: Game, name: str) -> int:

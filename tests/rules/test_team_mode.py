@@ -21,12 +21,12 @@ from kaladan.game import Game
 from kaladan.rules.combat import side_leader
 from kaladan.rules.config import Config
 from kaladan.rules.errors import ConfigError, IllegalActionError
-from kaladan.rules.observe import observe, unit_ref
+from kaladan.rules.observe import observe
 from kaladan.rules.scoring import team_result, team_score
 from kaladan.rules.state import Decision, GameState, Phase
 from kaladan.rules.units import KHALISIA, UnitType
 from kaladan.rules.world import standard_world
-from positions import build, game_at, unit
+from positions import build, game_at, on, options_of, pending, refs, unit
 
 CROWNS = {"C1": "0/crown", "C2": "1/crown", "C3": "2/crown", "C4": "3/crown"}
 # EX8: seat 0 (General, Sword) and its ally seat 2 (Archer) share Field T7; seat 1 holds
@@ -49,20 +49,8 @@ def team_game(board: dict[str, str], players: int = 4, **options: object) -> Gam
     return game_at(build(board, players=players, **options))  # type: ignore[arg-type]
 
 
-def on(g: Game, name: str) -> list[str]:
-    return sorted(unit_ref(c) for c in g.state.board[g.state.world.index(name)])
 
 
-def refs(codes: list[int]) -> list[str]:
-    return sorted(unit_ref(c) for c in codes)
-
-
-def pending(g: Game) -> tuple[Decision, int]:
-    return g.state.pending.kind, g.state.pending.seat
-
-
-def options_of(g: Game, kind: str) -> list[str]:
-    return [t for t in g.legal_texts() if t.split()[0] == kind]
 
 
 def index(g: Game, name: str) -> int:
