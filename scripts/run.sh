@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Set up a virtual environment (if needed) and run the main job: until a play front end
-# exists, a simulation of random games that prints its summary.
+# Set up a virtual environment (if needed) and start the main job: the browser game
+# (`kaladan serve`), which prints the URL to open. Extra arguments go to `kaladan serve`,
+# e.g. `bash scripts/run.sh --port 8080`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
+.venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
 .venv/bin/python -m pip install --quiet -e . >/dev/null
-exec .venv/bin/kaladan simulate --players random,random,random,random --games 200 --seed 1 "$@"
+exec .venv/bin/kaladan serve "$@"

@@ -216,3 +216,15 @@ def test_determinize_keeps_the_observation_and_redraws_what_is_hidden() -> None:
             if det.end_card in det.deck:
                 assert det.deck.index(det.end_card) < 9  # still among the bottom nine
     assert changed_cards > 0 and changed_deck > 0
+
+
+def test_thinking_time_is_reported_per_bot_but_kept_out_of_the_games_list() -> None:
+    summary = simulate(Config(players=2, quick_setup=True), ["greedy", "mcts:iterations=3"], 2,
+                       seed=8)
+    thinking = summary.thinking()
+    assert set(thinking) == {"greedy", "mcts:iterations=3"}
+    for row in thinking.values():
+        assert 0.0 <= row["mean"] <= row["max"]
+    assert thinking["mcts:iterations=3"]["max"] > 0.0
+    assert all(len(g.think) == 2 for g in summary.games)
+    assert "think" not in summary.to_json()["games"][0]  # measured, so not in the record

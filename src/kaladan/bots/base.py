@@ -50,7 +50,9 @@ class SeatView:
             if state.team[seat] == me:
                 continue  # own and allies' cards are known (R23.5)
             fixed = [c for c in state.hand[seat] if selected.get(seat) == c][:1]
-            cards = state.hand[seat] + state.pool[seat]
+            # Sorted before shuffling: the draw must depend on the observation only, not on
+            # where the hidden cards really are.
+            cards = sorted(state.hand[seat] + state.pool[seat])
             for card in fixed:
                 cards.remove(card)
             rng.shuffle(cards)
@@ -59,7 +61,7 @@ class SeatView:
             state.pool[seat] = sorted(cards[free:])
         deck = state.deck  # the last element is the top
         end = state.end_card if state.end_card in deck else None
-        others = [c for c in deck if c != end]
+        others = sorted(c for c in deck if c != end)
         rng.shuffle(others)
         if end is not None:
             if state.config.end_game_card == "random":
@@ -70,6 +72,22 @@ class SeatView:
         state.deck = others
         state.invalidate()
         return state
+
+    @property
+    def board(self) -> Sequence[Sequence[int]]:
+        """The units on each tile as unit codes (public, R5.13): the same facts as the
+        observation's ``board``, without building text, for bots that decide often."""
+        return self._state.board
+
+    @property
+    def fortified(self) -> Sequence[bool]:
+        """Whether each tile is fortified (public)."""
+        return self._state.fortified
+
+    @property
+    def scales(self) -> bool:
+        """Whether Scales of Equality is in force (public)."""
+        return self._state.scales
 
     @property
     def world(self) -> World:

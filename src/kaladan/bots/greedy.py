@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .. import odds as odds_module
 from ..rules import actions as A
 from ..rules.actions import Action
 from ..rules.errors import KaladanError
-from ..rules.notation import parse_unit_ref
 from ..rules.units import CATAPULT, CROWN, GENERAL, SPECIAL, SWORD, type_of, unit_value
+from ..rules.world import Terrain
 from .base import SeatView
 
 # Preference of units to buy or place (higher first) and of upgrades.
@@ -69,49 +70,59 @@ class GreedyBot:
                                         _BUY_ORDER.get(type_of(a.units[0]), 0), -a.tile))
 
     def _empty(self, view: SeatView) -> set[int]:
-        board = view.observation["board"]
-        return {t for t, name in enumerate(view.world.names) if name not in board}
+        return {t for t, units in enumerate(view.board) if not units}
 
     def _spread(self, view: SeatView, moves: list[Action]) -> Action | None:
         """One unit (never the Crown) onto an empty tile, from a tile that keeps a unit."""
-        board = view.observation["board"]
-        names = view.world.names
-        empty = self._empty(view)
+        board = view.board
         for action in moves:
-            if (len(action.units) == 1 and action.tile2 in empty
+            if (len(action.units) == 1 and not board[action.tile2]
                     and type_of(action.units[0]) != CROWN
-                    and len(board.get(names[action.tile], ())) >= 2):
+                    and len(board[action.tile]) >= 2):
                 return action
         return None
 
     def _frontline(self, view: SeatView) -> set[int]:
-        obs = view.observation
-        world = view.world
-        mine = {world.index(name) for name, units in obs["board"].items()
-                if any(u.startswith(f"{view.seat}/") for u in units)}
-        enemy = {world.index(name) for name, units in obs["board"].items()
-                 if not any(u.startswith(f"{view.seat}/") for u in units)}
-        return {t for t in mine if any(n in enemy for n in world.neighbours[t])}
+        board = view.board
+        seat = view.seat
+        mine = {t for t, units in enumerate(board) if any(c >> 7 == seat for c in units)}
+        enemy = {t for t, units in enumerate(board)
+                 if units and not any(c >> 7 == seat for c in units)}
+        return {t for t in mine if any(n in enemy for n in view.world.neighbours[t])}
 
     def _best_attack(self, view: SeatView, attacks: list[Action]) -> Action | None:
-        obs = view.observation
         world = view.world
-        options = {name: getattr(view.config, name) for name in odds_module.DICE_OPTIONS}
+        board = view.board
+        config = view.config
+        options = tuple(getattr(config, name) for name in odds_module.DICE_OPTIONS)
         best: tuple[float, Action] | None = None
         for action in attacks:
-            a_units = [parse_unit_ref(u) for u in obs["board"][world.names[action.tile]]]
-            d_units = [parse_unit_ref(u) for u in obs["board"][world.names[action.tile2]]]
-            try:
-                result = odds_module.odds(
-                    a_units, d_units, world.terrain[action.tile], world.terrain[action.tile2],
-                    fortified=world.names[action.tile2] in obs["fortified"], options=options,
-                    scales=obs["scales"])
-            except KaladanError:
+            a_units = tuple(board[action.tile])
+            win = _win_chance(a_units, tuple(board[action.tile2]), world.terrain[action.tile],
+                              world.terrain[action.tile2], view.fortified[action.tile2],
+                              options, view.scales)
+            if win is None:
                 continue
-            win = float(result.attacker_wins)
             # Never risk the Crown on a doubtful battle.
             if any(type_of(c) == CROWN for c in a_units) and win < 0.8:
                 continue
             if win >= _MIN_WIN and (best is None or win > best[0]):
                 best = (win, action)
         return None if best is None else best[1]
+
+
+@lru_cache(maxsize=65536)
+def _win_chance(attackers: tuple[int, ...], defenders: tuple[int, ...], a_terrain: Terrain,
+                d_terrain: Terrain, fortified: bool, options: tuple[str, ...],
+                scales: bool) -> float | None:
+    """The exact chance that the attack wins (``kaladan.odds``), memoised: bots and search
+    playouts ask about the same few battles over and over."""
+    try:
+        result = odds_module.odds(attackers, defenders, a_terrain, d_terrain,
+                                  fortified=fortified,
+                                  options=dict(zip(odds_module.DICE_OPTIONS, options,
+                                                   strict=True)),
+                                  scales=scales)
+    except KaladanError:
+        return None
+    return float(result.attacker_wins)

@@ -1,4 +1,4 @@
-"""Bots by short code, with parameters: ``random``, later ``greedy``, ``mcts:iterations=400``."""
+"""Bots by short code, with parameters: ``random``, ``greedy``, ``mcts:iterations=400,c=0.5``."""
 
 from __future__ import annotations
 
@@ -11,11 +11,13 @@ from ..rules.actions import Action
 from ..rules.errors import ConfigError, KaladanError
 from .base import Bot, SeatView
 from .greedy import GreedyBot
+from .mcts import MctsBot, MctsParams
 from .random_bot import RandomBot
 
 _FACTORIES: dict[str, Callable[[dict[str, str]], Bot]] = {
     "random": lambda params: RandomBot(),
     "greedy": lambda params: GreedyBot(),
+    "mcts": lambda params: MctsBot(MctsParams.parse(params)),
 }
 
 
@@ -84,8 +86,23 @@ def make_bot(spec: str) -> Bot:
     return factory(params)
 
 
+def split_bot_list(text: str) -> list[str]:
+    """Split ``greedy,mcts:iterations=400,c=0.5,random`` into one spec per seat: a piece
+    that is only ``key=value`` continues the parameters of the spec before it."""
+    specs: list[str] = []
+    for piece in (s.strip() for s in text.split(",")):
+        if not piece:
+            continue
+        name, eq, _ = piece.partition("=")
+        if eq and ":" not in name and specs and ":" in specs[-1]:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
 def parse_bot_list(text: str) -> list[str]:
-    specs = [s.strip() for s in text.split(",") if s.strip()]
+    specs = split_bot_list(text)
     if not specs:
         raise ConfigError("no bots given: use e.g. --players random,random")
     for spec in specs:

@@ -1,5 +1,5 @@
-"""``kaladan``: simulate, record and replay games, rate bots in a tournament, list the magic
-cards and compute exact battle odds.
+"""``kaladan``: serve the browser game, play in the terminal, simulate, record and replay
+games, rate bots in a tournament, list the magic cards and compute exact battle odds.
 
 Bad arguments print a clear message and exit with code 2, never a traceback.
 """
@@ -65,12 +65,16 @@ def _print_summary(summary: Summary, seconds: float) -> None:
           f"average decisions {data['average_decisions']:.1f}")
     print("ends: " + ", ".join(f"{k} {v}" for k, v in sorted(data["ends"].items())))
     rates = summary.rates()
+    width = max(12, *(len(key) for table in rates.values() for key in table))
     for group in ("bot", "seat", "realm"):
         print(f"win rate by {group} (95% Wilson interval):")
         for key, row in rates[group].items():
-            print(f"  {key:<12} {row['wins']:>5}/{row['games']:<5} {100 * row['rate']:5.1f}% "
+            print(f"  {key:<{width}} {row['wins']:>5}/{row['games']:<5} {100 * row['rate']:5.1f}% "
                   f"[{100 * row['low']:.1f}-{100 * row['high']:.1f}]")
     print("average score by seat: " + ", ".join(f"{s:.1f}" for s in data["average_scores"]))
+    print("thinking per game (CPU s): " + ", ".join(
+        f"{bot} mean {row['mean']:.2f} max {row['max']:.2f}"
+        for bot, row in summary.thinking().items()))
     if "wins_by_team" in data:
         teams = summary.games[0].teams or []
         for team in (0, 1):
@@ -81,17 +85,41 @@ def _print_summary(summary: Summary, seconds: float) -> None:
 
 
 
+def _add_backend_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="where games run: local processes (--jobs), or a Ray cluster "
+                        "(pip install 'kaladan[ray]'); the same seed gives the same games")
+    p.add_argument("--ray-address", metavar="ADDR",
+                   help="with --backend ray: the cluster to join, HOST:PORT or ray://HOST:PORT "
+                        "(default: a running local instance, or start one)")
+
+
+def _check_backend_args(args: argparse.Namespace) -> None:
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if args.backend != "ray" and args.ray_address is not None:
+        raise UsageError("--ray-address needs --backend ray")
+    if args.backend == "ray" and args.jobs != 1:
+        raise UsageError("--jobs is for the local backend; with --backend ray the cluster's "
+                         "CPUs set the parallelism")
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from ..sim.ray_backend import RayBackendError
+
     bots = parse_bot_list(args.players)
     config = _config(len(bots), args.option, args.layout, args.quick, args.mode)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+    _check_backend_args(args)
     start = time.perf_counter()
     progress = _progress_bar(start) if sys.stderr.isatty() else None
-    summary = simulate(config, bots, args.games, args.seed, keep_records=args.records,
-                       jobs=args.jobs, progress=progress)
+    try:
+        summary = simulate(config, bots, args.games, args.seed, keep_records=args.records,
+                           jobs=args.jobs, progress=progress, backend=args.backend,
+                           ray_address=args.ray_address)
+    except RayBackendError as exc:
+        raise UsageError(str(exc)) from exc
     seconds = time.perf_counter() - start
     if progress is not None:
         sys.stderr.write("\n")
@@ -133,14 +161,20 @@ def _progress_bar(start: float) -> Callable[[int, int], None]:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
+    from ..sim.ray_backend import RayBackendError
     from ..sim.tournament import play
 
     bots = parse_bot_list(args.bots)
     if len(set(bots)) < 2:
         raise UsageError("a tournament needs at least two different bots")
-    if args.games < 1 or args.jobs < 1:
-        raise UsageError("--games and --jobs must be at least 1")
-    result = play(list(dict.fromkeys(bots)), args.games, args.seed, args.jobs)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    _check_backend_args(args)
+    try:
+        result = play(list(dict.fromkeys(bots)), args.games, args.seed, args.jobs,
+                      backend=args.backend, ray_address=args.ray_address)
+    except RayBackendError as exc:
+        raise UsageError(str(exc)) from exc
     if args.json:
         print(json.dumps([{"bot": s.bot, "rating": s.rating, "low": s.low, "high": s.high,
                            "games": s.games, "score": s.score} for s in result.standings]))
@@ -175,6 +209,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         record = json.loads(Path(args.file).read_text("utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
         raise UsageError(f"cannot read record {args.file!r}: {exc}") from exc
+    from ..play import replay_view
+
+    record, seats = replay_view.unwrap(record)  # a saved game (kaladan play) holds a record
     try:
         game = replay(record, use_seed=True)
     except ReplayError as exc:
@@ -184,6 +221,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.verify:
         print(f"ok: {len(game.steps)} decisions replay identically"
               + (f"; end {result.end}, winner {result.winner}" if result else ""))
+    elif args.list:
+        for line in replay_view.listing(replay_view.frames(record, seats, args.lang)):
+            print(line)
+    elif sys.stdin.isatty() and sys.stdout.isatty():
+        from ..play.screen import Screen
+
+        return replay_view.view(replay_view.frames(record, seats, args.lang), Screen(True))
     else:
         print(json.dumps({"decisions": len(game.steps),
                           "result": record.get("result")}))
@@ -229,23 +273,28 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --out: include each game's full record")
     p.add_argument("--csv", help="write the win-rate table (with 95%% intervals) as CSV")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_backend_args(p)
     p.set_defaults(func=cmd_simulate)
     p = sub.add_parser("record", help="play one game and write its record")
     _add_game_args(p)
     p.add_argument("--out", required=True, help="record file to write ('-' for stdout)")
     p.set_defaults(func=cmd_record)
-    p = sub.add_parser("replay", help="replay a game record")
-    p.add_argument("file")
+    p = sub.add_parser("replay", help="replay a game record (on a terminal: step through it)")
+    p.add_argument("file", help="a game record, or a game saved by kaladan play")
     p.add_argument("--verify", action="store_true",
                    help="exit non-zero if the replay diverges from the record")
+    p.add_argument("--list", action="store_true", help="print one line per decision")
+    p.add_argument("--lang", choices=("en", "nl", "de"), default="en",
+                   help="language of the step-through view and the listing")
     p.set_defaults(func=cmd_replay)
     p = sub.add_parser("tournament",
                        help="play every pairing of bots (2 players, seats rotated), rate them")
     p.add_argument("--bots", required=True, help="comma-separated bots, e.g. random,greedy")
     p.add_argument("--games", type=int, default=100, help="games per pairing")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=1, help="local processes to play in")
     p.add_argument("--json", action="store_true")
+    _add_backend_args(p)
     p.set_defaults(func=cmd_tournament)
     p = sub.add_parser("cards", help="list the magic cards with their texts")
     p.add_argument("--realm", help="only this realm's five cards")
@@ -254,6 +303,12 @@ def build_parser() -> argparse.ArgumentParser:
     from .odds_cmd import add_parser as add_odds_parser
 
     add_odds_parser(sub)
+    from .play_cmd import add_parser as add_play_parser
+
+    add_play_parser(sub)
+    from .serve_cmd import add_parser as add_serve_parser
+
+    add_serve_parser(sub)
     return parser
 
 

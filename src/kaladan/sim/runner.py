@@ -7,6 +7,7 @@ be re-played alone and results do not depend on the order games are run in.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -49,6 +50,10 @@ class GameSummary:
     record: dict[str, Any] | None = None
     team: int | None = None  # team mode: the winning team (winner is then None)
     teams: list[int] | None = None  # team mode: the team of each seat
+    # CPU seconds each seat's bot spent choosing (its own thinking, whatever else runs on the
+    # machine). Measured, so not part of to_json(): the games list stays identical for the
+    # same seed whatever the machine, jobs or backend.
+    think: list[float] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -74,12 +79,16 @@ def play_game(config: Config, seed: int, bot_specs: list[str],
     """Play one complete game. Bots decide from their seat's view only."""
     bots = [make_bot(spec) for spec in bot_specs]
     rngs = [random.Random(seed * 7 + seat) for seat in range(len(bots))]
+    think = [0.0] * len(bots)
+    clock = time.process_time
     if keep_record:
         game = Game.new(config, seed)
         while not game.is_over:
             seat = game.state.pending.seat
             legal: Sequence[Action] = game.legal_actions()
+            start = clock()
             action = bots[seat].choose(SeatView(game.state, seat), legal, rngs[seat])
+            think[seat] += clock() - start
             game.play(action, seat)
         state = game.state
         record: dict[str, Any] | None = to_record(game)
@@ -88,7 +97,10 @@ def play_game(config: Config, seed: int, bot_specs: list[str],
         while not state.is_over:
             seat = state.pending.seat
             legal = legal_actions(state)
-            apply_unchecked(state, bots[seat].choose(SeatView(state, seat), legal, rngs[seat]))
+            start = clock()
+            action = bots[seat].choose(SeatView(state, seat), legal, rngs[seat])
+            think[seat] += clock() - start
+            apply_unchecked(state, action)
         record = None
     result = state.result
     assert result is not None
@@ -97,7 +109,7 @@ def play_game(config: Config, seed: int, bot_specs: list[str],
         realms=[REALMS[r] if r >= 0 else None for r in state.realm],
         winner=result.winner, end=result.end, rounds=rounds_played(state),
         decisions=state.decisions, scores=list(result.scores), record=record,
-        team=result.team, teams=list(state.team) if state.teams else None,
+        team=result.team, teams=list(state.team) if state.teams else None, think=think,
     )
 
 
@@ -160,6 +172,15 @@ class Summary:
                                    "low": low, "high": high}
         return out
 
+    def thinking(self) -> dict[str, dict[str, float]]:
+        """Per bot: mean and maximum CPU seconds of thinking per game (measured, varies)."""
+        per_bot: dict[str, list[float]] = {}
+        for g in self.games:
+            for bot, seconds in zip(g.bots, g.think, strict=False):
+                per_bot.setdefault(bot, []).append(seconds)
+        return {bot: {"mean": sum(v) / len(v), "max": max(v)}
+                for bot, v in sorted(per_bot.items())}
+
     def average_scores(self) -> list[float]:
         seats = len(self.games[0].bots) if self.games else 0
         out = []
@@ -174,14 +195,26 @@ def _play_task(task: tuple[Config, int, list[str], bool]) -> GameSummary:
     return play_game(config, seed, bot_specs, keep_records)
 
 
+BACKENDS = ("local", "ray")
+
+
 def simulate(config: Config, bot_specs: list[str], games: int, seed: int,
              keep_records: bool = False, jobs: int = 1,
-             progress: Callable[[int, int], None] | None = None) -> Summary:
-    """Play ``games`` games. With ``jobs`` > 1 they run in that many local processes; every
-    game has its own seed (``game_seed``) and results keep their order, so the summary is the
-    same whatever the number of jobs."""
+             progress: Callable[[int, int], None] | None = None,
+             backend: str = "local", ray_address: str | None = None) -> Summary:
+    """Play ``games`` games. With ``jobs`` > 1 they run in that many local processes; with
+    ``backend="ray"`` on a Ray cluster (``ray_address``, or a local instance when None; ``jobs``
+    is then unused). Every game has its own seed (``game_seed``) and results keep their order,
+    so the summary is the same whatever the number of jobs or the backend."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
     tasks = [(config, game_seed(seed, i), bot_specs, keep_records) for i in range(games)]
     summary = Summary()
+    if backend == "ray":
+        from .ray_backend import run_on_ray  # Ray is an optional extra: import only when used
+
+        summary.games = run_on_ray(tasks, ray_address, progress)
+        return summary
     if jobs <= 1:
         for i, task in enumerate(tasks):
             summary.games.append(_play_task(task))

@@ -36,8 +36,20 @@ class Tournament:
 
 
 def play(bots: list[str], games: int, seed: int, jobs: int = 1,
-         bootstrap: int = 200) -> Tournament:
-    """Every pairing of ``bots`` plays ``games`` 2-player games, seats rotated."""
+         bootstrap: int = 200, backend: str = "local",
+         ray_address: str | None = None) -> Tournament:
+    """Every pairing of ``bots`` plays ``games`` 2-player games, seats rotated; on Ray with
+    ``backend="ray"`` (one connection for the whole tournament)."""
+    if backend == "ray":
+        from .ray_backend import session  # Ray is an optional extra: import only when used
+
+        with session(ray_address):
+            return _play(bots, games, seed, jobs, bootstrap, backend, ray_address)
+    return _play(bots, games, seed, jobs, bootstrap, backend, ray_address)
+
+
+def _play(bots: list[str], games: int, seed: int, jobs: int, bootstrap: int, backend: str,
+          ray_address: str | None) -> Tournament:
     result = Tournament()
     for i, (a, b) in enumerate(combinations(bots, 2)):
         first = (games + 1) // 2
@@ -45,7 +57,8 @@ def play(bots: list[str], games: int, seed: int, jobs: int = 1,
             if count == 0:
                 continue
             summary = simulate(Config(players=2), list(order), count,
-                               seed=seed * 1000 + i * 2 + k, jobs=jobs)
+                               seed=seed * 1000 + i * 2 + k, jobs=jobs, backend=backend,
+                               ray_address=ray_address)
             for game in summary.games:
                 if game.winner is None:
                     score = 0.5

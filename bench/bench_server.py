@@ -1,0 +1,175 @@
+"""Server load benchmark: N concurrent games, each with one WebSocket client playing a human
+seat (a random legal action as soon as it is its turn, or after ``--think`` seconds) against
+bots that decide on the server with no pause. Prints actions per second and the latency of
+each action (sent -> the next view received) at p50/p95/p99. Prints figures only.
+
+The server is the real app on uvicorn in its own process, with a fresh SQLite database (or
+``--database-url``); its per-connection rate limit is raised so that clients answering
+instantly are not throttled.
+
+    python bench/bench_server.py [--games 50,200,500] [--actions-per-game 40] [--think 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+SERVER = """
+import sys, uvicorn
+from kaladan.server import create_app
+app = create_app(sys.argv[1], bot_delay=0, rate_limit=1e9)
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
+            ws_per_message_deflate=False)
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(url: str, port: int) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen([sys.executable, "-c", SERVER, url, str(port)])
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
+            return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the server did not start")
+
+
+async def create_games(base: str, n: int, bots: list[str], seed: int) -> list[tuple[str, str]]:
+    """(game id, token of seat 0) for ``n`` new quick games, over a few connections."""
+    out: list[tuple[str, str]] = []
+
+    async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> Any:
+        while True:
+            r = await http.post(path, json=body)
+            if r.status_code != 429:
+                r.raise_for_status()
+                return r.json()
+            await asyncio.sleep(0.05)
+
+    async def worker(indices: range) -> None:
+        async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+            for i in indices:
+                created = await post(http, "/api/games", {
+                    "seats": ["human", *bots], "quick": True, "seed": seed + i,
+                    "name": f"bench {i}"})
+                code = created["join"][0]["url"].split("code=")[1]
+                joined = await post(http, f"/api/games/{created['game_id']}/seats/0/join",
+                                    {"code": code})
+                out.append((created["game_id"], joined["token"]))
+
+    workers = 16
+    await asyncio.gather(*(worker(range(w, n, workers)) for w in range(workers)))
+    return out
+
+
+async def play(ws_base: str, game_id: str, token: str, actions: int, think: float,
+               rng: random.Random, latencies: list[float]) -> int:
+    """Play up to ``actions`` decisions; returns how many were made."""
+    made = 0
+    async with connect(f"{ws_base}/ws/games/{game_id}?token={token}", max_size=2**22) as ws:
+        sent_at: float | None = None
+        sent_version = -1
+        while made < actions:
+            message = json.loads(await ws.recv())
+            if message["type"] == "error":
+                raise RuntimeError(f"server refused an action: {message['error']}")
+            view = message["view"]
+            if sent_at is not None and view["version"] > sent_version:
+                latencies.append(time.perf_counter() - sent_at)
+                sent_at = None
+            if view["result"] is not None:
+                break
+            if not view["your_turn"] or sent_at is not None:
+                continue
+            if think:
+                await asyncio.sleep(think)
+            choice = rng.choice(view["legal"])
+            sent_version = view["version"]
+            sent_at = time.perf_counter()
+            await ws.send(json.dumps({"type": "action", "index": choice["index"],
+                                      "version": sent_version}))
+            made += 1
+        while sent_at is not None:  # the answer to the last action
+            view = json.loads(await ws.recv()).get("view")
+            if view is not None and view["version"] > sent_version:
+                latencies.append(time.perf_counter() - sent_at)
+                sent_at = None
+    return made
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+async def run(port: int, n: int, args: argparse.Namespace) -> None:
+    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    bots = args.bots.split(",")
+    games = await create_games(base, n, bots, seed=1000 * n)
+    latencies: list[float] = []
+    start = time.perf_counter()
+    made = await asyncio.gather(*(
+        play(ws_base, game_id, token, args.actions_per_game, args.think,
+             random.Random(i), latencies) for i, (game_id, token) in enumerate(games)))
+    seconds = time.perf_counter() - start
+    total = sum(made)
+    ms = [x * 1000 for x in latencies]
+    print(f"{n:>4} games  {total:>6} actions in {seconds:6.1f} s  {total / seconds:7.1f} "
+          f"actions/s  latency p50 {percentile(ms, 50):6.1f} ms  p95 "
+          f"{percentile(ms, 95):6.1f} ms  p99 {percentile(ms, 99):6.1f} ms  "
+          f"(mean {statistics.fmean(ms):.1f} ms)", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", default="50,200,500",
+                        help="comma-separated numbers of concurrent games")
+    parser.add_argument("--actions-per-game", type=int, default=40)
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds a client waits before answering (default 0)")
+    parser.add_argument("--bots", default="random,random",
+                        help="the other seats (default random,random)")
+    parser.add_argument("--database-url", help="default: a fresh SQLite file")
+    args = parser.parse_args()
+    counts = [int(x) for x in args.games.split(",") if x.strip()]
+    print(f"bench_server: 1 human seat (WebSocket client) + {args.bots} per game, "
+          f"think {args.think} s, up to {args.actions_per_game} actions per client, "
+          f"{os.cpu_count()} CPUs")
+    with tempfile.TemporaryDirectory() as folder:
+        for n in counts:  # a fresh server and database for every size
+            url = args.database_url or f"sqlite:///{Path(folder) / f'bench{n}.sqlite3'}"
+            port = free_port()
+            server = start_server(url, port)
+            try:
+                asyncio.run(run(port, n, args))
+            finally:
+                server.terminate()
+                server.wait(10)
+
+
+if __name__ == "__main__":
+    main()

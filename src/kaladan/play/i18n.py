@@ -1,0 +1,337 @@
+"""The terminal game's words in English, Dutch and German.
+
+Game terms (units, terrain, phases, realms, cards) come from the rules data: the glossary of
+RULES.md section 1 and the card texts. Only the interface's own sentences live here.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ..rules.catalog import (
+    END_GAME_CARD_BY_ID,
+    EVENT_CARD_BY_ID,
+    GLOSSARY,
+    MAGIC_CARD_BY_ID,
+    REALM_BY_ID,
+)
+from ..rules.units import REALMS, UnitType
+
+LANGS: Final = ("en", "nl", "de")
+
+# Two-letter unit marks on the map; German needs its own so Sword and Shield differ.
+_UNIT_ABBREV: Final[dict[str, tuple[str, ...]]] = {
+    # crown, general, catapult, archer, shield, sword, special
+    "en": ("Cr", "Ge", "Ca", "Ar", "Sh", "Sw", "Sp"),
+    "nl": ("Kr", "Ge", "Ka", "Bo", "Sc", "Zw", "Sp"),
+    "de": ("Kr", "Ge", "Ka", "Bo", "Sd", "Sw", "Sp"),
+}
+
+_UNIT_KEYS: Final = ("crown", "general", "catapult", "archer", "shield", "sword", "special_unit")
+_PHASE_KEYS: Final = {
+    "event": "event_phase", "spawn": "free_spawn_phase", "income": "income_phase",
+    "action": "action_phase", "purchase": "purchase_phase", "reinforce": "reinforcement_phase",
+}
+_TERRAIN_KEYS: Final = ("field", "forest", "mountain", "castle")
+
+_DECISIONS: Final[dict[str, tuple[str, str, str]]] = {
+    "realm": ("choose a realm", "kies een rijk", "wähle ein Reich"),
+    "start_card": ("choose a starting card", "kies een startkaart", "wähle eine Startkarte"),
+    "castle": ("choose a castle spot", "kies een kasteelplek", "wähle einen Burgplatz"),
+    "start_unit": ("choose a starting unit", "kies een starteenheid",
+                   "wähle eine Starteinheit"),
+    "event": ("resolve the event card", "voer de gebeurteniskaart uit",
+              "handle die Ereigniskarte ab"),
+    "spawn": ("free spawn", "gratis rekrutering", "freie Rekrutierung"),
+    "action": ("move, swap, attack or pass", "verplaats, wissel, val aan of pas",
+               "bewege, tausche, greife an oder passe"),
+    "magic": ("declare a magic card or none", "kondig een magiekaart aan of geen",
+              "sage eine Magiekarte an oder keine"),
+    "casualty": ("choose a unit that dies", "kies een eenheid die sneuvelt",
+                 "wähle eine Einheit, die fällt"),
+    "invasion": ("choose a unit that stays behind", "kies een eenheid die achterblijft",
+                 "wähle eine Einheit, die zurückbleibt"),
+    "purchase": ("buy, upgrade or end", "koop, waardeer op of stop",
+                 "kaufe, werte auf oder beende"),
+    "reinforce": ("reinforce: move or pass", "versterk: verplaats of pas",
+                  "verstärke: bewege oder passe"),
+    "card": ("choose for your magic card", "kies voor je magiekaart",
+             "wähle für deine Magiekarte"),
+    "split": ("share the hits among allies", "verdeel de treffers onder bondgenoten",
+              "verteile die Treffer unter Verbündeten"),
+    "none": ("-", "-", "-"),
+}
+
+_TEXTS: Final[dict[str, tuple[str, str, str]]] = {
+    # key: (en, nl, de)
+    "title": ("Generals of Kaladan", "Generals of Kaladan", "Generals of Kaladan"),
+    "setup_phase": ("Setup", "Opzet", "Aufbau"),
+    "over_phase": ("Game over", "Einde van het spel", "Spielende"),
+    "round": ("Round {n}", "Ronde {n}", "Runde {n}"),
+    "to_decide": ("{who} decides: {kind}", "{who} beslist: {kind}",
+                  "{who} entscheidet: {kind}"),
+    "seat": ("seat {n}", "plaats {n}", "Platz {n}"),
+    "human": ("human", "mens", "Mensch"),
+    "you": ("you", "jij", "du"),
+    "map": ("Map", "Kaart", "Karte"),
+    "free": ("free {n}", "vrij {n}", "frei {n}"),
+    "players": ("Players", "Spelers", "Spieler"),
+    "col_seat": ("Seat", "Plaats", "Platz"),
+    "col_realm": ("Realm", "Rijk", "Reich"),
+    "col_who": ("Played by", "Gespeeld door", "Gespielt von"),
+    "col_gold": ("Gold", "Goud", "Gold"),
+    "col_hand": ("Cards", "Kaarten", "Karten"),
+    "first": ("first", "eerste", "erster"),
+    "team": ("team {n}", "team {n}", "Team {n}"),
+    "out": ("out", "uit", "raus"),
+    "none": ("none", "geen", "keine"),
+    "hand_of": ("Hand of {who}", "Hand van {who}", "Hand von {who}"),
+    "offered": ("Cards your options name:", "Kaarten in je mogelijkheden:",
+                "Karten in deinen Möglichkeiten:"),
+    "no_cards": ("no cards in hand", "geen kaarten in de hand", "keine Karten auf der Hand"),
+    "condition": ("Condition", "Voorwaarde", "Bedingung"),
+    "effect": ("Effect", "Effect", "Wirkung"),
+    "event_drawn": ("Event card just drawn", "Net getrokken gebeurteniskaart",
+                    "Soeben gezogene Ereigniskarte"),
+    "no_event": ("no event card drawn yet", "nog geen gebeurteniskaart getrokken",
+                 "noch keine Ereigniskarte gezogen"),
+    "log": ("Log", "Logboek", "Protokoll"),
+    "log_empty": ("nothing happened yet", "nog niets gebeurd", "noch nichts geschehen"),
+    "actions": ("Your options", "Je mogelijkheden", "Deine Möglichkeiten"),
+    "more_of": ("{kind}: {n} options, type '{kind}' (or e.g. '{example}') to list them",
+                "{kind}: {n} mogelijkheden, typ '{kind}' (of bv. '{example}') om ze te tonen",
+                "{kind}: {n} Möglichkeiten, tippe '{kind}' (oder z. B. '{example}'), um sie "
+                "zu sehen"),
+    "prompt": ("{who}: number, action or command (help) > ",
+               "{who}: nummer, actie of commando (help) > ",
+               "{who}: Nummer, Aktion oder Befehl (help) > "),
+    "handover": ("Pass the keyboard to {who} and press Enter",
+                 "Geef het toetsenbord aan {who} en druk op Enter",
+                 "Gib die Tastatur an {who} weiter und drücke Enter"),
+    "bad_number": ("There is no option {n}: choose a number from 1 to {max}.",
+                   "Er is geen optie {n}: kies een nummer van 1 tot {max}.",
+                   "Es gibt keine Option {n}: wähle eine Zahl von 1 bis {max}."),
+    "illegal": ("Not allowed now: {reason} (rule {rule}). Nothing changed.",
+                "Nu niet toegestaan: {reason} (regel {rule}). Er is niets veranderd.",
+                "Jetzt nicht erlaubt: {reason} (Regel {rule}). Nichts wurde geändert."),
+    "not_understood": ("Not understood: {text!r} ({reason}). Type a number from the list, an "
+                       "action such as '{example}', or 'help'. Nothing changed.",
+                       "Niet begrepen: {text!r} ({reason}). Typ een nummer uit de lijst, een "
+                       "actie zoals '{example}', of 'help'. Er is niets veranderd.",
+                       "Nicht verstanden: {text!r} ({reason}). Tippe eine Nummer aus der "
+                       "Liste, eine Aktion wie '{example}' oder 'help'. Nichts wurde "
+                       "geändert."),
+    "matching": ("Options starting with {text!r}:", "Mogelijkheden die beginnen met {text!r}:",
+                 "Möglichkeiten, die mit {text!r} beginnen:"),
+    "empty_input": ("Type a number from the list, an action, or 'help'.",
+                    "Typ een nummer uit de lijst, een actie, of 'help'.",
+                    "Tippe eine Nummer aus der Liste, eine Aktion oder 'help'."),
+    "confirm_attack": ("{action}: you win {p} - confirm? [y/n] ",
+                       "{action}: je wint met {p} kans - bevestigen? [j/n] ",
+                       "{action}: du gewinnst mit {p} - bestätigen? [j/n] "),
+    "cancelled": ("Cancelled. Nothing changed.", "Geannuleerd. Er is niets veranderd.",
+                  "Abgebrochen. Nichts wurde geändert."),
+    "odds_title": ("Exact odds of every attack you can declare now:",
+                   "Exacte kansen van elke aanval die je nu kunt aankondigen:",
+                   "Genaue Chancen jedes Angriffs, den du jetzt ansagen kannst:"),
+    "odds_line": ("{action}: you win {p}; expected losses: you {la}, defender {ld}",
+                  "{action}: je wint {p}; verwachte verliezen: jij {la}, verdediger {ld}",
+                  "{action}: du gewinnst {p}; erwartete Verluste: du {la}, Verteidiger {ld}"),
+    "odds_none": ("You cannot declare an attack now.", "Je kunt nu geen aanval aankondigen.",
+                  "Du kannst jetzt keinen Angriff ansagen."),
+    "odds_unknown": ("{action}: odds not available ({reason})",
+                     "{action}: kansen niet beschikbaar ({reason})",
+                     "{action}: Chancen nicht verfügbar ({reason})"),
+    "saved": ("Game saved to {path}.", "Spel opgeslagen in {path}.",
+              "Spiel gespeichert in {path}."),
+    "save_failed": ("Could not save to {path}: {reason}", "Opslaan in {path} mislukt: {reason}",
+                    "Speichern in {path} fehlgeschlagen: {reason}"),
+    "save_usage": ("Usage: save FILE", "Gebruik: save BESTAND", "Verwendung: save DATEI"),
+    "eof_saved": ("Input ended: game saved to {path}. Resume with: kaladan play --load {path}",
+                  "Invoer beëindigd: spel opgeslagen in {path}. Verder spelen met: kaladan "
+                  "play --load {path}",
+                  "Eingabe beendet: Spiel gespeichert in {path}. Weiterspielen mit: kaladan "
+                  "play --load {path}"),
+    "quit_saved": ("Game saved to {path}. Resume with: kaladan play --load {path}",
+                   "Spel opgeslagen in {path}. Verder spelen met: kaladan play --load {path}",
+                   "Spiel gespeichert in {path}. Weiterspielen mit: kaladan play --load {path}"),
+    "end_saved": ("The game is saved in {path}; watch it again with: kaladan replay {path}",
+                  "Het spel is opgeslagen in {path}; bekijk het opnieuw met: kaladan replay "
+                  "{path}",
+                  "Das Spiel ist in {path} gespeichert; noch einmal ansehen mit: kaladan "
+                  "replay {path}"),
+    "loaded": ("Game loaded from {path} ({n} decisions so far).",
+               "Spel geladen uit {path} ({n} beslissingen tot nu toe).",
+               "Spiel geladen aus {path} ({n} Entscheidungen bisher)."),
+    "game_over": ("Game over ({end}).", "Het spel is voorbij ({end}).",
+                  "Das Spiel ist vorbei ({end})."),
+    "winner": ("Winner: {who}.", "Winnaar: {who}.", "Gewinner: {who}."),
+    "winning_team": ("Winning team: {team} ({who}).", "Winnend team: {team} ({who}).",
+                     "Siegerteam: {team} ({who})."),
+    "draw": ("A draw: nobody wins.", "Gelijkspel: niemand wint.",
+             "Unentschieden: niemand gewinnt."),
+    "scores": ("Scores: {scores}", "Punten: {scores}", "Punkte: {scores}"),
+    "end_last_crown": ("last Crown standing", "laatste Kroon overeind",
+                       "letzte Krone steht"),
+    "end_final_round": ("after the final round", "na de laatste ronde", "nach der letzten Runde"),
+    "end_draw": ("no Crown left", "geen Kroon meer over", "keine Krone mehr übrig"),
+    "battle": ("Battle", "Gevecht", "Kampf"),
+    "battle_head": ("{attacker} attacks {d} from {a} ({defender} defends)",
+                    "{attacker} valt {d} aan vanaf {a} ({defender} verdedigt)",
+                    "{attacker} greift {d} von {a} aus an ({defender} verteidigt)"),
+    "attack_pool": ("Attack dice", "Aanvalsdobbelstenen", "Angriffswürfel"),
+    "defence_pool": ("Defence dice", "Verdedigingsdobbelstenen", "Verteidigungswürfel"),
+    "pairs": ("Pairs (highest against highest)", "Paren (hoogste tegen hoogste)",
+              "Paare (höchster gegen höchsten)"),
+    "pair_attacker": ("defender loses one", "verdediger verliest er een",
+                      "Verteidiger verliert einen"),
+    "pair_defender": ("attacker loses one", "aanvaller verliest er een",
+                      "Angreifer verliert einen"),
+    "pair_tie": ("tie, no hit", "gelijk, geen treffer", "Gleichstand, kein Treffer"),
+    "pair_tie_scales": ("tie: defender's hit (Scales)", "gelijk: treffer voor de verdediger",
+                        "Gleichstand: Treffer für den Verteidiger"),
+    "unpaired": ("unpaired", "zonder paar", "ohne Paar"),
+    "dropped": ("lowest dropped (mountain)", "laagste vervalt (berg)",
+                "niedrigster entfällt (Gebirge)"),
+    "hits": ("Hits: attacker loses {a}, defender loses {d}",
+             "Treffers: aanvaller verliest {a}, verdediger verliest {d}",
+             "Treffer: Angreifer verliert {a}, Verteidiger verliert {d}"),
+    "losses": ("Losses: {units}", "Verliezen: {units}", "Verluste: {units}"),
+    "battle_won": ("{who} takes {tile}.", "{who} verovert {tile}.", "{who} erobert {tile}."),
+    "battle_emptied": ("{tile} is left empty.", "{tile} blijft leeg achter.",
+                       "{tile} bleibt leer zurück."),
+    "eliminated": ("{who}'s Crown has fallen: out of the game.",
+                   "De Kroon van {who} is gevallen: uit het spel.",
+                   "Die Krone von {who} ist gefallen: aus dem Spiel."),
+    "battle_held": ("{who} holds {tile}.", "{who} houdt {tile}.", "{who} hält {tile}."),
+    "card_played": ("{who} plays {card}", "{who} speelt {card}", "{who} spielt {card}"),
+    "face_down": ("a magic card (face down)", "een magiekaart (gedekt)",
+                  "eine Magiekarte (verdeckt)"),
+    "legend": ("Units: {units}; + upgraded; free = room left on the tile",
+               "Eenheden: {units}; + opgewaardeerd; vrij = plek op de tegel",
+               "Einheiten: {units}; + aufgewertet; frei = Platz auf dem Plättchen"),
+    "loading_bot": ("{who} is thinking...", "{who} denkt na...", "{who} denkt nach..."),
+    "replay_prompt": ("step {k}/{n} - n next, p previous, number jumps, q quits > ",
+                      "stap {k}/{n} - n volgende, p vorige, nummer springt, q stopt > ",
+                      "Schritt {k}/{n} - n weiter, p zurück, Zahl springt, q beendet > "),
+    "replay_start": ("start of the game", "begin van het spel", "Spielbeginn"),
+    "replay_step": ("step {k}: {who}: {action}", "stap {k}: {who}: {action}",
+                    "Schritt {k}: {who}: {action}"),
+    "replay_bad": ("Use n, p, a step number from 0 to {n}, or q.",
+                   "Gebruik n, p, een stapnummer van 0 tot {n}, of q.",
+                   "Verwende n, p, eine Schrittnummer von 0 bis {n} oder q."),
+    "help": (
+        "Type the number of an option, or its notation (e.g. 'move T1 T2 sword').\n"
+        "Typing the start of an action (e.g. 'attack' or 'move T2') lists the matching "
+        "options.\n"
+        "Commands:\n"
+        "  help        this text\n"
+        "  odds        exact odds of every attack you could declare now\n"
+        "  map         show the map and the players again\n"
+        "  log         the whole log of this session\n"
+        "  save FILE   save the game (resume with: kaladan play --load FILE)\n"
+        "  quit        save to the autosave file and stop",
+        "Typ het nummer van een optie, of de notatie (bv. 'move T1 T2 sword').\n"
+        "Het begin van een actie (bv. 'attack' of 'move T2') toont de passende opties.\n"
+        "Commando's:\n"
+        "  help        deze tekst\n"
+        "  odds        exacte kansen van elke aanval die je nu kunt aankondigen\n"
+        "  map         toon de kaart en de spelers opnieuw\n"
+        "  log         het hele logboek van deze sessie\n"
+        "  save FILE   sla het spel op (verder met: kaladan play --load FILE)\n"
+        "  quit        sla op in het autosave-bestand en stop",
+        "Tippe die Nummer einer Option oder ihre Notation (z. B. 'move T1 T2 sword').\n"
+        "Der Anfang einer Aktion (z. B. 'attack' oder 'move T2') zeigt die passenden "
+        "Optionen.\n"
+        "Befehle:\n"
+        "  help        dieser Text\n"
+        "  odds        genaue Chancen jedes Angriffs, den du jetzt ansagen kannst\n"
+        "  map         Karte und Spieler erneut zeigen\n"
+        "  log         das ganze Protokoll dieser Sitzung\n"
+        "  save FILE   Spiel speichern (weiter mit: kaladan play --load FILE)\n"
+        "  quit        in die Autosave-Datei speichern und aufhören",
+    ),
+    "setup_players": ("How many players (2-6)? [{default}] ", "Hoeveel spelers (2-6)? [{default}] ",
+                      "Wie viele Spieler (2-6)? [{default}] "),
+    "setup_mode": ("Mode: free_for_all or {team}? [free_for_all] ",
+                   "Modus: free_for_all of {team}? [free_for_all] ",
+                   "Modus: free_for_all oder {team}? [free_for_all] "),
+    "setup_seat": ("Seat {n}: human, random, greedy or mcts:time=1? [{default}] ",
+                   "Plaats {n}: human, random, greedy of mcts:time=1? [{default}] ",
+                   "Platz {n}: human, random, greedy oder mcts:time=1? [{default}] "),
+    "setup_quick": ("Quick setup (realms, cards and castles dealt at random)? [Y/n] ",
+                    "Snelle opzet (rijken, kaarten en kastelen willekeurig)? [J/n] ",
+                    "Schneller Aufbau (Reiche, Karten und Burgen zufällig)? [J/n] "),
+    "setup_again": ("Please answer again: {reason}", "Antwoord opnieuw: {reason}",
+                    "Bitte noch einmal: {reason}"),
+}
+
+
+def text(lang: str, key: str, **values: object) -> str:
+    """The interface sentence ``key`` in ``lang``, with ``values`` filled in."""
+    en, nl, de = _TEXTS[key]
+    template = {"en": en, "nl": nl, "de": de}.get(lang, en)
+    return template.format(**values) if values else template
+
+
+def decision_name(lang: str, kind: str) -> str:
+    """What a pending decision asks (``Decision.label``), in words."""
+    en, nl, de = _DECISIONS.get(kind, (kind, kind, kind))
+    return {"en": en, "nl": nl, "de": de}.get(lang, en)
+
+
+def glossary(lang: str, key: str) -> str:
+    """A term of RULES.md section 1 in ``lang``, capitalised for a heading."""
+    word = GLOSSARY[key].get(lang)
+    return word[:1].upper() + word[1:]
+
+
+def unit_name(lang: str, utype: int) -> str:
+    return GLOSSARY[_UNIT_KEYS[utype]].get(lang)
+
+
+def unit_abbrev(lang: str, utype: int) -> str:
+    return _UNIT_ABBREV.get(lang, _UNIT_ABBREV["en"])[utype]
+
+
+def unit_legend(lang: str) -> str:
+    return ", ".join(f"{unit_abbrev(lang, t)} {unit_name(lang, t)}" for t in UnitType)
+
+
+def terrain_name(lang: str, terrain: int) -> str:
+    return GLOSSARY[_TERRAIN_KEYS[terrain]].get(lang)
+
+
+def phase_name(lang: str, phase: str) -> str:
+    """A phase of section 6 by its engine label (``action``), or setup / game over."""
+    if phase in _PHASE_KEYS:
+        return GLOSSARY[_PHASE_KEYS[phase]].get(lang)
+    return text(lang, "setup_phase" if phase == "setup" else "over_phase")
+
+
+def realm_name(lang: str, realm: int) -> str:
+    if realm < 0:
+        return "?"
+    return REALM_BY_ID[REALMS[realm]].name.get(lang)
+
+
+def card_name(lang: str, card: str) -> str:
+    """The name of a magic, event or end-game card by id; the id itself if unknown."""
+    for table in (MAGIC_CARD_BY_ID, EVENT_CARD_BY_ID, END_GAME_CARD_BY_ID):
+        info = table.get(card)
+        if info is not None:
+            return info.name.get(lang)
+    return card
+
+
+def card_text(lang: str, card: str) -> str:
+    for table in (MAGIC_CARD_BY_ID, EVENT_CARD_BY_ID, END_GAME_CARD_BY_ID):
+        info = table.get(card)
+        if info is not None:
+            return info.text.get(lang)
+    return ""
+
+
+def card_condition(lang: str, card: str) -> str:
+    info = MAGIC_CARD_BY_ID.get(card)
+    return info.condition.get(lang) if info is not None else ""

@@ -1,0 +1,376 @@
+"""Rich renderables of the terminal game: header, players, hand, event card, log, battle,
+options and the final result. Everything shown comes from public information (R5.13) plus the
+hand of the one seat the screen is for; no other seat's hand is ever rendered.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ..rules.state import GameState, Phase
+from ..rules.units import SPECIAL, UnitType, is_upgraded, type_of
+from . import i18n
+from .battle import Outcome, Roll
+from .hexmap import legend_text, map_text
+from .savefile import SeatPlan
+from .style import realm_style
+
+COMPACT_LIMIT = 40  # more options than this: long kinds are summarised on a terminal
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One line of the session log, already in the session's language."""
+
+    text: str
+    style: str = ""
+
+
+def seat_name(state: GameState, plan: SeatPlan, lang: str, seat: int) -> str:
+    """``seat 1 (Kimbria)``: how a seat is named in prompts and the log."""
+    realm = state.realm[seat]
+    label = i18n.text(lang, "seat", n=seat)
+    return f"{label} ({i18n.realm_name(lang, realm)})" if realm >= 0 else label
+
+
+def seat_text(state: GameState, plan: SeatPlan, lang: str, seat: int) -> Text:
+    return Text(seat_name(state, plan, lang, seat), style=realm_style(state.realm[seat]))
+
+
+def round_number(state: GameState) -> int:
+    return state.slot // state.n + 1
+
+
+def header(state: GameState, plan: SeatPlan, lang: str) -> Text:
+    phase = "setup" if state.phase == Phase.SETUP else state.phase.label
+    out = Text(i18n.text(lang, "title"), style="bold")
+    out.append(" · " + i18n.text(lang, "round", n=round_number(state)))
+    out.append(" · " + i18n.phase_name(lang, phase if not state.is_over else "over"),
+               style="bold")
+    if not state.is_over:
+        who = seat_name(state, plan, lang, state.pending.seat)
+        kind = i18n.decision_name(lang, state.pending.kind.label)
+        out.append(" · ")
+        out.append(i18n.text(lang, "to_decide", who=who, kind=kind),
+                   style=realm_style(state.realm[state.pending.seat]))
+    return out
+
+
+def unit_list(units: Sequence[int], lang: str) -> str:
+    """``Sw×2 Ar+`` for a list of units (counts of equal units)."""
+    counts = Counter((type_of(c), is_upgraded(c)) for c in units)
+    parts = []
+    for (utype, up), n in sorted(counts.items()):
+        mark = i18n.unit_abbrev(lang, utype) + ("+" if up else "")
+        parts.append(mark if n == 1 else f"{mark}×{n}")
+    return " ".join(parts) or "-"
+
+
+def unit_names(units: Sequence[int], lang: str) -> str:
+    """Full glossary names: ``Sword, Archer+``."""
+    return ", ".join(i18n.unit_name(lang, type_of(c)) + ("+" if is_upgraded(c) else "")
+                     for c in units)
+
+
+def reserve_text(state: GameState, seat: int, lang: str) -> str:
+    parts = [f"{i18n.unit_abbrev(lang, t)}×{n}" for t, n in enumerate(state.reserve[seat])
+             if n and t != SPECIAL]
+    parts += [f"{i18n.unit_abbrev(lang, SPECIAL)}({i18n.realm_name(lang, r)})"
+              for r in state.reserve_specials[seat]]
+    return " ".join(parts) or "-"
+
+
+def players_table(state: GameState, plan: SeatPlan, lang: str, viewer: int | None) -> Table:
+    table = Table(title=i18n.text(lang, "players"), title_justify="left", expand=False,
+                  show_edge=False, pad_edge=False)
+    for key in ("col_seat", "col_realm", "col_who", "col_gold"):
+        table.add_column(i18n.text(lang, key))
+    table.add_column(i18n.glossary(lang, "reserve"))
+    table.add_column(i18n.glossary(lang, "graveyard"))
+    table.add_column(i18n.text(lang, "col_hand"), justify="right")
+    for seat in range(state.n):
+        spec = plan.seats[seat]
+        who = i18n.text(lang, "you") if seat == viewer else (
+            i18n.text(lang, "human") if plan.is_human(seat) else spec)
+        flags = []
+        if state.first == seat and state.phase != Phase.SETUP:
+            flags.append(i18n.text(lang, "first"))
+        if state.eliminated[seat]:
+            flags.append(i18n.text(lang, "out"))
+        if state.teams:
+            flags.append(i18n.text(lang, "team", n=state.team[seat]))
+        style = realm_style(state.realm[seat])
+        table.add_row(
+            Text(str(seat) + (" ◀" if seat == state.pending.seat else ""), style=style),
+            Text(i18n.realm_name(lang, state.realm[seat])
+                 + (f" ({', '.join(flags)})" if flags else ""), style=style),
+            who, str(state.gold[seat]), reserve_text(state, seat, lang),
+            unit_list(state.graveyard[seat], lang), str(len(state.hand[seat])),
+        )
+    return table
+
+
+def _card_block(body: Text, card: str, lang: str) -> None:
+    body.append(f"{card}  {i18n.card_name(lang, card)}\n", style="bold")
+    condition = i18n.card_condition(lang, card)
+    if condition:
+        body.append(f"  {i18n.text(lang, 'condition')}: {condition}\n")
+    body.append(f"  {i18n.text(lang, 'effect')}: {i18n.card_text(lang, card)}")
+
+
+def offered_cards(texts: Sequence[str], hand: Sequence[str]) -> list[str]:
+    """Cards the options name that are not in the hand (a starting card to choose, a card of
+    the realm pool to swap for or buy): their holder must be able to read them."""
+    out: list[str] = []
+    for text in texts:
+        for word in text.split()[1:]:
+            if _CARD_ID.match(word) and word not in hand and word not in out:
+                out.append(word)
+    return out
+
+
+def hand_panel(state: GameState, plan: SeatPlan, lang: str, seat: int,
+               offered: Sequence[str] = ()) -> Panel:
+    """The cards in ``seat``'s own hand: name, condition and effect in the session's language;
+    then the cards its options offer (``offered_cards``)."""
+    body = Text()
+    cards = state.hand[seat]
+    if not cards:
+        body.append(i18n.text(lang, "no_cards"), style="dim")
+    for i, card in enumerate(cards):
+        if i:
+            body.append("\n")
+        _card_block(body, card, lang)
+    if offered:
+        body.append("\n" + i18n.text(lang, "offered") + "\n", style="bold underline")
+        for i, card in enumerate(offered):
+            if i:
+                body.append("\n")
+            _card_block(body, card, lang)
+    title = i18n.text(lang, "hand_of", who=seat_name(state, plan, lang, seat))
+    return Panel(body, title=title, title_align="left", border_style=realm_style(
+        state.realm[seat]))
+
+
+def event_panel(state: GameState, lang: str) -> Panel:
+    card = state.last_event
+    body = Text()
+    if card is None:
+        body.append(i18n.text(lang, "no_event"), style="dim")
+    else:
+        body.append(f"{card}  {i18n.card_name(lang, card)}\n", style="bold")
+        body.append(i18n.card_text(lang, card))
+    return Panel(body, title=i18n.text(lang, "event_drawn"), title_align="left")
+
+
+def log_panel(entries: Sequence[LogEntry], lang: str, last: int = 10) -> Panel:
+    body = Text()
+    shown = list(entries)[-last:]
+    if not shown:
+        body.append(i18n.text(lang, "log_empty"), style="dim")
+    for i, entry in enumerate(shown):
+        if i:
+            body.append("\n")
+        body.append(entry.text, style=entry.style)
+    return Panel(body, title=i18n.text(lang, "log"), title_align="left")
+
+
+def _dice(sizes: Sequence[int], rolls: Sequence[int]) -> str:
+    """Each die with what it rolled: ``D12→9 D6→2``."""
+    return " ".join(f"D{s}→{r}" for s, r in zip(sizes, rolls, strict=True)) or "-"
+
+
+def roll_text(roll: Roll, state: GameState, plan: SeatPlan, lang: str) -> Text:
+    """Both pools, the rolls sorted and paired highest against highest, and the hits."""
+    names = state.world.names
+    out = Text()
+    out.append(i18n.text(lang, "battle_head", attacker=seat_name(state, plan, lang, roll.attacker),
+                         defender=seat_name(state, plan, lang, roll.defender),
+                         a=names[roll.a_tile], d=names[roll.d_tile]), style="bold")
+    out.append("\n")
+    for seat, card in sorted(roll.cards.items()):
+        out.append(i18n.text(lang, "card_played", who=seat_name(state, plan, lang, seat),
+                             card=f"{card} {i18n.card_name(lang, card)}") + "\n")
+    attack, defence, dropped = roll.pairs()
+    a_style, d_style = realm_style(state.realm[roll.attacker]), realm_style(
+        state.realm[roll.defender])
+    out.append(f"{i18n.text(lang, 'attack_pool')}: ", style=a_style)
+    out.append(_dice(roll.attack_dice, roll.attack_rolls) + "\n")
+    out.append(f"{i18n.text(lang, 'defence_pool')}: ", style=d_style)
+    out.append(_dice(roll.defence_dice, roll.defence_rolls))
+    if dropped is not None:
+        out.append(f"  ({i18n.text(lang, 'dropped')}: {dropped})")
+    out.append(f"\n{i18n.text(lang, 'pairs')}:\n")
+    for k in range(max(len(attack), len(defence))):
+        a = attack[k] if k < len(attack) else None
+        d = defence[k] if k < len(defence) else None
+        if a is None or d is None:
+            result = i18n.text(lang, "unpaired")
+        elif a > d:
+            result = i18n.text(lang, "pair_attacker")
+        elif d > a:
+            result = i18n.text(lang, "pair_defender")
+        else:
+            result = i18n.text(lang, "pair_tie_scales" if roll.scales else "pair_tie")
+        out.append(f"  {'-' if a is None else a:>2} : {'-' if d is None else d:<2}  {result}\n")
+    hits_a, hits_d = roll.hits
+    out.append(i18n.text(lang, "hits", a=hits_a, d=hits_d), style="bold")
+    return out
+
+
+def outcome_text(outcome: Outcome, state: GameState, plan: SeatPlan, lang: str) -> Text:
+    tile = state.world.names[outcome.d_tile]
+    if outcome.taken:
+        line = i18n.text(lang, "battle_won", who=seat_name(state, plan, lang, outcome.attacker),
+                         tile=tile)
+    elif outcome.emptied:
+        line = i18n.text(lang, "battle_emptied", tile=tile)
+    else:
+        line = i18n.text(lang, "battle_held", who=seat_name(state, plan, lang, outcome.defender),
+                         tile=tile)
+    out = Text(line, style="bold")
+    if outcome.losses:
+        by_owner: dict[int, list[int]] = {}
+        for c in outcome.losses:
+            by_owner.setdefault(c >> 7, []).append(c)
+        parts = [f"{seat_name(state, plan, lang, seat)}: {unit_names(units, lang)}"
+                 for seat, units in sorted(by_owner.items())]
+        out.append(" " + i18n.text(lang, "losses", units="; ".join(parts)))
+    return out
+
+
+def battle_panel(parts: Sequence[Text], lang: str) -> Panel:
+    body = Text()
+    for i, part in enumerate(parts):
+        if i:
+            body.append("\n")
+        body.append_text(part)
+    return Panel(body, title=i18n.text(lang, "battle"), title_align="left", border_style="red")
+
+
+_CARD_ID = re.compile(r"^(?:[A-Z]{3}-\d+|EV\d{2}|EG\d)$")
+_UNIT_LABELS = {t.label: int(t) for t in UnitType}
+
+
+def _word_names(word: str, lang: str) -> list[str]:
+    """Glossary names of the units and cards one word of an action names."""
+    out: list[str] = []
+    for token in word.split(","):
+        if _CARD_ID.match(token):
+            out.append(i18n.card_name(lang, token))
+            continue
+        bare = token.rpartition("/")[2]  # an ally's unit: "1/sword"
+        up = bare.endswith("+")
+        label = bare.rstrip("+").partition(":")[0]
+        if label in _UNIT_LABELS and lang != "en":  # English names are the notation itself
+            out.append(i18n.unit_name(lang, _UNIT_LABELS[label]) + ("+" if up else ""))
+    return out
+
+
+def describe(text: str, lang: str) -> str:
+    """An option with the cards it names (every language) and, outside English, the
+    glossary names of its units: ``card KHA-1 (Keep of Khalisia)``."""
+    names = [name for word in text.split()[1:] for name in _word_names(word, lang)]
+    return f"{text} ({', '.join(names)})" if names else text
+
+
+def numbered(texts: Sequence[str], indices: Sequence[int], lang: str = "en") -> list[str]:
+    return [f"{i + 1:>3}. {describe(texts[i], lang)}" for i in indices]
+
+
+def options_text(texts: Sequence[str], lang: str, compact: bool) -> Text:
+    """The legal actions, numbered. On a terminal, kinds with many options are summarised
+    (typing the kind lists them); scripted sessions always get the whole list."""
+    out = Text(i18n.text(lang, "actions") + ":\n", style="bold")
+    by_kind: dict[str, list[int]] = {}
+    for i, t in enumerate(texts):
+        by_kind.setdefault(t.split()[0], []).append(i)
+    summarise = compact and len(texts) > COMPACT_LIMIT
+    lines: list[str] = []
+    notes: list[str] = []
+    for kind, indices in by_kind.items():
+        if summarise and len(indices) > 8:
+            example = " ".join(texts[indices[0]].split()[:2])
+            notes.append(i18n.text(lang, "more_of", kind=kind, n=len(indices), example=example))
+        else:
+            lines += numbered(texts, indices, lang)
+    width = max((len(line) for line in lines), default=0) + 2
+    per_row = max(1, 110 // width) if compact else 1
+    for k in range(0, len(lines), per_row):
+        out.append("".join(line.ljust(width) for line in lines[k:k + per_row]).rstrip() + "\n")
+    for note in notes:
+        out.append("  " + note + "\n", style="dim")
+    out.rstrip()
+    return out
+
+
+def result_text(state: GameState, plan: SeatPlan, lang: str) -> Text:
+    result = state.result
+    out = Text()
+    if result is None:
+        return out
+    end = i18n.text(lang, f"end_{result.end}") if result.end in (
+        "last_crown", "final_round", "draw") else result.end
+    out.append(i18n.text(lang, "game_over", end=end) + "\n", style="bold")
+    if result.team is not None:
+        members = ", ".join(seat_name(state, plan, lang, s) for s in range(state.n)
+                            if state.team[s] == result.team)
+        out.append(i18n.text(lang, "winning_team", team=result.team, who=members) + "\n",
+                   style="bold")
+    elif result.winner is not None:
+        out.append(i18n.text(lang, "winner", who=seat_name(state, plan, lang, result.winner))
+                   + "\n", style="bold " + realm_style(state.realm[result.winner]))
+    else:
+        out.append(i18n.text(lang, "draw") + "\n", style="bold")
+    scores = ", ".join(f"{seat_name(state, plan, lang, s)} {'-' if v is None else v}"
+                       for s, v in enumerate(result.scores))
+    out.append(i18n.text(lang, "scores", scores=scores))
+    return out
+
+
+def _side_by_side(left: RenderableType, right: RenderableType) -> Table:
+    grid = Table.grid(padding=(0, 1), expand=True)
+    grid.add_column(ratio=1)
+    grid.add_column(ratio=1)
+    grid.add_row(left, right)
+    return grid
+
+
+def board_view(state: GameState, plan: SeatPlan, lang: str, viewer: int | None,
+               log: Sequence[LogEntry] | None, battle: Sequence[Text],
+               width: int = 0, offered: Sequence[str] = ()) -> RenderableType:
+    """Everything public plus the viewer's own hand: the full screen above the options.
+    ``log`` None leaves the log out (a script reads each log line as it happens). On a wide
+    terminal (``width``) panels stand side by side so the screen needs fewer lines."""
+    world = map_text(state, lang)
+    map_width = max(len(line) for line in world.plain.split("\n")) + 4
+    board = Group(Panel(world, title=i18n.text(lang, "map"), title_align="left", expand=False),
+                  legend_text(lang))
+    players = players_table(state, plan, lang, viewer)
+    event = event_panel(state, lang)
+    parts: list[RenderableType] = [header(state, plan, lang)]
+    if width >= map_width + 90:
+        parts.append(_side_by_side(board, Group(players, event)))
+    else:
+        parts += [board, players]
+        if log is None or width < 100:
+            parts.append(event)
+    if log is not None:
+        history = log_panel(log, lang)
+        parts.append(_side_by_side(event, history) if 100 <= width < map_width + 90
+                     else history)
+    if battle:
+        parts.append(battle_panel(battle, lang))
+    if viewer is not None and not state.is_over:
+        parts.append(hand_panel(state, plan, lang, viewer, offered))
+    if state.is_over and log is not None:  # a script gets the result as whole lines
+        parts.append(result_text(state, plan, lang))
+    return Group(*parts)

@@ -1,0 +1,41 @@
+"""The browser UI: one page for the lobby, a seat and a spectator (it reads the path)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse, HTMLResponse, Response
+
+STATIC = Path(__file__).with_name("static")
+
+PLACEHOLDER = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Kaladan</title></head>
+<body><h1>Generals of Kaladan</h1>
+<p>The browser UI is not installed; the API is at <a href="/docs">/docs</a>.</p>
+</body></html>
+"""
+
+router = APIRouter(include_in_schema=False)
+
+
+def index() -> Response:
+    page = STATIC / "index.html"
+    if page.is_file():
+        return FileResponse(page, media_type="text/html")
+    return HTMLResponse(PLACEHOLDER)
+
+
+@router.get("/")
+async def lobby_page() -> Response:
+    return index()
+
+
+@router.get("/play/{game_id}/{seat}")
+async def seat_page(game_id: str, seat: str) -> Response:
+    return index()
+
+
+@router.get("/watch/{game_id}")
+async def watch_page(game_id: str) -> Response:
+    return index()

@@ -1,0 +1,48 @@
+"""Playing over HTTP: views, decisions and the record of a finished game."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Request
+from fastapi.responses import JSONResponse
+
+from ..record import to_record
+from .deps import seat_of, service_of
+from .errors import ApiError
+from .models import ActionRequest, View, errors
+from .service import GameService
+from .views import build_view
+
+router = APIRouter(prefix="/api/games", tags=["play"])
+Service = Annotated[GameService, Depends(service_of)]
+GameId = Annotated[str, Path(max_length=200)]
+
+
+@router.get("/{game_id}/view", response_model=View, responses=errors(403, 404),
+            summary="The current view of a seat (with its token) or of a spectator")
+async def view(game_id: GameId, request: Request, service: Service) -> Any:
+    live = await service.get(game_id)
+    return JSONResponse(build_view(live, seat_of(request, live, required=False)))
+
+
+@router.post("/{game_id}/actions", response_model=View,
+             responses=errors(400, 403, 404, 409, 413, 422, 429),
+             summary="Make the seat's decision")
+async def act(game_id: GameId, body: ActionRequest, request: Request, service: Service) -> Any:
+    """Apply one decision by text or by index into ``legal``. 409 when it is not this seat's
+    turn or ``version`` is stale, 422 with the rule id when the rules forbid it."""
+    live = await service.get(game_id)
+    seat = seat_of(request, live, required=True)
+    assert seat is not None
+    await service.act(live, seat, body.action, body.index, body.version)
+    return JSONResponse(build_view(live, seat))
+
+
+@router.get("/{game_id}/record", responses=errors(404, 409),
+            summary="The game record (kaladan-record, docs/formats.md), once the game is over")
+async def record(game_id: GameId, service: Service) -> Any:
+    live = await service.get(game_id)
+    if not live.game.is_over:
+        raise ApiError(409, "game_not_over", "the record is published when the game is over")
+    return to_record(live.game)

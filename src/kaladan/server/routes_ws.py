@@ -1,0 +1,139 @@
+"""Real-time play: one WebSocket per seat (with its token) or spectator.
+
+The server sends the current view on connect and after every change; several changes in a
+row are sent as one view of the newest version. A rejected message gets an error and changes
+nothing; the connection stays open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import MutableMapping
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect
+
+from .errors import ApiError
+from .limits import MAX_MESSAGE, RateLimiter
+from .live import LiveGame
+from .service import GameService
+from .views import build_view
+
+router = APIRouter()
+
+CLOSE_BAD_TOKEN = 4403
+CLOSE_UNKNOWN_GAME = 4404
+
+
+@router.websocket("/ws/games/{game_id}")
+async def play_socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+    service: GameService = websocket.app.state.service
+    rate: float = websocket.app.state.rate_limit
+    await websocket.accept()
+    try:
+        live = await service.get(game_id)
+        seat = None if token is None else service.seat_for_token(live, token)
+    except ApiError as exc:
+        await websocket.close(CLOSE_UNKNOWN_GAME if exc.status == 404 else CLOSE_BAD_TOKEN,
+                              exc.message[:100])
+        return
+    await Connection(websocket, service, live, seat, RateLimiter(rate)).run()
+
+
+class Connection:
+    def __init__(self, websocket: WebSocket, service: GameService, live: LiveGame,
+                 seat: int | None, limiter: RateLimiter) -> None:
+        self.websocket = websocket
+        self.service = service
+        self.live = live
+        self.seat = seat
+        self.limiter = limiter
+        self.changed = asyncio.Event()
+        self.send_lock = asyncio.Lock()
+
+    async def run(self) -> None:
+        self.changed.set()  # the current view at once: a reconnect restores the seat
+        self.live.listeners.add(self.changed)
+        writer = asyncio.create_task(self._write_views())
+        try:
+            await self._read()
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass  # the client went away, possibly while we answered
+        finally:
+            self.live.listeners.discard(self.changed)
+            writer.cancel()
+            await asyncio.gather(writer, return_exceptions=True)
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        async with self.send_lock:
+            await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+
+    async def _write_views(self) -> None:
+        last: object = None
+        try:
+            while True:
+                await self.changed.wait()
+                self.changed.clear()
+                view = build_view(self.live, self.seat)
+                if view is not last:
+                    await self._send({"type": "view", "view": view})
+                    last = view
+        except (WebSocketDisconnect, RuntimeError):
+            return  # the socket closed while sending
+
+    async def _read(self) -> None:
+        while True:
+            message = await self.websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            try:
+                reply = await self._handle(message)
+            except ApiError as exc:
+                reply = {"type": "error", "error": exc.body()["error"]}
+            if reply is not None:
+                await self._send(reply)
+
+    async def _handle(self, message: MutableMapping[str, Any]) -> dict[str, Any] | None:
+        if not self.limiter.allow():
+            raise ApiError(429, "rate_limited",
+                           f"more than {self.limiter.rate:g} messages a second")
+        text = message.get("text")
+        if text is None:
+            raise ApiError(400, "malformed_message", "messages are JSON text, not binary")
+        if len(text.encode("utf-8")) > MAX_MESSAGE:
+            raise ApiError(413, "too_large", f"message over {MAX_MESSAGE} bytes")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ApiError(400, "malformed_message", f"not JSON: {exc.msg}") from exc
+        if not isinstance(data, dict):
+            raise ApiError(400, "malformed_message", "a message is a JSON object")
+        kind = data.get("type")
+        if kind == "ping":
+            return {"type": "pong"}
+        if kind != "action":
+            raise ApiError(400, "malformed_message", "type must be 'action' or 'ping'",
+                           input=kind if isinstance(kind, str) else None)
+        action, index, version = _action_fields(data)
+        if self.seat is None:
+            raise ApiError(403, "spectator", "spectators cannot act; join a seat to play")
+        await self.service.act(self.live, self.seat, action, index, version)
+        return None
+
+
+def _action_fields(data: dict[str, Any]) -> tuple[str | None, int | None, int | None]:
+    action, index, version = data.get("action"), data.get("index"), data.get("version")
+    unknown = sorted(set(data) - {"type", "action", "index", "version"})
+    if unknown:
+        raise ApiError(400, "malformed_message", f"unknown field(s): {', '.join(unknown)}")
+    if (action is None) == (index is None):
+        raise ApiError(400, "malformed_message", "give exactly one of 'action' and 'index'")
+    if action is not None and (not isinstance(action, str) or not action.strip()):
+        raise ApiError(400, "malformed_message", "'action' must be non-empty text")
+    for name, value in (("index", index), ("version", version)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                  or value < 0):
+            raise ApiError(400, "malformed_message", f"'{name}' must be a whole number >= 0")
+    return action, index, version

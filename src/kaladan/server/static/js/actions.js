@@ -1,0 +1,136 @@
+// The legal actions of the current decision: a tile filter (from board clicks), the purchase
+// panel with costs, every action grouped by kind, and the attack confirmation with exact odds.
+
+import {byId, h, mount} from "./dom.js";
+import {playerLabel} from "./panels.js";
+import {cards, describeAction, local, t, term, unitData, unitName} from "./i18n.js";
+
+const TILE = /\b[TC][1-9]\d*\b/g;
+const PURCHASE_KINDS = new Set(["buy", "upgrade", "fortify", "swapcard", "extracard", "buycard"]);
+const QUICK_KINDS = new Set(["pass", "end", "nomagic", "gold"]);
+const UNIT_ORDER = ["general", "catapult", "archer", "shield", "sword", "special"];
+
+export function tilesOfAction(entry) {
+  return entry.tiles || entry.text.match(TILE) || [];
+}
+
+const CARD_KINDS = new Set(["card", "magic", "buycard", "swapcard", "extracard"]);
+
+/** The tooltip: the action's text form, plus the texts of the magic cards it names. */
+function tooltip(entry) {
+  if (!CARD_KINDS.has(entry.kind)) return entry.text;
+  const magic = cards().magic;
+  const named = entry.text.split(" ").slice(1).filter((word) => magic[word]);
+  return [entry.text, ...named.map((id) => `${local(magic[id].name)}: ${local(magic[id].text)}`)].join("\n");
+}
+
+function actionButton(entry, onAction, label) {
+  return h("button", {type: "button", class: `action kind-${entry.kind}`, "data-action": entry.text,
+    title: tooltip(entry), onclick: () => onAction(entry)}, label || describeAction(entry.text));
+}
+
+const gold = (n) => t("purchase.cost", {n});
+
+function costOf(kind, unit) {
+  const data = unitData();
+  if (kind === "fortify") return data.costs.upgrade_castle;
+  if (kind === "swapcard") return data.costs.swap_card;
+  if (kind === "extracard") return data.costs.extra_card;
+  if (kind === "buycard") return data.costs.eliminated_card;
+  const info = data.units[unit] || data.units.special;
+  return kind === "upgrade" ? info.upgrade_cost : info.place_cost;
+}
+
+/** The purchase panel (R11): every unit type with its costs and reserve, a button per tile
+ * where it may be bought or upgraded now, then castle upgrades and card purchases. */
+function purchasePanel(view, entries, onAction) {
+  const me = view.observation.players[view.seat];
+  const byUnit = new Map(UNIT_ORDER.map((type) => [type, {buy: [], upgrade: []}]));
+  const other = [];
+  for (const entry of entries) {
+    const [kind, unit] = entry.text.split(" ");
+    const type = (unit || "").replace(/\+$/, "").split(":")[0];
+    if ((kind === "buy" || kind === "upgrade") && byUnit.has(type)) byUnit.get(type)[kind].push(entry);
+    else other.push(entry);
+  }
+  const tileButtons = (list) => h("span", {class: "buttons inline"},
+    list.map((entry) => actionButton(entry, onAction, tilesOfAction(entry).join(" "))));
+  const rows = UNIT_ORDER.map((type) => {
+    const {buy, upgrade} = byUnit.get(type);
+    const reserve = type === "special" ? me.reserve.specials.length : me.reserve.units[type] || 0;
+    const line = (kind, list) => h("div", {class: `purchase-line${list.length ? "" : " muted"}`},
+      t(`purchase.${kind}`), " ", h("span", {class: "cost"}, gold(costOf(kind, type))),
+      list.length ? [" ", tileButtons(list)] : null);
+    return h("li", {class: "unit-row", "data-unit-type": type},
+      h("b", {}, unitName(type)), " ", h("span", {class: "muted"}, `${term("reserve")}: ${reserve}`),
+      line("buy", buy), line("upgrade", upgrade));
+  });
+  return h("section", {class: "purchase", id: "purchase"},
+    h("h3", {}, term("purchase_phase"), " — ", t("game.gold"), " ", h("b", {}, me.gold)),
+    h("ul", {class: "unit-rows"}, rows),
+    other.length ? h("ul", {class: "purchase-other"}, other.map((entry) => h("li", {},
+      actionButton(entry, onAction, `${describeAction(entry.text)} (${gold(costOf(entry.kind))})`)))) : null);
+}
+
+function groupsByKind(entries, onAction) {
+  const groups = new Map();
+  for (const entry of entries) {
+    if (!groups.has(entry.kind)) groups.set(entry.kind, []);
+    groups.get(entry.kind).push(entry);
+  }
+  return [...groups].map(([kind, list]) => h("details", {class: "group", open: list.length <= 12 || groups.size === 1},
+    h("summary", {}, t(`kind.${kind}`), ` (${list.length})`),
+    h("div", {class: "buttons"}, list.map((entry) => actionButton(entry, onAction)))));
+}
+
+/** ui: {selected, selected2}; handlers: {onAction(entry), clearSelection()}. */
+export function renderActions(el, view, ui, handlers) {
+  const obs = view.observation;
+  const legal = (view.legal || []).map((entry) => ({...entry, kind: entry.kind || entry.text.split(" ")[0]}));
+  if (obs.result || view.result) { mount(el, h("h2", {}, t("panel.actions")), h("p", {}, t("game.over"))); return; }
+  if (!view.your_turn || !legal.length) {
+    const who = view.to_move === null || view.to_move === undefined || view.to_move < 0
+      ? "" : playerLabel(obs, view.to_move);
+    mount(el, h("h2", {}, t("panel.actions")),
+      h("p", {class: "waiting"}, view.seat === null ? t("game.spectating", {who}) : t("game.waiting", {who})));
+    return;
+  }
+  const onAction = handlers.onAction;
+  const atTile = ui.selected
+    ? legal.filter((e) => tilesOfAction(e).includes(ui.selected) && (!ui.selected2 || tilesOfAction(e).includes(ui.selected2)))
+    : [];
+  const quick = legal.filter((e) => QUICK_KINDS.has(e.kind));
+  const purchase = legal.filter((e) => PURCHASE_KINDS.has(e.kind));
+  const rest = legal.filter((e) => !QUICK_KINDS.has(e.kind) && !PURCHASE_KINDS.has(e.kind));
+  mount(el,
+    h("h2", {}, t("panel.actions")),
+    h("p", {class: "your-turn"}, t("game.your_turn"), " — ", t(`decision.${obs.pending.kind}`)),
+    ui.selected ? h("section", {class: "tile-actions", id: "tile-actions"},
+      h("h3", {}, t("actions.at_tile", {tile: [ui.selected, ui.selected2].filter(Boolean).join(" + ")}),
+        " ", h("button", {type: "button", class: "link", onclick: handlers.clearSelection}, t("actions.clear"))),
+      atTile.length ? h("div", {class: "buttons"}, atTile.map((entry) => actionButton(entry, onAction)))
+        : h("p", {class: "muted"}, t("actions.none_here"))) : h("p", {class: "muted hint"}, t("actions.hint")),
+    quick.length ? h("div", {class: "buttons quick"}, quick.map((entry) => actionButton(entry, onAction))) : null,
+    purchase.length ? purchasePanel(view, purchase, onAction) : null,
+    h("div", {class: "all-actions", id: "all-actions"}, groupsByKind(rest, onAction)));
+}
+
+/** Ask before an attack, showing the exact odds (resolves true to go ahead). */
+export function confirmAttack(entry, odds) {
+  const dialog = byId("confirm");
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+  mount(dialog.querySelector(".dialog-body"),
+    h("h2", {}, describeAction(entry.text)),
+    odds ? h("div", {class: "odds"},
+      h("p", {class: "win-chance"}, t("odds.win"), " ", h("b", {"data-odds": odds.attacker_wins}, pct(odds.attacker_wins)),
+        odds.attacker_wins_exact ? h("span", {class: "muted"}, ` (${odds.attacker_wins_exact})`) : null),
+      h("p", {}, t("odds.losses", {a: odds.expected_attacker_losses.toFixed(2), d: odds.expected_defender_losses.toFixed(2)})))
+      : h("p", {class: "muted"}, t("odds.unknown")));
+  byId("confirm-ok").textContent = t("odds.confirm");
+  byId("confirm-cancel").textContent = t("odds.cancel");
+  return new Promise((resolve) => {
+    dialog.onclose = () => resolve(dialog.returnValue === "confirm");
+    dialog.returnValue = "";
+    dialog.showModal();
+  });
+}

@@ -1,0 +1,132 @@
+// The SVG hex board, drawn from observation.world (axial coordinates, pointy-topped hexes as in
+// R4.1) and observation.board. Terrain has a colour AND a pattern, so it reads without colour.
+
+import {s} from "./dom.js";
+import {parseUnit, realmName, t, term, unitAbbr, unitName} from "./i18n.js";
+
+export const REALM_COLORS = {
+  khalisia: "#b3261e", kimbria: "#d49b00", nanchia: "#8a5a2b",
+  ardinor: "#1f5fbf", zhojira: "#2e7d4f", laurielle: "#7b3fa0",
+};
+const SEAT_COLORS = ["#555", "#777", "#999", "#444", "#666", "#888"];
+const CAPACITY = {field: 4, forest: 3, mountain: 3, castle: 5};  // R4.5
+const SIZE = 50;
+const SQRT3 = Math.sqrt(3);
+
+export function seatColor(observation, seat) {
+  const realm = observation.players[seat]?.realm;
+  return REALM_COLORS[realm] || SEAT_COLORS[seat % SEAT_COLORS.length];
+}
+
+/** Every tile of the world with its name (T1.. in list order, then C1..), centre and terrain. */
+export function tilesOf(world) {
+  const tiles = world.terrain.map((p, i) => ({name: `T${i + 1}`, q: p.q, r: p.r, terrain: p.terrain}));
+  world.castle_spots.forEach((p, i) => tiles.push({name: `C${i + 1}`, q: p.q, r: p.r, terrain: "castle"}));
+  for (const tile of tiles) {
+    tile.x = SIZE * SQRT3 * (tile.q + tile.r / 2);
+    tile.y = SIZE * 1.5 * tile.r;
+  }
+  return tiles;
+}
+
+function hexPoints(x, y, size) {
+  const points = [];
+  for (let i = 0; i < 6; i++) {
+    const angle = Math.PI / 180 * (60 * i - 30);
+    points.push(`${(x + size * Math.cos(angle)).toFixed(1)},${(y + size * Math.sin(angle)).toFixed(1)}`);
+  }
+  return points.join(" ");
+}
+
+function patterns() {
+  const pattern = (id, base, ...marks) => s("pattern",
+    {id, width: 14, height: 14, patternUnits: "userSpaceOnUse"},
+    s("rect", {width: 14, height: 14, fill: base}), ...marks);
+  return s("defs", {},
+    pattern("pat-field", "#e9df98",
+      s("path", {d: "M3 10 l1.5 -4 M6 11 l0.5 -3.5 M10 5 l1.5 -3.5", stroke: "#a59a3c", "stroke-width": 1.2})),
+    pattern("pat-forest", "#6fa865",
+      s("path", {d: "M7 2 L11.5 10 H2.5 Z", fill: "#2f6b2c"}),
+      s("rect", {x: 6.3, y: 10, width: 1.4, height: 2.5, fill: "#4b3621"})),
+    pattern("pat-mountain", "#b9b4aa",
+      s("path", {d: "M1 11 L5 4 L9 11 M7 8 L10 3 L13 8", fill: "none", stroke: "#5f5a52", "stroke-width": 1.4})),
+    pattern("pat-castle", "#dcc7a1",
+      s("path", {d: "M0 0.5 H14 M0 7.5 H14 M4 0.5 V7.5 M11 7.5 V14", stroke: "#9b8464", "stroke-width": 1}))
+  );
+}
+
+function unitLayout(n) {
+  const row = (count, y) => Array.from({length: count}, (_, i) => [(i - (count - 1) / 2) * 0.46, y]);
+  if (n <= 3) return row(n, 0.02);
+  const top = Math.ceil(n / 2);
+  return [...row(top, -0.2), ...row(n - top, 0.26)];
+}
+
+function unitToken(observation, ref, x, y) {
+  const {owner, type, realm, upgraded} = parseUnit(ref);
+  const r = SIZE * 0.2;
+  const title = `${unitName(ref.split("/")[1] || ref)} — ${realmName(observation.players[owner]?.realm)}` +
+    (type === "special" && realm ? ` (${realmName(realm)})` : "");
+  // An upgraded unit: gold rim and a "+" badge, so it reads without colour too.
+  return s("g", {class: `unit${upgraded ? " upgraded" : ""}`, "data-unit": ref},
+    s("title", {}, title),
+    s("circle", {cx: x, cy: y, r: r + 2.5, fill: "#222"}),
+    s("circle", {cx: x, cy: y, r, fill: seatColor(observation, owner),
+      stroke: upgraded ? "#ffd54a" : "#fff", "stroke-width": upgraded ? 3 : 1.5}),
+    s("text", {x, y: y + 4, "text-anchor": "middle", class: "unit-label"}, unitAbbr(type)),
+    upgraded ? s("g", {class: "upgrade-badge"},
+      s("circle", {cx: x + r * 0.8, cy: y - r * 0.8, r: r * 0.45, fill: "#ffd54a", stroke: "#222", "stroke-width": 1}),
+      s("text", {x: x + r * 0.8, y: y - r * 0.8 + 3.5, "text-anchor": "middle", class: "badge-label"}, "+")) : null);
+}
+
+function pips(capacity, used, x, y) {
+  const gap = SIZE * 0.17;
+  return s("g", {class: "pips", "aria-hidden": "true"},
+    Array.from({length: capacity}, (_, i) => s("circle", {
+      cx: x + (i - (capacity - 1) / 2) * gap, cy: y, r: SIZE * 0.055,
+      class: i < used ? "pip used" : "pip free"})));
+}
+
+/**
+ * Draw the board into svgEl. opts: selected (tile name), actionable (Set of tile names the
+ * current legal actions mention), targets (Set), battle ([a, d] tile names), onTile(name).
+ */
+export function renderBoard(svgEl, observation, opts) {
+  const tiles = tilesOf(observation.world);
+  const xs = tiles.map((tile) => tile.x);
+  const ys = tiles.map((tile) => tile.y);
+  const pad = SIZE * 1.1;
+  const minX = Math.min(...xs) - pad;
+  const minY = Math.min(...ys) - pad;
+  svgEl.setAttribute("viewBox",
+    `${minX.toFixed(0)} ${minY.toFixed(0)} ${(Math.max(...xs) - minX + pad).toFixed(0)} ${(Math.max(...ys) - minY + pad).toFixed(0)}`);
+  const fortified = new Set(observation.fortified);
+  const battle = new Set(opts.battle || []);
+  svgEl.replaceChildren(patterns());
+  for (const tile of tiles) {
+    const units = observation.board[tile.name] || [];
+    const capacity = CAPACITY[tile.terrain];
+    const classes = ["tile", `terrain-${tile.terrain}`];
+    if (opts.selected === tile.name) classes.push("selected");
+    if (opts.targets?.has(tile.name)) classes.push("target");
+    else if (opts.actionable?.has(tile.name)) classes.push("actionable");
+    if (battle.has(tile.name)) classes.push("battle");
+    const isFort = fortified.has(tile.name);
+    const terrainName = term(tile.terrain) + (isFort ? ` (${t("board.upgraded_castle")})` : "");
+    const label = `${tile.name} ${terrainName}, ${t("board.units_of", {n: units.length, cap: capacity})}`;
+    const group = s("g", {class: classes.join(" "), "data-tile": tile.name, tabindex: 0,
+      role: "button", "aria-label": label,
+      onclick: () => opts.onTile(tile.name),
+      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.onTile(tile.name); } }},
+      s("title", {}, `${label}\n${units.map(unitName).join(", ")}`),
+      s("polygon", {points: hexPoints(tile.x, tile.y, SIZE - 1.5), fill: `url(#pat-${tile.terrain})`,
+        class: "hex"}),
+      isFort ? s("polygon", {points: hexPoints(tile.x, tile.y, SIZE - 7), class: "fort-ring"}) : null,
+      s("text", {x: tile.x, y: tile.y - SIZE * 0.6, "text-anchor": "middle", class: "tile-name"},
+        tile.name + (isFort ? " ★" : "")),
+      unitLayout(units.length).map(([dx, dy], i) =>
+        unitToken(observation, units[i], tile.x + dx * SIZE, tile.y + dy * SIZE)),
+      pips(capacity, units.length, tile.x, tile.y + SIZE * 0.64));
+    svgEl.append(group);
+  }
+}

@@ -1,0 +1,58 @@
+// The end screen: how the game ended, scores (R22.1) and tie-break rolls (R22.4).
+
+import {byId, h, mount} from "./dom.js";
+import {seatColor} from "./board.js";
+import {playerLabel} from "./panels.js";
+import {t} from "./i18n.js";
+
+let shownFor = null;
+
+/** Per seat the parts of a free-for-all score (R22.1): Crown trophies, castles, scalps, other
+ * tiles and gold, as counted from the final observation; the total comes from the server. */
+function breakdown(obs) {
+  return obs.players.map((p) => {
+    const tiles = Object.entries(obs.board).filter(([, units]) => units.length && units[0].startsWith(`${p.seat}/`))
+      .map(([name]) => name);
+    const castles = tiles.filter((name) => name.startsWith("C")).length;
+    return [p.trophies.length, castles, p.graveyard.length, tiles.length - castles, p.gold];
+  });
+}
+
+export function renderEnd(view) {
+  const result = view.result || view.observation.result;
+  const dialog = byId("end");
+  if (!result) { if (dialog.open) dialog.close(); shownFor = null; return; }
+  const obs = view.observation;
+  const winners = obs.players.filter((p) => (result.team !== null && result.team !== undefined
+    ? obs.teams[p.seat] === result.team : p.seat === result.winner)).map((p) => p.seat);
+  const order = obs.players.map((p) => p.seat)
+    .sort((a, b) => (result.scores[b] ?? -1) - (result.scores[a] ?? -1));
+  const headline = result.end === "draw" ? t("end.draw")
+    : result.team !== null && result.team !== undefined ? t("end.team_wins", {team: result.team + 1})
+    : winners.includes(view.seat) ? t("end.you_win") : t("end.wins", {who: playerLabel(obs, result.winner)});
+  const tieBreak = result.tie_break;
+  const team = result.team !== null && result.team !== undefined;
+  const parts = team ? null : breakdown(obs);
+  const heads = team ? [] : ["end.crowns", "end.castles", "end.scalps", "end.tiles", "end.gold"];
+  mount(dialog.querySelector(".dialog-body"),
+    h("h2", {id: "end-title"}, headline),
+    h("p", {class: "muted"}, t(`end.reason_${result.end}`)),
+    h("div", {class: "table-scroll"}, h("table", {class: "scores"},
+      h("thead", {}, h("tr", {}, h("th", {}, t("end.player")), heads.map((key) => h("th", {class: "num"}, t(key))),
+        h("th", {class: "num"}, t("end.score")))),
+      h("tbody", {}, order.map((seat) => h("tr", {class: winners.includes(seat) ? "winner" : ""},
+        h("td", {}, h("span", {class: "swatch", style: `background:${seatColor(obs, seat)}`}),
+          playerLabel(obs, seat), winners.includes(seat) ? " ★" : ""),
+        parts ? parts[seat].map((n) => h("td", {class: "num"}, n)) : null,
+        h("td", {class: "num"}, h("b", {}, result.scores[seat] === null ? t("game.eliminated") : result.scores[seat]))))))),
+    parts ? h("p", {class: "muted"}, t("end.formula"), obs.six_gates ? ` ${t("end.six_gates")}` : "") : null,
+    Array.isArray(tieBreak) && tieBreak.length
+      ? h("div", {class: "tie-break"}, h("h3", {}, t("end.tie_break")),
+        h("ol", {}, tieBreak.map((sums) => h("li", {}, sums.join(" : ")))))
+      : tieBreak && !Array.isArray(tieBreak) ? h("p", {class: "tie-break"}, t("end.tie_break"), ": ", JSON.stringify(tieBreak)) : null,
+    h("p", {class: "muted"}, t("end.tie_rules")),
+    h("p", {}, h("a", {href: `/api/games/${encodeURIComponent(view.game_id)}/record`, download: `${view.game_id}.json`},
+      t("end.record")), " · ", h("a", {href: "/"}, t("nav.lobby"))));
+  byId("end-close").textContent = t("end.close");
+  if (shownFor !== view.game_id) { shownFor = view.game_id; dialog.showModal(); }
+}

@@ -1,0 +1,169 @@
+// A game page: one seat (/play/{game}/{seat}) or a spectator (/watch/{game}). Every change
+// arrives as a whole view over the WebSocket; the page re-renders from the latest view.
+
+import {api, ApiError, GameSocket, seatToken} from "./api.js";
+import {byId, h, mount, s, toast} from "./dom.js";
+import {confirmAttack, renderActions, tilesOfAction} from "./actions.js";
+import {renderBattle, currentBattle} from "./battle.js";
+import {renderBoard} from "./board.js";
+import {renderEnd} from "./end.js";
+import {t, term} from "./i18n.js";
+import {renderCards, renderEvent, renderLog, renderPhases, renderPlayers} from "./panels.js";
+
+const game = {id: null, seat: null, token: null, view: null, summary: null, socket: null,
+  ui: {selected: null, selected2: null}, sending: false};
+
+function layout(root) {
+  const legend = ["field", "forest", "mountain", "castle"].map((terrain) =>
+    h("span", {class: "legend-item"},
+      s("svg", {class: "legend-swatch", viewBox: "0 0 14 14", "aria-hidden": "true"},
+        s("rect", {width: 14, height: 14, fill: `url(#pat-${terrain})`})),
+      term(terrain)));
+  mount(root, h("div", {class: "game", id: "game"},
+    h("section", {class: "board-wrap"},
+      h("div", {class: "game-title", id: "game-title"}),
+      s("svg", {id: "board", role: "group", "aria-label": t("panel.board")}),
+      h("div", {class: "legend"}, legend, h("span", {class: "legend-item"}, "★ ", t("board.upgraded_castle")),
+        h("span", {class: "legend-item"}, "+ ", t("board.upgraded_unit")),
+        h("span", {class: "legend-item"}, "● ○ ", t("board.capacity")))),
+    h("div", {class: "column column-main"},
+      h("section", {class: "panel", id: "actions"}),
+      h("section", {class: "panel", id: "battle", hidden: true})),
+    h("div", {class: "column column-info"},
+      h("section", {class: "panel", id: "phases"}),
+      h("section", {class: "panel", id: "players"}),
+      h("section", {class: "panel", id: "event"}),
+      h("section", {class: "panel", id: "cards", hidden: true}),
+      h("section", {class: "panel", id: "log"}))));
+}
+
+function onTile(name) {
+  const ui = game.ui;
+  const legal = game.view?.legal || [];
+  if (ui.selected === name) { ui.selected = null; ui.selected2 = null; }
+  else if (ui.selected && legal.some((e) => tilesOfAction(e).includes(ui.selected) && tilesOfAction(e).includes(name))) {
+    ui.selected2 = ui.selected2 === name ? null : name;
+  } else { ui.selected = name; ui.selected2 = null; }
+  render();
+  const panel = byId("tile-actions");
+  if (panel && window.matchMedia("(max-width: 760px)").matches) panel.scrollIntoView({block: "nearest"});
+}
+
+async function onAction(entry) {
+  if (game.sending) return;
+  if (entry.kind === "attack" || entry.kind === "volley") {
+    const ok = await confirmAttack(entry, (game.view.odds || {})[entry.text]);
+    if (!ok) return;
+  }
+  game.sending = true;
+  byId("game")?.classList.add("sending");
+  const message = {type: "action", action: entry.text};
+  if (!game.socket.send(message)) {
+    try {
+      const view = await api("POST", `/api/games/${encodeURIComponent(game.id)}/actions`,
+        {token: game.token, body: {action: entry.text, version: game.view.version}});
+      onView(view);
+    } catch (err) {
+      onError({message: err.message, rule: err.rule});
+    }
+  }
+}
+
+function onView(view) {
+  if (game.view && view.version < game.view.version) return;  // a late message
+  // A new decision starts with a clear selection (only this seat's own actions change the
+  // version while it is to move).
+  if (!game.view || view.version !== game.view.version) game.ui = {selected: null, selected2: null};
+  game.view = view;
+  game.sending = false;
+  byId("game")?.classList.remove("sending");
+  render();
+}
+
+function onError(error) {
+  game.sending = false;
+  byId("game")?.classList.remove("sending");
+  toast(error.rule ? `${error.message} (${error.rule})` : error.message || t("game.error"), "error");
+}
+
+/** Re-rendering replaces elements; put keyboard focus back on the same tile or action. */
+function keepFocus(draw) {
+  const focused = document.activeElement;
+  const tile = focused?.dataset?.tile;
+  const action = focused?.dataset?.action;
+  draw();
+  const again = tile ? document.querySelector(`#board [data-tile="${CSS.escape(tile)}"]`)
+    : action ? document.querySelector(`#actions [data-action="${CSS.escape(action)}"]`) : null;
+  if (again) again.focus();
+}
+
+function render() {
+  keepFocus(draw);
+}
+
+function draw() {
+  const view = game.view;
+  if (!view || !byId("board")) return;
+  const obs = view.observation;
+  const legal = view.legal || [];
+  const actionable = new Set(legal.flatMap(tilesOfAction));
+  const targets = new Set(game.ui.selected
+    ? legal.filter((e) => tilesOfAction(e).includes(game.ui.selected)).flatMap(tilesOfAction)
+      .filter((tile) => tile !== game.ui.selected) : []);
+  const battle = currentBattle(view);
+  // The version and whose turn it is, as attributes: handy for tests and for debugging.
+  const root = byId("game");
+  root.dataset.version = view.version;
+  root.dataset.yourTurn = view.your_turn && legal.length > 0 ? "true" : "false";
+  root.dataset.over = obs.result || view.result ? "true" : "false";
+  mount(byId("game-title"),
+    h("b", {}, game.summary?.name || game.id), " ",
+    h("span", {class: "muted"}, view.seat === null ? t("game.spectator") : t("game.seat", {n: view.seat + 1})));
+  renderBoard(byId("board"), obs, {selected: game.ui.selected, actionable, targets,
+    battle: battle?.live ? [battle.attacking_tile, battle.defended_tile] : [], onTile});
+  renderActions(byId("actions"), view, game.ui, {onAction, clearSelection: () => {
+    game.ui.selected = null; game.ui.selected2 = null; render(); }});
+  renderBattle(byId("battle"), view);
+  renderPhases(byId("phases"), view, game.summary?.options?.phase_order);
+  renderPlayers(byId("players"), view);
+  renderEvent(byId("event"), view);
+  renderCards(byId("cards"), view);
+  renderLog(byId("log"), view);
+  renderEnd(view);
+}
+
+function setStatus(status) {
+  const el = byId("conn");
+  el.dataset.status = status;
+  el.textContent = t(`conn.${status}`);
+}
+
+function fatal(message) {
+  mount(byId("app"), h("section", {class: "panel fatal", id: "fatal"}, h("h2", {}, t("game.cannot_open")),
+    h("p", {}, message), h("p", {}, h("a", {href: "/"}, t("nav.lobby")))));
+}
+
+/** Open a game page; seat is null for a spectator. */
+export async function showGame(root, gameId, seat, code) {
+  Object.assign(game, {id: gameId, seat, view: null, ui: {selected: null, selected2: null}});
+  if (seat !== null) {
+    try { game.token = await seatToken(gameId, seat, code); }
+    catch (err) { fatal(err instanceof ApiError && err.status === 404 ? t("game.unknown") : err.message); return; }
+    if (code) history.replaceState(null, "", `/play/${encodeURIComponent(gameId)}/${seat}`);
+    if (!game.token) { fatal(t("game.no_token")); return; }
+  }
+  try { game.summary = await api("GET", `/api/games/${encodeURIComponent(gameId)}`); }
+  catch (err) { fatal(err.status === 404 ? t("game.unknown") : err.message); return; }
+  layout(root);
+  try { onView(await api("GET", `/api/games/${encodeURIComponent(gameId)}/view`, {token: game.token})); }
+  catch (err) { if (err.status === 403) { fatal(t("game.bad_token")); return; } }
+  game.socket = new GameSocket(gameId, game.token, {onView, onError, onStatus: setStatus,
+    onFatal: (codeNo) => fatal(codeNo === 4403 ? t("game.bad_token") : t("game.unknown"))});
+}
+
+/** Re-render after a language switch. */
+export function rerenderGame(root) {
+  if (!game.view) return;
+  layout(root);
+  render();
+}

@@ -1,0 +1,144 @@
+// The lobby: create a game (mode, seats, world, R3.3 options), hand out the links, list games.
+
+import {api} from "./api.js";
+import {byId, h, mount, toast} from "./dom.js";
+import {t} from "./i18n.js";
+
+const SEAT_KINDS = ["human", "random", "greedy", "mcts:time=1"];
+// R3.3 options offered in the lobby (world has its own field); the default comes first.
+const OPTIONS = {
+  phase_order: ["seeds", "official"],
+  starting_magic: ["choose", "random"],
+  turn_order_die: ["d12", "d10"],
+  realm_conflict: ["turn_order", "roll_off"],
+  mountain_defence: ["keep_all", "drop_lowest"],
+  crown_defence_in_castle: ["d6", "d8"],
+  wolf_d12: ["forest_either", "attack_from_forest"],
+  end_game_card: ["random", "six_gates", "scales", "oracles", "gilded_silence", "none"],
+  team_castle_spots: ["free", "alternating"],
+};
+const TEAM_PLAYERS = {team_2v2: 4, team_3v3: 6};
+const LIST_LIMIT = 25;  // the newest games; a busy server lists many
+
+const form = {mode: "free_for_all", players: 2, seats: ["human", "greedy", "greedy", "greedy", "greedy", "greedy"],
+  world: "standard", quick: true, name: "", options: {}};
+let created = null;
+let listTimer = null;
+
+const kindLabel = (kind) => t(`seat.${kind.split(":")[0]}`) + (kind.includes(":") ? ` (${kind.split(":")[1]})` : "");
+
+function select(id, values, current, label, onchange, format = optionLabel) {
+  return h("label", {for: id}, h("span", {}, label),
+    h("select", {id, onchange: (e) => onchange(e.target.value)},
+      values.map((v) => h("option", {value: v, selected: String(v) === String(current)}, format(v)))));
+}
+
+function optionLabel(value) {
+  const key = `value.${value}`;
+  const text = t(key);
+  return text === key ? String(value) : text;
+}
+
+function renderForm(el) {
+  const team = TEAM_PLAYERS[form.mode];
+  const players = team || form.players;
+  const seatRows = Array.from({length: players}, (_, i) => h("li", {},
+    select(`seat-${i}`, SEAT_KINDS, form.seats[i], t("lobby.seat", {n: i + 1}), (v) => { form.seats[i] = v; }, kindLabel)));
+  mount(el,
+    h("h2", {}, t("lobby.create")),
+    h("form", {id: "create-form", onsubmit: (e) => { e.preventDefault(); createGame(); }},
+      h("label", {for: "game-name"}, h("span", {}, t("lobby.name")),
+        h("input", {id: "game-name", maxlength: 60, value: form.name, placeholder: t("lobby.name_hint"),
+          oninput: (e) => { form.name = e.target.value; }})),
+      select("mode", ["free_for_all", "team_2v2", "team_3v3"], form.mode, t("lobby.mode"),
+        (v) => { form.mode = v; renderForm(el); }),
+      team ? null : select("players", [2, 3, 4, 5, 6], form.players, t("lobby.players"),
+        (v) => { form.players = Number(v); renderForm(el); }),
+      h("fieldset", {}, h("legend", {}, t("lobby.seats")), h("ol", {class: "seats"}, seatRows)),
+      select("world", ["standard", "random_terrain"], form.world, t("lobby.world"), (v) => { form.world = v; }),
+      h("label", {class: "check", for: "quick"},
+        h("input", {id: "quick", type: "checkbox", checked: form.quick, onchange: (e) => { form.quick = e.target.checked; }}),
+        h("span", {}, t("lobby.quick"))),
+      h("details", {class: "options"}, h("summary", {}, t("lobby.options")),
+        Object.entries(OPTIONS).map(([name, values]) =>
+          select(`opt-${name}`, values, form.options[name] || values[0], t(`option.${name}`),
+            (v) => { form.options[name] = v; }))),
+      h("button", {type: "submit", id: "create", class: "primary"}, t("lobby.create_button"))));
+}
+
+async function createGame() {
+  const players = TEAM_PLAYERS[form.mode] || form.players;
+  const options = {};
+  for (const [name, value] of Object.entries(form.options)) {
+    if (value !== OPTIONS[name][0]) options[name] = value;
+  }
+  if (form.world !== "standard") options.world = form.world;
+  const body = {mode: form.mode, seats: form.seats.slice(0, players), options, quick: form.quick};
+  if (form.name.trim()) body.name = form.name.trim();
+  try {
+    created = await api("POST", "/api/games", {body});
+    renderCreated(byId("created"));
+    refreshList();
+  } catch (err) {
+    toast(`${t("lobby.create_failed")}: ${err.message}`, "error");
+  }
+}
+
+function linkRow(label, path, id) {
+  const url = new URL(path, location.origin).href;
+  return h("li", {},
+    h("span", {class: "link-label"}, label),
+    h("a", {href: path, id, class: "game-link"}, url),
+    h("button", {type: "button", class: "copy", onclick: async () => {
+      try { await navigator.clipboard.writeText(url); toast(t("lobby.copied")); }
+      catch { toast(url); }
+    }}, t("lobby.copy")));
+}
+
+function renderCreated(el) {
+  if (!created) { mount(el); el.hidden = true; return; }
+  el.hidden = false;
+  mount(el,
+    h("h2", {}, t("lobby.created")),
+    h("p", {class: "muted"}, t("lobby.links_once")),
+    h("ul", {class: "links"},
+      created.join.map((j) => linkRow(t("lobby.join_seat", {n: j.seat + 1}), j.url, `join-${j.seat}`)),
+      linkRow(t("lobby.spectate"), created.spectate, "spectate-link")));
+}
+
+async function refreshList() {
+  const el = byId("games");
+  if (!el) return;
+  let games = [];
+  try { games = (await api("GET", "/api/games")).games; }
+  catch (err) { mount(el, h("h2", {}, t("lobby.games")), h("p", {class: "error"}, err.message)); return; }
+  const active = games.filter((g) => g.status !== "over")
+    .sort((a, b) => String(b.created).localeCompare(String(a.created)));
+  const shown = active.slice(0, LIST_LIMIT);
+  const seatText = (seat) => (seat.kind === "human" ? `${t("seat.human")}${seat.joined ? " ✓" : ""}` : kindLabel(seat.bot || seat.kind));
+  mount(el,
+    h("h2", {}, t("lobby.games"), " ", h("button", {type: "button", class: "link", onclick: refreshList}, t("lobby.refresh"))),
+    shown.length ? h("table", {class: "games"},
+      h("thead", {}, h("tr", {}, [t("lobby.name"), t("lobby.mode"), t("lobby.seats"), t("lobby.status"), ""].map((c) => h("th", {}, c)))),
+      h("tbody", {}, shown.map((g) => h("tr", {"data-game": g.game_id},
+        h("td", {}, g.name || g.game_id),
+        h("td", {}, t(`value.${g.mode}`)),
+        h("td", {}, g.seats.map(seatText).join(", ")),
+        h("td", {}, t(`status.${g.status}`)),
+        h("td", {}, h("a", {href: `/watch/${encodeURIComponent(g.game_id)}`}, t("lobby.watch")))))))
+      : h("p", {class: "muted"}, t("lobby.no_games")),
+    active.length > shown.length ? h("p", {class: "muted"}, t("lobby.more_games", {n: active.length - shown.length})) : null);
+}
+
+export function showLobby(root) {
+  mount(root,
+    h("div", {class: "lobby"},
+      h("section", {class: "panel", id: "create-panel"}),
+      h("section", {class: "panel", id: "created", hidden: true}),
+      h("section", {class: "panel", id: "games"})));
+  renderForm(byId("create-panel"));
+  renderCreated(byId("created"));
+  refreshList();
+  clearInterval(listTimer);
+  listTimer = setInterval(refreshList, 5000);
+}

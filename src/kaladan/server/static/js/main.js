@@ -1,0 +1,54 @@
+// Entry point: the header (language switch, connection state) and the route of the page.
+//   /                         lobby
+//   /play/{game_id}/{seat}    a seat (?code=... joins once, then the stored token is used)
+//   /watch/{game_id}          spectator
+
+import {byId, h, mount} from "./dom.js";
+import {currentLang, initI18n, LANGS, setLang, t} from "./i18n.js";
+import {showLobby} from "./lobby.js";
+import {rerenderGame, showGame} from "./game.js";
+
+function route() {
+  const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === "play" && parts.length === 3 && /^\d+$/.test(parts[2])) {
+    return {page: "play", gameId: parts[1], seat: Number(parts[2])};
+  }
+  if (parts[0] === "watch" && parts.length === 2) return {page: "watch", gameId: parts[1]};
+  return {page: "lobby"};
+}
+
+function renderHeader(current) {
+  mount(byId("header"),
+    h("a", {href: "/", class: "brand"}, "Kaladan"),
+    h("span", {class: "subtitle"}, t("app.subtitle")),
+    h("span", {class: "spacer"}),
+    current.page === "lobby" ? null : h("span", {id: "conn", class: "conn", "data-status": "connecting"}, t("conn.connecting")),
+    h("label", {class: "lang", for: "lang"}, h("span", {class: "visually-hidden"}, t("app.language")),
+      h("select", {id: "lang", onchange: async (e) => { await setLang(e.target.value); refresh(current); }},
+        LANGS.map((code) => h("option", {value: code, selected: code === currentLang()}, t(`lang.${code}`))))));
+  document.title = t("app.title");
+}
+
+function refresh(current) {
+  const status = byId("conn")?.dataset.status;
+  renderHeader(current);
+  if (status && byId("conn")) { byId("conn").dataset.status = status; byId("conn").textContent = t(`conn.${status}`); }
+  if (current.page === "lobby") showLobby(byId("app"));
+  else rerenderGame(byId("app"));
+}
+
+async function main() {
+  try {
+    await initI18n();
+  } catch (err) {
+    mount(byId("app"), h("p", {class: "error"}, `Cannot load the game data: ${err.message}`));
+    return;
+  }
+  const current = route();
+  renderHeader(current);
+  const code = new URLSearchParams(location.search).get("code");
+  if (current.page === "lobby") showLobby(byId("app"));
+  else await showGame(byId("app"), current.gameId, current.page === "play" ? current.seat : null, code);
+}
+
+main();

@@ -1,0 +1,129 @@
+// Side panels: players, phase tracker, magic cards, the event card and the log.
+
+import {h, mount} from "./dom.js";
+import {seatColor} from "./board.js";
+import {cards, describeAction, local, phaseName, realmName, t, term, unitAbbr} from "./i18n.js";
+
+const PHASES = {
+  seeds: ["event", "spawn", "income", "action", "purchase", "reinforce"],
+  official: ["event", "income", "spawn", "action", "purchase", "reinforce"],  // R6.2
+};
+
+/** A glossary term as a heading: capitalised (the Dutch glossary is lower case). */
+const heading = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+export function playerLabel(observation, seat) {
+  return `${t("game.player_short", {n: seat + 1})} ${realmName(observation.players[seat]?.realm)}`;
+}
+
+function reserveText(reserve) {
+  const parts = Object.entries(reserve.units).map(([type, n]) => `${n}${unitAbbr(type)}`);
+  if (reserve.specials.length) parts.push(`${reserve.specials.length}${unitAbbr("special")}`);
+  return parts.join(" ") || "—";
+}
+
+export function renderPlayers(el, view) {
+  const obs = view.observation;
+  const rows = obs.players.map((p) => {
+    const classes = ["player"];
+    if (p.seat === view.seat) classes.push("me");
+    if (p.seat === view.to_move) classes.push("to-move");
+    if (p.eliminated) classes.push("eliminated");
+    const stat = (key, value) => h("span", {class: "stat", title: t(key)},
+      h("span", {class: "stat-key"}, t(key)), " ", h("b", {}, value));
+    return h("li", {class: classes.join(" "), "data-seat": p.seat},
+      h("div", {class: "player-head"},
+        h("span", {class: "swatch", style: `background:${seatColor(obs, p.seat)}`}),
+        h("b", {}, playerLabel(obs, p.seat)),
+        obs.mode !== "free_for_all" ? h("span", {class: "badge team"}, t("game.team", {n: obs.teams[p.seat] + 1})) : null,
+        p.seat === view.seat ? h("span", {class: "badge"}, t("game.you")) : null,
+        p.seat === obs.active ? h("span", {class: "badge active"}, t("game.active")) : null,
+        p.seat === view.to_move ? h("span", {class: "badge move"}, "▶") : null,
+        p.eliminated ? h("span", {class: "badge out"}, t("game.eliminated")) : null),
+      h("div", {class: "player-stats"},
+        stat("game.gold", p.gold),
+        stat("game.cards", p.hand_count),
+        stat("game.scalps", p.graveyard.length),
+        stat("game.trophies", p.trophies.length)),
+      h("div", {class: "player-reserve"}, h("span", {class: "stat-key"}, term("reserve")), " ",
+        reserveText(p.reserve)));
+  });
+  mount(el, h("h2", {}, t("panel.players")), h("ul", {class: "players"}, rows));
+}
+
+export function renderPhases(el, view, phaseOrder) {
+  const obs = view.observation;
+  const order = PHASES[phaseOrder] || PHASES.seeds;
+  const items = order.map((phase) => h("li", {class: phase === obs.phase ? "current" : "",
+    "aria-current": phase === obs.phase ? "step" : null}, phaseName(phase)));
+  const status = obs.phase === "setup" || obs.phase === "over" ? phaseName(obs.phase) : null;
+  mount(el,
+    h("h2", {}, t("panel.phase")),
+    h("p", {class: "turn-line"},
+      t("game.turn", {n: obs.turn}), " · ", playerLabel(obs, obs.active),
+      obs.final_round ? h("b", {class: "final"}, " · ", t("game.final_round")) : null),
+    status ? h("p", {class: "phase-status"}, status) : null,
+    h("ol", {class: "phases"}, items),
+    h("p", {class: "muted"}, t("game.deck", {n: obs.deck_count})));
+}
+
+function cardBox(id, extra) {
+  const card = cards().magic[id];
+  if (!card) return h("div", {class: "card"}, id);
+  return h("article", {class: "card", "data-card": id},
+    h("header", {}, h("b", {}, local(card.name)), " ", h("span", {class: "muted"}, id)),
+    h("p", {class: "card-meta"}, t(`card.usable_${card.usable_by}`), " · ", t(`card.window_${card.window}`)),
+    h("p", {class: "card-cond"}, local(card.condition)),
+    h("p", {}, local(card.text)), extra || null);
+}
+
+export function renderCards(el, view) {
+  const me = view.seat === null ? null : view.observation.players[view.seat];
+  if (!me) { mount(el); el.hidden = true; return; }
+  el.hidden = false;
+  const hand = me.hand || [];
+  mount(el,
+    h("h2", {}, t("panel.cards"), ` (${hand.length})`),
+    hand.length ? hand.map((id) => cardBox(id)) : h("p", {class: "muted"}, t("game.no_cards")),
+    (me.pool || []).length ? h("details", {class: "pool"},
+      h("summary", {}, t("game.pool", {n: me.pool.length})), me.pool.map((id) => cardBox(id))) : null,
+    (me.buyable || []).length ? h("details", {class: "pool"},
+      h("summary", {}, t("game.buyable", {n: me.buyable.length})), me.buyable.map((id) => cardBox(id))) : null);
+}
+
+export function renderEvent(el, view) {
+  const obs = view.observation;
+  const id = obs.event ? obs.event.card : obs.last_event;
+  if (!id) { mount(el, h("h2", {}, heading(term("event_card"))), h("p", {class: "muted"}, "—")); return; }
+  const c = cards();
+  const card = c.events[id] || c.end_game[id];
+  mount(el,
+    h("h2", {}, heading(c.end_game[id] ? term("end_game_card") : term("event_card"))),
+    h("article", {class: "card event", "data-event": id},
+      h("header", {}, h("b", {}, card ? local(card.name) : id), " ", h("span", {class: "muted"}, id)),
+      card ? h("p", {}, local(card.text)) : null,
+      obs.event && obs.event.queue.length
+        ? h("p", {class: "muted"}, t("game.event_queue", {players: obs.event.queue.map((p) => p + 1).join(", ")}))
+        : null));
+}
+
+/** A log line; other seats' private decisions arrive as "magic committed" or "<kind> (hidden)". */
+function logText(text) {
+  if (text === "magic committed") return t("game.magic_committed");
+  const hidden = /^(\w+) \(hidden\)$/.exec(text);
+  if (hidden) return t("game.hidden", {kind: t(`kind.${hidden[1]}`)});
+  return describeAction(text);
+}
+
+export function renderLog(el, view) {
+  const obs = view.observation;
+  const entries = (view.log || []).slice(-80).map((entry) => h("li", {},
+    entry.seat === null || entry.seat === undefined || entry.seat < 0
+      ? h("span", {class: "muted"}, "· ")
+      : h("span", {class: "swatch", style: `background:${seatColor(obs, entry.seat)}`}),
+    entry.seat >= 0 ? h("b", {}, `${t("game.player_short", {n: entry.seat + 1})}: `) : null,
+    logText(entry.text)));
+  mount(el, h("h2", {}, t("panel.log")), h("ol", {class: "log"}, entries));
+  const list = el.querySelector(".log");
+  list.scrollTop = list.scrollHeight;
+}

@@ -1,0 +1,212 @@
+"""Storage: games as configuration + seed + decision log, never pickles (SQLAlchemy 2).
+
+Two tables (schema managed by the Alembic migrations in ``migrations/``): ``games`` holds
+each game's configuration, seed, status and seats (kind, bot spec, hashes of the join code and
+of the seat token), ``steps`` every applied decision with the chance outcomes it caused. A
+game is rebuilt by replaying its steps (``service.rebuild``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from alembic import command
+from alembic.config import Config as AlembicConfig
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    Connection,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+from ..rules.errors import KaladanError
+
+metadata = MetaData()
+
+games = Table(
+    "games", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("config", JSON, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("seats", JSON, nullable=False),
+)
+
+steps = Table(
+    "steps", metadata,
+    Column("game_id", String(40), ForeignKey("games.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("index", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("chance", JSON, nullable=False),
+)
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+class StorageError(KaladanError):
+    """The database cannot be opened or migrated (bad URL, server down, missing driver)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    id: str
+    name: str
+    created: datetime
+    config: dict[str, Any]
+    seed: int
+    status: str
+    seats: list[dict[str, Any]]
+    steps: list[tuple[int, str, list[int]]]  # (seat, action text, chance)
+
+
+def default_database_url() -> str:
+    """A SQLite file in the user's data directory (created when missing)."""
+    folder = Path(platformdirs.user_data_dir("kaladan"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'kaladan.sqlite3'}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL + NORMAL: a killed server process loses nothing that was committed; readers never
+    # wait for the writer.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def aware(moment: datetime) -> datetime:
+    """SQLite returns naive datetimes; every stored time is UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+class Store:
+    """Synchronous storage; the service calls it from worker threads, never the event loop."""
+
+    def __init__(self, url: str) -> None:
+        try:
+            parsed = make_url(url)
+        except ArgumentError as exc:
+            raise StorageError(f"bad database URL {url!r}: {exc}") from exc
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        try:
+            if self.is_sqlite:
+                self.engine: Engine = create_engine(
+                    url, connect_args={"check_same_thread": False, "timeout": 30})
+                event.listen(self.engine, "connect", _sqlite_pragmas)
+            else:
+                self.engine = create_engine(url, pool_size=10, max_overflow=10,
+                                            pool_pre_ping=True)
+        except Exception as exc:  # unknown dialect or driver not installed
+            raise StorageError(f"cannot use database URL {parsed!r}: {exc}") from exc
+        # SQLite has one writer at a time; serialising here avoids "database is locked".
+        self._write_lock = threading.Lock() if self.is_sqlite else None
+
+    def upgrade(self) -> None:
+        """Bring the schema to the newest migration (run on every start)."""
+        config = AlembicConfig()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        try:
+            with self.engine.begin() as connection:
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+        except Exception as exc:
+            raise StorageError(f"cannot open or migrate the database "
+                               f"{self.engine.url!r}: {exc}") from exc
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        if self._write_lock is None:
+            with self.engine.begin() as connection:
+                yield connection
+            return
+        with self._write_lock, self.engine.begin() as connection:
+            yield connection
+
+    def create_game(self, game_id: str, name: str, created: datetime, config: dict[str, Any],
+                    seed: int, status: str, seats: Sequence[dict[str, Any]]) -> None:
+        with self._write() as c:
+            c.execute(insert(games).values(id=game_id, name=name, created=created,
+                                           config=config, seed=seed, status=status,
+                                           seats=list(seats)))
+
+    def update_game(self, game_id: str, *, status: str | None = None,
+                    seats: Sequence[dict[str, Any]] | None = None) -> None:
+        values: dict[str, Any] = {}
+        if status is not None:
+            values["status"] = status
+        if seats is not None:
+            values["seats"] = list(seats)
+        if values:
+            with self._write() as c:
+                c.execute(update(games).where(games.c.id == game_id).values(**values))
+
+    def add_steps(self, game_id: str, first: int, new: Sequence[tuple[int, str, Sequence[int]]],
+                  status: str | None = None) -> None:
+        """Append decisions ``(seat, action, chance)`` numbered from ``first``, and the new
+        status, in one transaction."""
+        if not new:
+            return
+        rows = [{"game_id": game_id, "index": first + i, "seat": seat, "action": action,
+                 "chance": list(chance)} for i, (seat, action, chance) in enumerate(new)]
+        with self._write() as c:
+            c.execute(insert(steps), rows)
+            if status is not None:
+                c.execute(update(games).where(games.c.id == game_id).values(status=status))
+
+    def load(self, game_id: str) -> StoredGame | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(games).where(games.c.id == game_id)).first()
+            if row is None:
+                return None
+            rows = c.execute(select(steps.c.seat, steps.c.action, steps.c.chance)
+                             .where(steps.c.game_id == game_id)
+                             .order_by(steps.c.index)).all()
+        return StoredGame(row.id, row.name, aware(row.created), dict(row.config), int(row.seed),
+                          row.status, list(row.seats),
+                          [(int(r.seat), str(r.action), [int(x) for x in r.chance])
+                           for r in rows])
+
+    def recent(self, limit: int) -> list[StoredGame]:
+        """The newest games without their steps (for the lobby)."""
+        query = select(games).order_by(games.c.created.desc()).limit(limit)
+        with self.engine.connect() as c:
+            return [StoredGame(r.id, r.name, aware(r.created), dict(r.config), int(r.seed),
+                               r.status, list(r.seats), []) for r in c.execute(query)]
+
+    def game_ids(self, unfinished_only: bool = False) -> list[str]:
+        query = select(games.c.id).order_by(games.c.created)
+        if unfinished_only:
+            query = query.where(games.c.status != "over")
+        with self.engine.connect() as c:
+            return [str(r.id) for r in c.execute(query)]

@@ -1,0 +1,124 @@
+"""Helpers of the browser tests: run ``kaladan serve``, create games over HTTP, wait for the
+seat's turn, click an action and wait for the view that follows it."""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+TURN_TIMEOUT = 20_000  # ms: bots act without a pause, so this only guards against a hang
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServeProcess:
+    """``kaladan serve`` as a subprocess on a SQLite file in ``folder``; bots decide without
+    the visible pause. Can be stopped and started again on the same port and database."""
+
+    def __init__(self, folder: Path, port: int | None = None) -> None:
+        self.folder = folder
+        self.port = port or _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> ServeProcess:
+        with (self.folder / "server.log").open("a") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "kaladan.cli.main", "serve", "--port", str(self.port),
+                 "--database-url", f"sqlite:///{self.folder / 'kaladan.sqlite3'}",
+                 "--bot-delay", "0"], stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(self.base + "/api/games", timeout=2):
+                    return self
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError("kaladan serve did not start:\n"
+                                       + (self.folder / "server.log").read_text()) from None
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+
+def create_game(server: str, seats: list[str], **fields: Any) -> dict[str, Any]:
+    body = json.dumps({"mode": "free_for_all", "seats": seats, "options": {}, "quick": True,
+                       **fields}).encode()
+    request = urllib.request.Request(server + "/api/games", data=body, method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        created: dict[str, Any] = json.load(response)
+    return created
+
+
+def version(page: Any) -> int:
+    return int(page.get_attribute("#game", "data-version"))
+
+
+def wait_for_decision(page: Any) -> bool:
+    """Wait until this seat must decide (True) or the game is over (False)."""
+    page.wait_for_function(
+        "() => { const g = document.getElementById('game');"
+        " return g && (g.dataset.yourTurn === 'true' || g.dataset.over === 'true'); }",
+        timeout=TURN_TIMEOUT)
+    return page.get_attribute("#game", "data-over") != "true"
+
+
+def wait_past(page: Any, before: int) -> None:
+    """Wait for a view newer than ``before`` (the server accepted the action)."""
+    page.wait_for_function(
+        f"() => Number(document.getElementById('game').dataset.version) > {before}",
+        timeout=TURN_TIMEOUT)
+
+
+def click_and_wait(page: Any, selector: str) -> None:
+    before = version(page)
+    page.click(selector)
+    wait_past(page, before)
+
+
+def actions(page: Any, selector: str = "#actions button[data-action]") -> list[str]:
+    texts: list[str] = page.eval_on_selector_all(selector, "els => els.map(e => e.dataset.action)")
+    return texts
+
+
+def first_or_pass(page: Any) -> str:
+    """The selector of a pass/end/no-magic button if there is one, else the first action."""
+    if page.locator("#actions .buttons.quick button").count():
+        return "#actions .buttons.quick button >> nth=0"
+    return "#actions button[data-action] >> nth=0"
+
+
+def move_by_board(page: Any, rng: random.Random) -> bool:
+    """Pick a random move and make it by clicking its two tiles on the board, then the
+    action offered for them. False when there is no move to make."""
+    moves = [a for a in actions(page, "#all-actions button[data-action]") if a.startswith("move ")]
+    if not moves:
+        return False
+    text = rng.choice(moves)
+    _, a, b, _units = text.split()
+    page.click(f"#board [data-tile='{a}']")
+    page.click(f"#board [data-tile='{b}']")
+    click_and_wait(page, f"#tile-actions button[data-action='{text}']")
+    return True

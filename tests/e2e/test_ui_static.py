@@ -1,0 +1,106 @@
+"""The browser UI's static files: the shipped game data equals the generator's output, and
+every language has every string the UI asks for. No browser needed."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from kaladan.rules.actions import KINDS
+from kaladan.rules.catalog import MAGIC_CARDS
+from kaladan.rules.state import Decision
+
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = ROOT / "src" / "kaladan" / "server" / "static"
+LANGS = ("en", "nl", "de")
+
+
+def load_script() -> ModuleType:
+    path = ROOT / "scripts" / "build_ui_data.py"
+    spec = importlib.util.spec_from_file_location("build_ui_data", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def strings(lang: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((STATIC / "i18n" / f"{lang}.json").read_text("utf-8"))
+    return data
+
+
+def flat_keys(node: dict[str, Any], prefix: str = "") -> set[str]:
+    keys: set[str] = set()
+    for key, value in node.items():
+        if isinstance(value, dict):
+            keys |= flat_keys(value, f"{prefix}{key}.")
+        else:
+            assert isinstance(value, str), f"{prefix}{key} is not text"
+            keys.add(prefix + key)
+    return keys
+
+
+def test_shipped_data_equals_the_script_output() -> None:
+    for name, text in load_script().render().items():
+        shipped = (STATIC / "data" / name).read_text("utf-8")
+        assert shipped == text, f"static/data/{name} is stale: run python scripts/build_ui_data.py"
+
+
+def test_shipped_cards_hold_every_magic_card_in_three_languages() -> None:
+    cards = json.loads((STATIC / "data" / "cards.json").read_text("utf-8"))
+    assert set(cards["magic"]) == {card.id for card in MAGIC_CARDS}
+    for card in MAGIC_CARDS:
+        assert cards["magic"][card.id]["text"] == {"en": card.text.en, "nl": card.text.nl,
+                                                   "de": card.text.de}
+
+
+@pytest.mark.parametrize("lang", ["nl", "de"])
+def test_every_language_has_every_string(lang: str) -> None:
+    english = flat_keys(strings("en"))
+    other = flat_keys(strings(lang))
+    assert english - other == set(), f"{lang}.json lacks strings"
+    assert other - english == set(), f"{lang}.json has strings English lacks"
+    # Placeholders must survive translation, or a value would go missing on screen.
+    en_flat, other_flat = _flat_values(strings("en")), _flat_values(strings(lang))
+    placeholders = re.compile(r"\{\w+\}")
+    for key, text in en_flat.items():
+        assert set(placeholders.findall(text)) == set(placeholders.findall(other_flat[key])), key
+
+
+def _flat_values(node: dict[str, Any], prefix: str = "") -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in node.items():
+        if isinstance(value, dict):
+            out |= _flat_values(value, f"{prefix}{key}.")
+        else:
+            out[prefix + key] = value
+    return out
+
+
+def test_strings_exist_for_every_key_the_code_uses() -> None:
+    english = flat_keys(strings("en"))
+    code = "\n".join(p.read_text("utf-8") for p in sorted((STATIC / "js").glob("*.js")))
+    used = set(re.findall(r"""\bt\("([a-z_]+(?:\.[A-Za-z0-9_]+)+)"[,)]""", code))
+    assert len(used) > 50
+    assert used - english == set()
+    # Keys built at run time: one per action kind and per kind of pending decision.
+    assert {f"kind.{k}" for k in KINDS} <= english
+    assert {f"act.{k}" for k in KINDS} <= english
+    assert {f"decision.{d.label}" for d in Decision} <= english
+    assert {f"card.usable_{c.usable_by}" for c in MAGIC_CARDS} <= english
+    assert {f"card.window_{c.window}" for c in MAGIC_CARDS} <= english
+
+
+def test_index_page_loads_only_local_files() -> None:
+    page = (STATIC / "index.html").read_text("utf-8")
+    assert 'src="/static/js/main.js"' in page
+    assert "http://" not in page and "https://" not in page  # works offline, no CDN
+    for script in (STATIC / "js").glob("*.js"):
+        for target in re.findall(r'from "([^"]+)"', script.read_text("utf-8")):
+            assert (script.parent / target).is_file(), f"{script.name} imports {target}"
