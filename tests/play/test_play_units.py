@@ -163,6 +163,16 @@ def test_the_screen_shows_only_the_viewers_hand() -> None:
             assert card not in text and i18n.card_name("en", card) not in text
 
 
+def test_r23_5_a_team_screen_shows_the_allys_hand_and_no_opponents() -> None:
+    game = Game.new(Config(players=4, mode="team_2v2", quick_setup=True), 4)
+    state = game.state
+    text = _plain(board_view(state, parse_seats("human,human,human,human"), "en", 0, [], []))
+    for ally in (0, 2):
+        assert all(card in text for card in state.hand[ally])
+    for enemy in (1, 3):
+        assert state.hand[enemy] and not any(card in text for card in state.hand[enemy])
+
+
 def test_every_interface_text_exists_in_three_languages() -> None:
     for key in i18n._TEXTS:
         values = [i18n.text(lang, key, **_dummy(key)) for lang in i18n.LANGS]

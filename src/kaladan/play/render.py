@@ -347,7 +347,8 @@ def _side_by_side(left: RenderableType, right: RenderableType) -> Table:
 def board_view(state: GameState, plan: SeatPlan, lang: str, viewer: int | None,
                log: Sequence[LogEntry] | None, battle: Sequence[Text],
                width: int = 0, offered: Sequence[str] = ()) -> RenderableType:
-    """Everything public plus the viewer's own hand: the full screen above the options.
+    """Everything public plus the viewer's own hand and its allies' (R23.5): the full screen
+    above the options.
     ``log`` None leaves the log out (a script reads each log line as it happens). On a wide
     terminal (``width``) panels stand side by side so the screen needs fewer lines."""
     world = map_text(state, lang)
@@ -371,6 +372,8 @@ def board_view(state: GameState, plan: SeatPlan, lang: str, viewer: int | None,
         parts.append(battle_panel(battle, lang))
     if viewer is not None and not state.is_over:
         parts.append(hand_panel(state, plan, lang, viewer, offered))
+        for ally in state.allies(viewer):  # R23.5: allies show each other their cards
+            parts.append(hand_panel(state, plan, lang, ally))
     if state.is_over and log is not None:  # a script gets the result as whole lines
         parts.append(result_text(state, plan, lang))
     return Group(*parts)
