@@ -85,6 +85,11 @@ class SeatView:
         return self._state.fortified
 
     @property
+    def team(self) -> Sequence[int]:
+        """The team of each seat (public: the seat itself in free-for-all, R23.1)."""
+        return self._state.team
+
+    @property
     def scales(self) -> bool:
         """Whether Scales of Equality is in force (public)."""
         return self._state.scales

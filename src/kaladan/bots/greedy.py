@@ -37,6 +37,8 @@ class GreedyBot:
             spread = self._spread(view, [a for a in legal if a.kind == A.MOVE])
             if spread is not None:
                 return spread
+        if A.MAGIC in kinds and A.NOMAGIC in kinds and not self._card_pays_off(view):
+            return next(a for a in legal if a.kind == A.NOMAGIC)
         for kind in (A.MAGIC, A.SPAWN, A.PLACE, A.UPGRADE, A.DEPLOY, A.SAVE, A.KILL):
             options = [a for a in legal if a.kind == kind]
             if options:
@@ -83,12 +85,36 @@ class GreedyBot:
         return None
 
     def _frontline(self, view: SeatView) -> set[int]:
+        """Own tiles next to an enemy tile (an ally's tile is no front, R23)."""
         board = view.board
         seat = view.seat
+        team = view.team
         mine = {t for t, units in enumerate(board) if any(c >> 7 == seat for c in units)}
         enemy = {t for t, units in enumerate(board)
-                 if units and not any(c >> 7 == seat for c in units)}
+                 if units and team[units[0] >> 7] != team[seat]}
         return {t for t in mine if any(n in enemy for n in view.world.neighbours[t])}
+
+    def _card_pays_off(self, view: SeatView) -> bool:
+        """Spend a card only on a battle that is in doubt or puts a Crown at stake: an
+        attack the exact odds give less than 85%, or a defence they give the attacker more
+        than 25% of winning (a card is out of the game once spent, R20.6)."""
+        battle = view.observation["battle"]
+        if battle is None:
+            return True
+        world = view.world
+        board = view.board
+        a_tile = world.index(battle["attacking_tile"])
+        d_tile = world.index(battle["defended_tile"])
+        if any(type_of(c) == CROWN for c in board[d_tile]):
+            return True
+        win = _win_chance(tuple(board[a_tile]), tuple(board[d_tile]), world.terrain[a_tile],
+                          world.terrain[d_tile], view.fortified[d_tile],
+                          tuple(getattr(view.config, n) for n in odds_module.DICE_OPTIONS),
+                          view.scales)
+        if win is None:
+            return True
+        attacking = view.team[battle["attacker"]] == view.team[view.seat]
+        return win < 0.85 if attacking else win > 0.25
 
     def _best_attack(self, view: SeatView, attacks: list[Action]) -> Action | None:
         world = view.world
