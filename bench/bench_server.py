@@ -1,7 +1,9 @@
 """Server load benchmark: N concurrent games, each with one WebSocket client playing a human
 seat (a random legal action as soon as it is its turn, or after ``--think`` seconds) against
 bots that decide on the server with no pause. Prints actions per second and the latency of
-each action (sent -> the next view received) at p50/p95/p99. Prints figures only.
+each action (sent -> the next view received) at p50/p95/p99, and the CPU time the server and
+the clients spent per action (a figure that does not depend on other load on the machine).
+Prints figures only.
 
 The server is the real app on uvicorn in its own process, with a fresh SQLite database (or
 ``--database-url``); its per-connection rate limit is raised so that clients answering
@@ -120,27 +122,43 @@ async def play(ws_base: str, game_id: str, token: str, actions: int, think: floa
     return made
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process so far (Linux /proc; None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
-async def run(port: int, n: int, args: argparse.Namespace) -> None:
+async def run(port: int, server_pid: int, n: int, args: argparse.Namespace) -> None:
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     bots = args.bots.split(",")
     games = await create_games(base, n, bots, seed=1000 * n)
     latencies: list[float] = []
+    server_cpu = cpu_seconds(server_pid)
+    client_cpu = time.process_time()
     start = time.perf_counter()
     made = await asyncio.gather(*(
         play(ws_base, game_id, token, args.actions_per_game, args.think,
              random.Random(i), latencies) for i, (game_id, token) in enumerate(games)))
     seconds = time.perf_counter() - start
+    client_cpu = time.process_time() - client_cpu
+    server_end = cpu_seconds(server_pid)
     total = sum(made)
+    cpu = ("" if server_cpu is None or server_end is None else
+           f"  server CPU {1000 * (server_end - server_cpu) / total:.2f} ms/action")
     ms = [x * 1000 for x in latencies]
     print(f"{n:>4} games  {total:>6} actions in {seconds:6.1f} s  {total / seconds:7.1f} "
           f"actions/s  latency p50 {percentile(ms, 50):6.1f} ms  p95 "
           f"{percentile(ms, 95):6.1f} ms  p99 {percentile(ms, 99):6.1f} ms  "
-          f"(mean {statistics.fmean(ms):.1f} ms)", flush=True)
+          f"(mean {statistics.fmean(ms):.1f} ms){cpu}  client CPU "
+          f"{1000 * client_cpu / total:.2f} ms/action", flush=True)
 
 
 def main() -> None:
@@ -165,7 +183,7 @@ def main() -> None:
             port = free_port()
             server = start_server(url, port)
             try:
-                asyncio.run(run(port, n, args))
+                asyncio.run(run(port, server.pid, n, args))
             finally:
                 server.terminate()
                 server.wait(10)

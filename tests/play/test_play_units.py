@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 from rich.console import Console, RenderableType
 
+from kaladan.battle_report import battle_report
 from kaladan.bots.base import SeatView
 from kaladan.bots.registry import make_bot
 from kaladan.game import Game
 from kaladan.play import i18n
-from kaladan.play.battle import BattleWatch, rolled_dice
+from kaladan.play.battle import BattleWatch
 from kaladan.play.hexmap import map_text
 from kaladan.play.render import board_view, describe, offered_cards, options_text
 from kaladan.play.savefile import (
@@ -64,7 +65,7 @@ def test_battle_probe_reads_the_dice_the_step_rolled() -> None:
         for (before, action), step, after in zip(history, game.steps,
                                                  [s for s, _ in history[1:]] + [game.state],
                                                  strict=True):
-            roll = rolled_dice(before, action)
+            roll = battle_report(before, action)
             if roll is not None:
                 battles += 1
                 dice = roll.attack_rolls + roll.defence_rolls
@@ -89,7 +90,7 @@ def test_probe_leaves_the_game_untouched() -> None:
     game, history = _bot_game(2)
     before, action = next((s, a) for s, a in history if a.kind == "attack")
     snapshot = before.copy()
-    rolled_dice(before, action)
+    battle_report(before, action)
     assert Game(before.config, 0, before).position() == Game(snapshot.config, 0,
                                                                snapshot).position()
 

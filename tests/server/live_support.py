@@ -6,11 +6,17 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
+from ws_support import run_async
+
+from kaladan.game import Game
+from kaladan.rules.config import Config
+from kaladan.server.live import LiveGame, SeatInfo
 
 
 def free_port() -> int:
@@ -21,6 +27,15 @@ def free_port() -> int:
 
 def sqlite_url(folder: Path) -> str:
     return f"sqlite:///{folder / 'kaladan.sqlite3'}"
+
+
+def live_game(players: int, seed: int, quick: bool = False) -> LiveGame:
+    """A server-side game of human seats, outside any app (steps are applied by the test)."""
+    async def make() -> LiveGame:  # the game's asyncio.Lock wants a running loop
+        game = Game.new(Config(players=players, quick_setup=quick), seed)
+        return LiveGame("g_test", "test", datetime.now(UTC), game,
+                        [SeatInfo("human") for _ in range(players)], [None] * players)
+    return run_async(make())
 
 
 class LiveServer:

@@ -3,23 +3,11 @@
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
 
-from ws_support import run_async
+from live_support import live_game
 
-from kaladan.game import Game
 from kaladan.rules.combat import compare
-from kaladan.rules.config import Config
-from kaladan.server.live import LiveGame, SeatInfo
 from kaladan.server.views import build_view, log_json
-
-
-def live_game(players: int, seed: int, quick: bool = False) -> LiveGame:
-    async def make() -> LiveGame:  # the game's asyncio.Lock wants a running loop
-        game = Game.new(Config(players=players, quick_setup=quick), seed)
-        return LiveGame("g_test", "test", datetime.now(UTC), game,
-                        [SeatInfo("human") for _ in range(players)], [None] * players)
-    return run_async(make())
 
 
 def test_battles_are_captured_with_sorted_paired_dice_and_losses() -> None:
@@ -35,9 +23,9 @@ def test_battles_are_captured_with_sorted_paired_dice_and_losses() -> None:
             previous = live.battle
             live.record(before, step)
             live.publish()
-            record = live.battle
-            if record is None or record is previous:
+            if live.battle is None or live.battle is previous:
                 continue
+            record = live.battle.report
             battles += 1
             one_step_battles += game.state.battle is None
             assert len(record.attack_rolls) == len(record.attack_dice) > 0
@@ -52,7 +40,7 @@ def test_battles_are_captured_with_sorted_paired_dice_and_losses() -> None:
             hits = compare(record.attack_rolls, record.defence_rolls, record.drop_lowest,
                            record.scales)
             assert (view["hits"]["attacker"], view["hits"]["defender"]) == hits
-            assert all(0 <= n <= record.before[int(s)] for s, n in view["losses"].items())
+            assert all(0 <= n <= record.units_before[int(s)] for s, n in view["losses"].items())
         assert live.battle is None or live.battle.over or game.state.battle is not None
     assert battles >= 50 and one_step_battles > 0  # also battles fought within one decision
 

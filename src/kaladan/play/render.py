@@ -15,10 +15,11 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..battle_report import BattleReport
 from ..rules.state import GameState, Phase
 from ..rules.units import SPECIAL, UnitType, is_upgraded, type_of
 from . import i18n
-from .battle import Outcome, Roll
+from .battle import Outcome
 from .hexmap import legend_text, map_text
 from .savefile import SeatPlan
 from .style import realm_style
@@ -188,7 +189,7 @@ def _dice(sizes: Sequence[int], rolls: Sequence[int]) -> str:
     return " ".join(f"D{s}→{r}" for s, r in zip(sizes, rolls, strict=True)) or "-"
 
 
-def roll_text(roll: Roll, state: GameState, plan: SeatPlan, lang: str) -> Text:
+def roll_text(roll: BattleReport, state: GameState, plan: SeatPlan, lang: str) -> Text:
     """Both pools, the rolls sorted and paired highest against highest, and the hits."""
     names = state.world.names
     out = Text()

@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.text import Text
 
+from ..battle_report import battle_report
 from ..game import Game
 from ..record import replay
 from ..rules.actions import parse_action
@@ -19,7 +20,6 @@ from ..rules.config import Config
 from ..rules.errors import FormatError
 from ..rules.state import GameState
 from . import i18n
-from .battle import rolled_dice
 from .render import LogEntry, board_view, roll_text, seat_name
 from .savefile import SAVE_FORMAT, SeatPlan
 from .screen import Screen
@@ -78,7 +78,7 @@ def _battle(f: Frames, k: int) -> list[Text]:
     if k == 0:
         return []
     before, after = f.states[k - 1], f.states[k]
-    roll = rolled_dice(before, parse_action(f.actions[k - 1], before))
+    roll = battle_report(before, parse_action(f.actions[k - 1], before))
     out: list[Text] = []
     if roll is not None:
         out.append(roll_text(roll, after, f.plan, f.plan.lang))

@@ -16,24 +16,22 @@ from pathlib import Path
 
 from rich.text import Text
 
+from ..battle_report import battle_report
 from ..bots.base import Bot, SeatView
 from ..bots.registry import make_bot
 from ..game import Game
 from ..odds import odds_for_attack
+from ..public_log import is_private
 from ..rules.actions import (
     ATTACK,
-    BUYCARD,
-    CARD,
-    EXTRACARD,
     MAGIC,
-    SWAPCARD,
     VOLLEY,
     Action,
 )
 from ..rules.errors import IllegalActionError, KaladanError
 from ..rules.state import GameState
 from . import i18n
-from .battle import BattleWatch, rolled_dice
+from .battle import BattleWatch
 from .render import (
     LogEntry,
     board_view,
@@ -50,8 +48,6 @@ from .savefile import SeatPlan, bot_rng, write_save
 from .screen import Screen
 from .style import realm_style
 
-# Actions whose card names are private (a hand, a realm pool, a face-down magic card, R5.13).
-_PRIVATE_KINDS = (CARD, MAGIC, SWAPCARD, EXTRACARD, BUYCARD)
 _YES = ("y", "yes", "j", "ja")
 _COMMANDS = {
     "help": "help", "?": "help", "hulp": "help", "hilfe": "help",
@@ -73,12 +69,11 @@ class Turn(enum.Enum):
 
 
 def public_action_text(text: str, kind: str, lang: str) -> str:
-    """An action as every seat may read it: card names of private kinds are hidden."""
-    if kind == MAGIC:
-        return f"{MAGIC}: {i18n.text(lang, 'face_down')}"
-    if kind in _PRIVATE_KINDS:
-        return f"{kind} ?" if len(text.split()) > 1 else text
-    return text
+    """An action as every seat may read it: the card names of private decisions are hidden
+    (``kaladan.public_log``, R5.13)."""
+    if not is_private(text):
+        return text
+    return f"{MAGIC}: {i18n.text(lang, 'face_down')}" if kind == MAGIC else f"{kind} ?"
 
 
 def percent(p: float) -> str:
@@ -284,7 +279,7 @@ class Session:
         if after.last_event is not None and after.last_event != before.last_event:
             self.add_log(f"{i18n.glossary(self.lang, 'event_card')}: {after.last_event} "
                          f"{i18n.card_name(self.lang, after.last_event)}", "bold")
-        roll = rolled_dice(before, action)
+        roll = battle_report(before, action)
         if roll is not None:
             report = roll_text(roll, after, self.plan, self.lang)
             self.battles.append((after.slot, [report]))

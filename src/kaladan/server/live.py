@@ -1,159 +1,82 @@
 """A game held in memory by the server: the engine's Game plus what the views need.
 
-Besides the Game the server keeps, per game, the log of applied decisions (with the action
-kind, so private ones can be shown as "committed" to other seats) and the last battle's dice.
+Besides the Game the server keeps, per game, the log of applied decisions (private ones are
+shown as hidden to other teams, ``kaladan.public_log``) and the last battle's dice
+(``kaladan.battle_report``).
 Both are derived from the decision log alone, so a game rebuilt by replay has the same ones.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from ..battle_report import BattleReport, battle_report
 from ..bots.base import Bot
 from ..game import Game, Step
-from ..rules.actions import (
-    ATTACK,
-    BUYCARD,
-    CARD,
-    EXTRACARD,
-    MAGIC,
-    SWAPCARD,
-    VOLLEY,
-    parse_action,
-)
-from ..rules.apply import apply
-from ..rules.chance import Chance
-from ..rules.combat import compare
-from ..rules.state import Battle, GameState
-from ..rules.world import Terrain
+from ..public_log import action_kind, is_private
+from ..rules.actions import parse_action
+from ..rules.state import GameState
 
-# Decisions whose card ids only the deciding seat (and its allies, R23.5) may see: the
-# starting card (R5.7), a card selected face down (R16.5), cards taken from a pool (R11.12-14)
-# or from an eliminated player (R18.6).
-PRIVATE_KINDS = frozenset({CARD, MAGIC, SWAPCARD, EXTRACARD, BUYCARD})
 QUICK_BOTS = frozenset({"random", "greedy"})
 
 
-def hidden_text(kind: str) -> str:
-    """What other seats read for a private decision."""
-    return "magic committed" if kind == MAGIC else f"{kind} (hidden)"
-
-
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LogEntry:
+    """One applied decision as the log shows it; its JSON (for readers who may and may not see
+    its cards) is made once, by ``views.log_item``."""
+
     version: int  # the game's version after this decision
     seat: int
     text: str
-    kind: str
+    private: bool = field(init=False)  # names a card only the seat's team may read
+    json_cache: dict[bool, tuple[dict[str, Any], str]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.private = is_private(self.text)
+        self.json_cache = {}
 
     @property
-    def private(self) -> bool:
-        return self.kind in PRIVATE_KINDS and " " in self.text
+    def kind(self) -> str:
+        return action_kind(self.text)
 
 
 @dataclass(slots=True)
-class BattleRecord:
-    """The dice of one battle and the units each seat lost in it (R16.13-R16.25)."""
+class LastBattle:
+    """The game's latest battle whose dice rolled, and the units each seat has lost in it so
+    far (R16.13-R16.25): a loser may choose casualties in later decisions."""
 
-    attacker: int
-    defender: int
-    a_tile: int
-    d_tile: int
-    attack_dice: list[int]
-    defence_dice: list[int]
-    attack_rolls: list[int]
-    defence_rolls: list[int]
-    drop_lowest: bool
-    scales: bool
-    before: dict[int, int]  # units per seat on both battle tiles when the dice were rolled
-    losses: dict[int, int] = field(default_factory=dict)
-    over: bool = False
+    report: BattleReport
+    losses: dict[int, int]
+    over: bool
 
-    def update_losses(self, state: GameState) -> None:
-        now = units_by_seat(state, (self.a_tile, self.d_tile))
-        self.losses = {seat: n - now.get(seat, 0) for seat, n in self.before.items()}
-
-    def pairs(self) -> tuple[list[list[int]], list[int]]:
-        """Dice paired highest against highest, and the dropped lowest defence die."""
-        defence = sorted(self.defence_rolls, reverse=True)
-        dropped = [defence.pop()] if self.drop_lowest and defence else []
-        attack = sorted(self.attack_rolls, reverse=True)
-        return [[a, d] for a, d in zip(attack, defence, strict=False)], dropped
-
-    def hits(self) -> tuple[int, int]:
-        """Hits on (attacker, defender) by the dice alone, before R16.21 caps them."""
-        return compare(self.attack_rolls, self.defence_rolls, self.drop_lowest, self.scales)
+    def follow(self, state: GameState) -> None:
+        """Update the losses after a later decision of the same battle."""
+        self.losses = self.report.losses(state)
+        self.over = state.battle is None or not state.battle.attack_rolls
 
     def to_json(self, names: tuple[str, ...] | list[str]) -> dict[str, Any]:
-        pairs, dropped = self.pairs()
-        hits_a, hits_d = self.hits()
+        report = self.report
+        attack, defence, dropped = report.pairs()
+        hits_a, hits_d = report.hits
         return {
-            "attacker": self.attacker, "defender": self.defender,
-            "attacking_tile": names[self.a_tile], "defended_tile": names[self.d_tile],
-            "attack_dice": [f"d{d}" for d in self.attack_dice],
-            "defence_dice": [f"d{d}" for d in self.defence_dice],
-            "attack_rolls": sorted(self.attack_rolls, reverse=True),
-            "defence_rolls": sorted(self.defence_rolls, reverse=True),
-            "pairs": pairs, "dropped": dropped,
+            "attacker": report.attacker, "defender": report.defender,
+            "attacking_tile": names[report.a_tile], "defended_tile": names[report.d_tile],
+            "attack_dice": [f"d{d}" for d in report.attack_dice],
+            "defence_dice": [f"d{d}" for d in report.defence_dice],
+            "attack_rolls": attack,
+            "defence_rolls": sorted(report.defence_rolls, reverse=True),
+            "pairs": [list(pair) for pair in report.paired()],
+            "dropped": [] if dropped is None else [dropped],
             "hits": {"attacker": hits_a, "defender": hits_d},
             "losses": {str(seat): n for seat, n in sorted(self.losses.items())},
             "over": self.over,
         }
-
-
-def units_by_seat(state: GameState, tiles: tuple[int, ...]) -> dict[int, int]:
-    counts: dict[int, int] = {}
-    for t in tiles:
-        for c in state.board[t]:
-            counts[c >> 7] = counts.get(c >> 7, 0) + 1
-    return counts
-
-
-class _FightSpy(Chance):
-    """Replays a step's recorded chance and remembers the battle whose dice are rolled: a
-    battle can start, fight and end within one decision, leaving no trace in the state."""
-
-    __slots__ = ("game_state", "seen", "before")
-
-    def __init__(self, game_state: GameState, outcomes: tuple[int, ...]) -> None:
-        super().__init__(0)
-        self.force(outcomes)
-        self.game_state = game_state
-        self.seen: Battle | None = None
-        self.before: dict[int, int] = {}
-
-    def roll(self, sides: int) -> int:
-        battle = self.game_state.battle
-        if (self.seen is None and battle is not None and battle.attack_dice
-                and not battle.attack_rolls):
-            self.seen = battle
-            self.before = units_by_seat(self.game_state, (battle.a_tile, battle.d_tile))
-        return super().roll(sides)
-
-
-def capture_fight(before: GameState, step: Step) -> BattleRecord | None:
-    """The battle fought during ``step`` (applied to ``before``), or None."""
-    fighting = before.battle is not None or step.action.split(" ", 1)[0] in (ATTACK, VOLLEY)
-    if not step.chance or not fighting:
-        return None
-    work = before.copy()
-    spy = _FightSpy(work, step.chance)
-    work.chance = spy
-    apply(work, parse_action(step.action, before), step.seat)
-    battle = spy.seen
-    if battle is None:
-        return None
-    drop = (before.config.mountain_defence == "drop_lowest"
-            and before.world.terrain[battle.d_tile] == Terrain.MOUNTAIN)
-    return BattleRecord(battle.attacker, battle.defender, battle.a_tile, battle.d_tile,
-                        list(battle.attack_dice), list(battle.defence_dice),
-                        list(battle.attack_rolls), list(battle.defence_rolls), drop,
-                        work.scales, spy.before)
 
 
 @dataclass(slots=True)
@@ -189,6 +112,28 @@ class Snapshot:
     battle: dict[str, Any] | None = None
 
 
+@dataclass(slots=True)
+class CachedView:
+    """One seat's view at one version, shared by every request and connection of that seat;
+    its JSON text is made once, when first sent, from the log entries' own JSON texts."""
+
+    version: int
+    view: dict[str, Any]
+    log_texts: list[str]  # the JSON of each item of ``view["log"]``
+    text: str | None = None
+
+    def json_text(self) -> str:
+        if self.text is None:
+            rest = {key: value for key, value in self.view.items() if key != "log"}
+            self.text = (dumps(rest)[:-1] + ',"log":[' + ",".join(self.log_texts) + "]}")
+        return self.text
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text, as sent to clients."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
 @dataclass(eq=False)
 class LiveGame:
     game_id: str
@@ -198,12 +143,12 @@ class LiveGame:
     seats: list[SeatInfo]
     bots: list[Bot | None]
     log: list[LogEntry] = field(default_factory=list)
-    battle: BattleRecord | None = None
+    battle: LastBattle | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[asyncio.Event] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     snapshot: Snapshot | None = None
-    view_cache: dict[int | None, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    view_cache: dict[int | None, CachedView] = field(default_factory=dict)
     recent_errors: deque[str] = field(default_factory=lambda: deque(maxlen=20))
 
     def __post_init__(self) -> None:
@@ -232,18 +177,15 @@ class LiveGame:
     def record(self, before: GameState, step: Step) -> None:
         """Note an applied step: its log entry, battle dice and losses. Views see it only
         after ``publish``."""
-        version = len(self.log) + 1
-        self.log.append(LogEntry(version, step.seat, step.action,
-                                 step.action.split(" ", 1)[0]))
+        self.log.append(LogEntry(len(self.log) + 1, step.seat, step.action))
         state = self.game.state
         if self.battle is not None and not self.battle.over:
-            self.battle.update_losses(state)
-            self.battle.over = state.battle is None or not state.battle.attack_rolls
-        fought = capture_fight(before, step)
-        if fought is not None:
-            fought.update_losses(state)
-            fought.over = state.battle is None
-            self.battle = fought
+            self.battle.follow(state)
+        if not step.chance:  # no die was rolled
+            return
+        report = battle_report(before, parse_action(step.action, before))
+        if report is not None:
+            self.battle = LastBattle(report, report.losses(state), state.battle is None)
 
     def publish(self) -> None:
         """Let views show the recorded steps (once they are stored)."""

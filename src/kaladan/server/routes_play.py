@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 
 from ..record import to_record
 from .deps import seat_of, service_of
 from .errors import ApiError
 from .models import ActionRequest, View, errors
 from .service import GameService
-from .views import build_view
+from .views import view_text
 
 router = APIRouter(prefix="/api/games", tags=["play"])
 Service = Annotated[GameService, Depends(service_of)]
@@ -23,7 +23,8 @@ GameId = Annotated[str, Path(max_length=200)]
             summary="The current view of a seat (with its token) or of a spectator")
 async def view(game_id: GameId, request: Request, service: Service) -> Any:
     live = await service.get(game_id)
-    return JSONResponse(build_view(live, seat_of(request, live, required=False)))
+    return Response(view_text(live, seat_of(request, live, required=False)),
+                    media_type="application/json")
 
 
 @router.post("/{game_id}/actions", response_model=View,
@@ -36,7 +37,7 @@ async def act(game_id: GameId, body: ActionRequest, request: Request, service: S
     seat = seat_of(request, live, required=True)
     assert seat is not None
     await service.act(live, seat, body.action, body.index, body.version)
-    return JSONResponse(build_view(live, seat))
+    return Response(view_text(live, seat), media_type="application/json")
 
 
 @router.get("/{game_id}/record", responses=errors(404, 409),

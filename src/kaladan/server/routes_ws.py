@@ -19,7 +19,7 @@ from .errors import ApiError
 from .limits import MAX_MESSAGE, RateLimiter
 from .live import LiveGame
 from .service import GameService
-from .views import build_view
+from .views import cached_view
 
 router = APIRouter()
 
@@ -67,8 +67,11 @@ class Connection:
             await asyncio.gather(writer, return_exceptions=True)
 
     async def _send(self, message: dict[str, Any]) -> None:
+        await self._send_text(json.dumps(message, separators=(",", ":")))
+
+    async def _send_text(self, text: str) -> None:
         async with self.send_lock:
-            await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+            await self.websocket.send_text(text)
 
     async def _write_views(self) -> None:
         last: object = None
@@ -76,10 +79,10 @@ class Connection:
             while True:
                 await self.changed.wait()
                 self.changed.clear()
-                view = build_view(self.live, self.seat)
-                if view is not last:
-                    await self._send({"type": "view", "view": view})
-                    last = view
+                cached = cached_view(self.live, self.seat)
+                if cached is not last:  # the view's text is shared by the seat's connections
+                    await self._send_text('{"type":"view","view":' + cached.json_text() + "}")
+                    last = cached
         except (WebSocketDisconnect, RuntimeError):
             return  # the socket closed while sending
 

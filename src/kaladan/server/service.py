@@ -1,9 +1,10 @@
 """The game service: live games in memory, one asyncio lock per game, bots on worker threads.
 
 Every change goes through ``_apply`` on a worker thread while the game's lock is held: the
-engine checks the decision, the step is stored, and only then do views move on. A decision the
-database refuses is taken back, so memory and storage never disagree. Bots decide from their
-seat's view on worker threads, with a short pause so people can follow.
+engine checks the decision, the step is stored (committed together with the steps other games
+are storing at that moment, see ``Store.add_steps``), and only then do views move on. A decision
+the database refuses is taken back, so memory and storage never disagree. Bots decide from
+their seat's view on worker threads, with a short pause so people can follow.
 """
 
 from __future__ import annotations

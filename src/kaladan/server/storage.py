@@ -85,6 +85,73 @@ class StoredGame:
     steps: list[tuple[int, str, list[int]]]  # (seat, action text, chance)
 
 
+@dataclass(slots=True)
+class QueuedSteps:
+    """One game's new steps (and status) waiting for the group commit."""
+
+    game_id: str
+    rows: list[dict[str, Any]]
+    status: str | None
+    done: bool = False
+    error: Exception | None = None
+
+
+class GroupCommit:
+    """Commits the steps that several threads store at the same moment in one transaction.
+
+    The first thread to arrive writes at once (no hand-off to another thread when the server
+    is quiet); threads arriving while it writes queue up, and once it is done the first of them
+    writes everything queued in one transaction. A commit is the dearest part of storing a
+    step, and SQLite has one writer at a time, so under load this saves most of them. A batch
+    the database refuses is retried game by game, so one game's failure stays its own.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.changed = threading.Condition()
+        self.queue: list[QueuedSteps] = []
+        self.writing = False
+
+    def store_steps(self, item: QueuedSteps) -> None:
+        """Block until ``item`` is committed; raise the database's error if it was refused."""
+        with self.changed:
+            self.queue.append(item)
+            while self.writing and not item.done:
+                self.changed.wait()
+            if not item.done:  # nobody is writing: this thread writes what is queued
+                self.writing = True
+                batch, self.queue = self.queue, []
+        if not item.done:
+            try:
+                self.commit(batch)
+            finally:
+                for queued in batch:  # interrupted: nobody may wait for these forever
+                    if not queued.done:
+                        queued.error = StorageError("the steps were not stored")
+                        queued.done = True
+                with self.changed:
+                    self.writing = False
+                    self.changed.notify_all()
+        if item.error is not None:
+            raise item.error
+
+    def commit(self, batch: list[QueuedSteps]) -> None:
+        """Write a batch; every item ends done, with its error if it was refused."""
+        try:
+            self.store.write_steps(batch)
+        except Exception as exc:
+            if len(batch) == 1:
+                batch[0].error = exc
+            else:
+                for item in batch:
+                    try:
+                        self.store.write_steps([item])
+                    except Exception as single:
+                        item.error = single
+        for item in batch:
+            item.done = True
+
+
 def default_database_url() -> str:
     """A SQLite file in the user's data directory (created when missing)."""
     folder = Path(platformdirs.user_data_dir("kaladan"))
@@ -128,6 +195,7 @@ class Store:
             raise StorageError(f"cannot use database URL {parsed!r}: {exc}") from exc
         # SQLite has one writer at a time; serialising here avoids "database is locked".
         self._write_lock = threading.Lock() if self.is_sqlite else None
+        self.group = GroupCommit(self)
 
     def upgrade(self) -> None:
         """Bring the schema to the newest migration (run on every start)."""
@@ -174,15 +242,24 @@ class Store:
     def add_steps(self, game_id: str, first: int, new: Sequence[tuple[int, str, Sequence[int]]],
                   status: str | None = None) -> None:
         """Append decisions ``(seat, action, chance)`` numbered from ``first``, and the new
-        status, in one transaction."""
+        status, in one transaction (shared with other games' steps stored at the same time,
+        ``GroupCommit``); returns once they are committed."""
         if not new:
             return
         rows = [{"game_id": game_id, "index": first + i, "seat": seat, "action": action,
                  "chance": list(chance)} for i, (seat, action, chance) in enumerate(new)]
+        self.group.store_steps(QueuedSteps(game_id, rows, status))
+
+    def write_steps(self, batch: Sequence[QueuedSteps]) -> None:
+        """Several games' new steps and statuses in one transaction (the group writer's)."""
+        rows = [row for item in batch for row in item.rows]
         with self._write() as c:
-            c.execute(insert(steps), rows)
-            if status is not None:
-                c.execute(update(games).where(games.c.id == game_id).values(status=status))
+            if rows:
+                c.execute(insert(steps), rows)
+            for item in batch:
+                if item.status is not None:
+                    c.execute(update(games).where(games.c.id == item.game_id)
+                              .values(status=item.status))
 
     def load(self, game_id: str) -> StoredGame | None:
         with self.engine.connect() as c:

@@ -7,15 +7,27 @@ from __future__ import annotations
 from typing import Any
 
 from ..odds import odds_for_attack
-from ..rules.actions import ATTACK, GIFT, Action, format_action
+from ..public_log import hidden_text, may_read
+from ..rules.actions import ATTACK, GIFT, KILL, Action, format_action
+from ..rules.combat import attack_pool, defence_pool
 from ..rules.errors import KaladanError
 from ..rules.legal import legal_actions
 from ..rules.observe import Observation, observe
 from ..rules.state import GameState
-from .live import LiveGame, LogEntry, hidden_text
+from ..rules.world import Terrain
+from .live import CachedView, LiveGame, LogEntry, dumps
 
 LOG_LIMIT = 100  # the most recent decisions sent with every view
 PRIVATE_PLAYER_FIELDS = ("hand", "pool", "buyable")
+# The odds of an attack depend only on both dice pools, the mountain and scales rules and the
+# number of units on each side (``odds.odds_for_attack``); games keep meeting the same ones.
+OddsKey = tuple[tuple[int, ...], tuple[int, ...], bool, bool, int, int]
+ODDS_MEMO_LIMIT = 50_000
+_odds_memo: dict[OddsKey, dict[str, Any]] = {}
+# An action's text depends on the world's tile names and the deciding seat only (but a
+# ``kill``'s, which names units by the tile's owner): the same texts keep being offered.
+TEXT_MEMO_LIMIT = 50_000
+_text_memo: dict[tuple[Action, int, tuple[str, ...]], str] = {}
 
 
 def public_observation(state: GameState) -> Observation:
@@ -34,35 +46,81 @@ def public_observation(state: GameState) -> Observation:
     return obs
 
 
+def action_text(action: Action, state: GameState) -> str:
+    """``format_action``, memoised by what the text depends on."""
+    if action.kind == KILL:
+        return format_action(action, state)
+    key = (action, state.pending.seat, state.world.names)
+    text = _text_memo.get(key)
+    if text is None:
+        if len(_text_memo) >= TEXT_MEMO_LIMIT:
+            _text_memo.clear()
+        text = _text_memo[key] = format_action(action, state)
+    return text
+
+
 def action_json(index: int, action: Action, state: GameState) -> dict[str, Any]:
     names = state.world.names
     tiles = [] if action.kind == GIFT else [  # a gift's tile field holds the amount
         names[t] for t in (action.tile, action.tile2) if t >= 0]
-    return {"index": index, "text": format_action(action, state), "kind": action.kind,
+    return {"index": index, "text": action_text(action, state), "kind": action.kind,
             "tiles": tiles}
 
 
+def odds_key(state: GameState, action: Action) -> OddsKey:
+    """What the exact odds of an attack without cards are a function of (R16.14-R16.21)."""
+    a_tile, d_tile = action.tile, action.tile2
+    attack = attack_pool(state, a_tile, d_tile)
+    defence = defence_pool(state, d_tile)
+    drop = (state.config.mountain_defence == "drop_lowest"
+            and state.world.terrain[d_tile] == Terrain.MOUNTAIN)
+    return (tuple(sorted(attack, reverse=True)), tuple(sorted(defence, reverse=True)), drop,
+            state.scales, len(state.board[a_tile]), len(state.board[d_tile]))
+
+
 def attack_odds(state: GameState, action: Action) -> dict[str, Any] | None:
+    """The odds shown for a legal attack, memoised by ``odds_key`` (shared; not to be
+    changed)."""
     try:
+        key = odds_key(state, action)
+        known = _odds_memo.get(key)
+        if known is not None:
+            return known
         odds = odds_for_attack(state, action.tile, action.tile2)
     except KaladanError:  # a position the odds do not model: no odds rather than an error
         return None
     wins = odds.attacker_wins
-    return {"attacker_wins": float(wins),
-            "attacker_wins_exact": f"{wins.numerator}/{wins.denominator}",
-            "expected_attacker_losses": float(odds.expected_attacker_losses),
-            "expected_defender_losses": float(odds.expected_defender_losses)}
+    chances = {"attacker_wins": float(wins),
+               "attacker_wins_exact": f"{wins.numerator}/{wins.denominator}",
+               "expected_attacker_losses": float(odds.expected_attacker_losses),
+               "expected_defender_losses": float(odds.expected_defender_losses)}
+    if len(_odds_memo) >= ODDS_MEMO_LIMIT:
+        _odds_memo.clear()
+    _odds_memo[key] = chances
+    return chances
+
+
+def log_item(entry: LogEntry, visible: bool) -> tuple[dict[str, Any], str]:
+    """An entry's JSON and its text for readers who may (``visible``) or may not see its
+    cards; made once per entry (shared, not to be changed)."""
+    item = entry.json_cache.get(visible)
+    if item is None:
+        data = {"version": entry.version, "seat": entry.seat,
+                "text": entry.text if visible else hidden_text(entry.text),
+                "public": not entry.private}
+        item = entry.json_cache[visible] = (data, dumps(data))
+    return item
+
+
+def log_items(entries: list[LogEntry], state: GameState,
+              seat: int | None) -> list[tuple[dict[str, Any], str]]:
+    return [log_item(entry, not entry.private or may_read(state, entry.seat, seat))
+            for entry in entries[-LOG_LIMIT:]]
 
 
 def log_json(entries: list[LogEntry], state: GameState, seat: int | None) -> list[dict[str, Any]]:
-    out = []
-    for entry in entries[-LOG_LIMIT:]:
-        visible = not entry.private or (
-            seat is not None and state.team[entry.seat] == state.team[seat])
-        out.append({"version": entry.version, "seat": entry.seat,
-                    "text": entry.text if visible else hidden_text(entry.kind),
-                    "public": not entry.private})
-    return out
+    """The log as ``seat`` (None: a spectator) may read it: the last ``LOG_LIMIT`` entries."""
+    return [data for data, _ in log_items(entries, state, seat)]
 
 
 def result_json(state: GameState) -> dict[str, Any] | None:
@@ -76,11 +134,20 @@ def result_json(state: GameState) -> dict[str, Any] | None:
 def build_view(live: LiveGame, seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (None: a spectator) at the game's current version, cached per
     version: views are shared and must not be changed."""
+    return cached_view(live, seat).view
+
+
+def view_text(live: LiveGame, seat: int | None) -> str:
+    """The JSON text of ``build_view(live, seat)``, serialised once per version and seat."""
+    return cached_view(live, seat).json_text()
+
+
+def cached_view(live: LiveGame, seat: int | None) -> CachedView:
     snapshot = live.snapshot
     assert snapshot is not None
     cached = live.view_cache.get(seat)
-    if cached is not None and cached[0] == snapshot.version:
-        return cached[1]
+    if cached is not None and cached.version == snapshot.version:
+        return cached
     state = snapshot.state
     over = state.is_over
     to_move = None if over else state.pending.seat
@@ -95,14 +162,17 @@ def build_view(live: LiveGame, seat: int | None) -> dict[str, Any]:
                 chances = attack_odds(state, action)
                 if chances is not None:
                     odds[item["text"]] = chances
+    version = snapshot.version
+    log = log_items(live.log[max(0, version - LOG_LIMIT):version], state, seat)
     view = {
-        "game_id": live.game_id, "seat": seat, "version": snapshot.version,
+        "game_id": live.game_id, "seat": seat, "version": version,
         "status": live.status,
         "observation": public_observation(state) if seat is None else observe(state, seat),
         "to_move": to_move, "your_turn": your_turn, "legal": legal, "odds": odds,
-        "log": log_json(live.log[:snapshot.version], state, seat),
+        "log": [data for data, _ in log],
         "battle": snapshot.battle,
         "result": result_json(state),
     }
-    live.view_cache[seat] = (snapshot.version, view)
-    return view
+    cached = CachedView(version, view, [text for _, text in log])
+    live.view_cache[seat] = cached
+    return cached

@@ -1,0 +1,127 @@
+"""The server's shortcuts change nothing: memoised odds and action texts equal the engine's,
+a view's JSON text is its view, and the group commit stores every game's steps in order,
+keeping one game's refused steps its own."""
+
+from __future__ import annotations
+
+import json
+import random
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from live_support import live_game, sqlite_url
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from kaladan.odds import odds_for_attack
+from kaladan.rules.actions import ATTACK, format_action
+from kaladan.server.storage import QueuedSteps, Store, steps
+from kaladan.server.views import action_text, attack_odds, build_view, view_text
+
+
+def test_memoised_odds_and_texts_equal_the_engines() -> None:
+    """Every legal action's text, and every attack's odds (R16.14-R16.21), over whole games:
+    the memo is hit many times and never answers differently from a fresh computation."""
+    attacks = 0
+    for seed in range(8):
+        live = live_game(3, seed, quick=True)
+        game, rng = live.game, random.Random(seed)
+        while not game.is_over:
+            state = game.state
+            legal = game.legal_actions()
+            for action in legal:
+                assert action_text(action, state) == format_action(action, state)
+                if action.kind != ATTACK:
+                    continue
+                attacks += 1
+                odds = odds_for_attack(state, action.tile, action.tile2)
+                shown = attack_odds(state, action)
+                assert shown is not None
+                assert shown["attacker_wins_exact"] == (f"{odds.attacker_wins.numerator}/"
+                                                        f"{odds.attacker_wins.denominator}")
+                assert shown["expected_attacker_losses"] == float(
+                    odds.expected_attacker_losses)
+                assert shown["expected_defender_losses"] == float(
+                    odds.expected_defender_losses)
+            game.play(legal[rng.randrange(len(legal))], state.pending.seat)
+    assert attacks > 100
+
+
+def test_view_text_is_the_view() -> None:
+    """The text sent (made from the log entries' own JSON) parses back to the view, for
+    every seat and a spectator, at every version."""
+    live = live_game(3, 5, quick=True)
+    game, rng = live.game, random.Random(5)
+    while not game.is_over and len(game.steps) < 150:
+        before = game.state
+        legal = game.legal_actions()
+        live.record(before, game.play(legal[rng.randrange(len(legal))], before.pending.seat))
+        live.publish()
+        for seat in (0, 1, 2, None):
+            assert json.loads(view_text(live, seat)) == build_view(live, seat)
+    assert len(build_view(live, None)["log"]) == 100
+
+
+def _steps(n: int) -> list[tuple[int, str, list[int]]]:
+    return [(i % 2, f"action {i}", [i]) for i in range(n)]
+
+
+def _store_with_games(tmp_path: Path, n: int) -> Store:
+    store = Store(sqlite_url(tmp_path))
+    store.upgrade()
+    for g in range(n):
+        store.create_game(f"g{g}", "test", datetime.now(UTC), {}, 1, "running", [])
+    return store
+
+
+def test_group_commit_stores_every_games_steps_in_order(tmp_path: Path) -> None:
+    store = _store_with_games(tmp_path, 12)
+
+    def play(g: int) -> None:
+        for first in range(0, 30, 3):  # one game's steps come in order, three at a time
+            store.add_steps(f"g{g}", first, _steps(30)[first:first + 3],
+                            "over" if first == 27 else None)
+
+    try:
+        with ThreadPoolExecutor(6) as pool:
+            list(pool.map(play, range(12)))
+        for g in range(12):
+            loaded = store.load(f"g{g}")
+            assert loaded is not None and loaded.status == "over"
+            assert loaded.steps == _steps(30)
+    finally:
+        store.dispose()
+
+
+def test_refused_steps_fail_only_their_own_game(tmp_path: Path) -> None:
+    """A batch with a step stored twice is retried game by game: the other games' steps are
+    stored, the duplicate is refused, and nothing of it is half-stored."""
+    store = _store_with_games(tmp_path, 3)
+    try:
+        store.add_steps("g1", 0, _steps(2))
+        batch = [QueuedSteps("g0", _rows("g0", 0, 2), None),
+                 QueuedSteps("g1", _rows("g1", 1, 2), "over"),  # index 1 is stored already
+                 QueuedSteps("g2", _rows("g2", 0, 1), None)]
+        store.group.commit(batch)
+        assert all(item.done for item in batch)
+        assert batch[0].error is None and batch[2].error is None
+        assert batch[1].error is not None and "UNIQUE" in str(batch[1].error).upper()
+        with store.engine.connect() as c:
+            rows = c.execute(select(steps.c.game_id, steps.c.index)
+                             .order_by(steps.c.game_id, steps.c.index)).all()
+        assert [tuple(r) for r in rows] == [("g0", 0), ("g0", 1), ("g1", 0), ("g1", 1),
+                                            ("g2", 0)]
+        loaded = store.load("g1")
+        assert loaded is not None and loaded.status == "running"  # its status rolled back
+        with pytest.raises(IntegrityError):  # alone, the refusal reaches the caller
+            store.add_steps("g1", 1, _steps(1))
+    finally:
+        store.dispose()
+
+
+def _rows(game_id: str, first: int, n: int) -> list[dict[str, Any]]:
+    return [{"game_id": game_id, "index": first + i, "seat": seat, "action": action,
+             "chance": chance} for i, (seat, action, chance) in enumerate(_steps(n))]
