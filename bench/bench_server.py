@@ -106,8 +106,8 @@ async def play(ws_base: str, game_id: str, token: str, actions: int, think: floa
                 break
             if not view["your_turn"] or sent_at is not None:
                 continue
-            if think:
-                await asyncio.sleep(think)
+            if think:  # people do not answer in lockstep: 0.5 to 1.5 times the mean
+                await asyncio.sleep(think * (0.5 + rng.random()))
             choice = rng.choice(view["legal"])
             sent_version = view["version"]
             sent_at = time.perf_counter()
@@ -168,7 +168,8 @@ def main() -> None:
                         help="comma-separated numbers of concurrent games")
     parser.add_argument("--actions-per-game", type=int, default=40)
     parser.add_argument("--think", type=float, default=0.0,
-                        help="seconds a client waits before answering (default 0)")
+                        help="mean seconds a client waits before answering, drawn "
+                             "uniformly from 0.5-1.5 times it (default 0: at once)")
     parser.add_argument("--bots", default="random,random",
                         help="the other seats (default random,random)")
     parser.add_argument("--database-url", help="default: a fresh SQLite file")
