@@ -11,7 +11,8 @@ from kaladan.server import create_app
 
 
 def test_create_join_and_list(client: TestClient) -> None:
-    created = create(client, ["human", "random", "human"], name="Friday game", quick=True)
+    created = create(client, ["human", "random", "human"], name="Friday game", quick=True,
+                     options={"phase_order": "official"})
     game_id = created["game_id"]
     assert [link["seat"] for link in created["join"]] == [0, 2]  # only human seats
     assert created["spectate"] == f"/watch/{game_id}"
@@ -23,6 +24,9 @@ def test_create_join_and_list(client: TestClient) -> None:
     assert tokens[0] != tokens[2]
     summary = client.get(f"/api/games/{game_id}").json()
     assert summary["status"] == "running"
+    # R6.2: the phase order played is public, for the phase tracker; no seed is sent.
+    assert summary["options"]["phase_order"] == "official"
+    assert listed[0]["options"] == summary["options"] and "seed" not in summary
     assert client.get("/api/games", params={"status": "open"}).json()["games"] == []
     view = client.get(f"/api/games/{game_id}/view", headers=auth(tokens[0])).json()
     assert view["seat"] == 0 and view["observation"]["seat"] == 0

@@ -56,6 +56,8 @@ class GameSummary(BaseModel):
     name: str
     mode: str
     players: int
+    options: dict[str, str] = Field(
+        description="the game's ruleset options of R3.3 (e.g. phase_order), public")
     seats: list[SeatSummary]
     status: Literal["open", "running", "over"]
     created: str = Field(description="ISO 8601, UTC")

@@ -214,7 +214,7 @@ class GameService:
             seats = [SeatInfo.from_json(s) for s in row.seats]
             out.append({
                 "game_id": row.id, "name": row.name, "mode": row.config.get("mode"),
-                "players": len(seats),
+                "players": len(seats), "options": public_options(row.config),
                 "seats": [{"seat": i, "kind": s.kind, "bot": s.bot, "joined": s.joined}
                           for i, s in enumerate(seats)],
                 "status": row.status, "created": row.created.isoformat()})
@@ -406,11 +406,16 @@ class GameService:
         self._play(live, action, seat)
 
 
+def public_options(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The game's ruleset options of R3.3 (public: every player knows the rules played)."""
+    return {name: config[name] for name in OPTIONS if name in config}
+
+
 def summary(live: LiveGame) -> dict[str, Any]:
     """The public summary of a game (no codes, tokens or seed)."""
     return {
         "game_id": live.game_id, "name": live.name, "mode": live.game.config.mode,
-        "players": len(live.seats),
+        "players": len(live.seats), "options": public_options(live.game.config.to_json()),
         "seats": [{"seat": i, "kind": s.kind, "bot": s.bot, "joined": s.joined}
                   for i, s in enumerate(live.seats)],
         "status": live.status, "created": live.created.isoformat(),
