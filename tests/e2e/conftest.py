@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_support import ServeProcess
+from e2e_support import ServeProcess, checked_page
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -52,13 +52,5 @@ def browser(server: str) -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    """A fresh browser context (its own localStorage) at 1280x800; a JavaScript exception
-    anywhere fails the test."""
-    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors: {errors}"
+    """A fresh page at 1280x800; a JavaScript exception anywhere fails the test."""
+    yield from checked_page(browser, viewport=DESKTOP)

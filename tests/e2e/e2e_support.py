@@ -10,8 +10,23 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+
+def checked_page(browser: Any, **context: Any) -> Iterator[Any]:
+    """A page in a fresh browser context (its own localStorage), English UI locale; a
+    JavaScript exception anywhere fails the test that used it."""
+    ctx = browser.new_context(locale="en-GB", **context)
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    ctx.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
 
 TURN_TIMEOUT = 20_000  # ms: bots act without a pause, so this only guards against a hang
 

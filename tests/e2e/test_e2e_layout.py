@@ -8,7 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_support import click_and_wait, create_game, first_or_pass, wait_for_decision
+from e2e_support import (
+    checked_page,
+    click_and_wait,
+    create_game,
+    first_or_pass,
+    wait_for_decision,
+)
 from playwright.sync_api import expect
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "kaladan" / "server" / "static" / "data"
@@ -18,15 +24,8 @@ NO_OVERFLOW = "() => document.documentElement.scrollWidth <= window.innerWidth"
 
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
-                                  device_scale_factor=2, locale="en-GB")
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors: {errors}"
+    yield from checked_page(browser, viewport=PHONE, is_mobile=True, has_touch=True,
+                            device_scale_factor=2)
 
 
 def test_phone_layout_has_no_horizontal_overflow(phone: Any, server: str) -> None:
