@@ -137,3 +137,15 @@ def move_by_board(page: Any, rng: random.Random) -> bool:
     page.click(f"#board [data-tile='{b}']")
     click_and_wait(page, f"#tile-actions button[data-action='{text}']")
     return True
+
+
+def actionable_tile(page: Any) -> str:
+    """Play on (first action or pass) until some legal action names a board tile; that tile.
+    Some decisions (take gold, pass) name no tile."""
+    for _ in range(20):
+        if page.locator("#board .tile.actionable").count():
+            break
+        click_and_wait(page, first_or_pass(page))
+        assert wait_for_decision(page)
+    tile: str = page.eval_on_selector("#board .tile.actionable", "el => el.dataset.tile")
+    return tile

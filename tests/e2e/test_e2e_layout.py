@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 from e2e_support import (
+    actionable_tile,
     checked_page,
-    click_and_wait,
     create_game,
-    first_or_pass,
     wait_for_decision,
 )
 from playwright.sync_api import expect
@@ -47,12 +46,7 @@ def test_phone_layout_has_no_horizontal_overflow(phone: Any, server: str) -> Non
         box = phone.locator(panel).bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     # Tapping a tile where something can be done offers those actions.
-    for _ in range(20):  # some decisions (take gold, pass) name no tile
-        if phone.locator("#board .tile.actionable").count():
-            break
-        click_and_wait(phone, first_or_pass(phone))
-        assert wait_for_decision(phone)
-    tile = phone.eval_on_selector("#board .tile.actionable", "el => el.dataset.tile")
+    tile = actionable_tile(phone)
     phone.tap(f"#board [data-tile='{tile}']")
     phone.wait_for_selector("#tile-actions button[data-action]")
     assert phone.evaluate(NO_OVERFLOW)
@@ -94,12 +88,7 @@ def test_keyboard_selects_a_tile(page: Any, server: str) -> None:
     page.goto(server + created["join"][0]["url"])
     page.wait_for_selector("#board .tile")
     assert wait_for_decision(page)
-    for _ in range(20):  # some decisions (take gold, pass) name no tile
-        if page.locator("#board .tile.actionable").count():
-            break
-        click_and_wait(page, first_or_pass(page))
-        assert wait_for_decision(page)
-    tile = page.eval_on_selector("#board .tile.actionable", "el => el.dataset.tile")
+    tile = actionable_tile(page)
     page.focus(f"#board [data-tile='{tile}']")
     page.keyboard.press("Enter")
     expect(page.locator("#tile-actions button[data-action]").first).to_be_visible()
