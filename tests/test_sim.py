@@ -184,12 +184,15 @@ def _states_with_hidden_cards() -> list:
 
 def test_determinize_keeps_the_observation_and_redraws_what_is_hidden() -> None:
     """For search: a determinized state looks the same to the seat (R5.13) but redraws the
-    opponents' cards and the deck order; play goes on from it."""
+    opponents' cards (R16.5: also one selected face down; R18.6: also those to buy) and the
+    deck order; play goes on from it."""
     import random as rnd
 
     from kaladan.bots.base import SeatView
     from kaladan.rules.legal import legal_actions
+    from kaladan.rules.magic import card_realm
     from kaladan.rules.observe import observe
+    from kaladan.rules.units import REALMS
 
     changed_cards = changed_deck = 0
     for state in _states_with_hidden_cards():
@@ -201,12 +204,19 @@ def test_determinize_keeps_the_observation_and_redraws_what_is_hidden() -> None:
             if not state.is_over:
                 assert list(legal_actions(det)) == list(legal_actions(state))
             for other in range(state.n):
-                assert sorted(det.hand[other] + det.pool[other]) == sorted(
-                    state.hand[other] + state.pool[other])
-                if state.team[other] == state.team[seat]:
-                    assert det.hand[other] == state.hand[other]
+                if state.realm[other] >= 0:  # R11.12: a realm pool holds its own cards only
+                    realm = REALMS[state.realm[other]]
+                    assert all(card_realm(c) == realm for c in det.pool[other])
+                if state.team[other] == state.team[seat]:  # R23.5: known to the seat
+                    assert (det.hand[other], det.pool[other]) == (
+                        state.hand[other], state.pool[other])
                 elif det.hand[other] != state.hand[other]:
                     changed_cards += 1
+            assert det.buyable[seat] == state.buyable[seat]  # R18.6: the seat's own to buy
+            assert sorted(c for p in range(state.n)
+                          for c in det.hand[p] + det.pool[p] + det.buyable[p]) == sorted(
+                c for p in range(state.n)
+                for c in state.hand[p] + state.pool[p] + state.buyable[p])
             events = sorted(c for c in det.deck if not c.startswith("EG"))
             assert events == sorted(c for c in state.deck if not c.startswith("EG"))
             assert sum(c.startswith("EG") for c in det.deck) == sum(

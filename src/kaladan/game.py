@@ -2,7 +2,8 @@
 
 ``Game.play`` is the checked way to act: it parses text, checks the seat and legality, applies
 the action to a copy and only then replaces the state, so a rejected action (or forced dice
-that do not fit) changes nothing. Every step is kept for the game record.
+that do not fit) changes nothing. Every step is kept for the game record, and every log entry
+the engine reported (``rules.gamelog``) for ``Game.log``: what each seat may read of the game.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from .rules.actions import Action, format_action, parse_action
 from .rules.apply import apply
 from .rules.config import Config
 from .rules.errors import InvalidActionError
+from .rules.gamelog import Entry, visible
 from .rules.legal import legal_actions
 from .rules.notation import position_from_json, position_to_json
 from .rules.observe import Observation, observe
@@ -38,11 +40,16 @@ class Game:
     state: GameState
     setup_chance: tuple[int, ...] = ()
     steps: list[Step] = field(default_factory=list)
+    # Every entry of the game log so far, hidden ones included (``log`` filters them).
+    entries: list[Entry] = field(default_factory=list)
+    # entry_starts[k]: index in ``entries`` of the first entry of step k (its decision).
+    entry_starts: list[int] = field(default_factory=list)
 
     @classmethod
     def new(cls, config: Config, seed: int) -> Game:
-        state = new_game(config, seed)
-        return cls(config, seed, state, tuple(state.chance.take_log()))
+        entries: list[Entry] = []
+        state = new_game(config, seed, entries)
+        return cls(config, seed, state, tuple(state.chance.take_log()), entries=entries)
 
     @classmethod
     def from_position(cls, data: dict[str, Any], seed: int = 0) -> Game:
@@ -62,22 +69,32 @@ class Game:
         return format_action(action, self.state)
 
     def play(self, action: Action | str, seat: int | None = None,
-             dice: Iterable[int] = ()) -> Step:
-        """Apply one decision, checked. ``dice`` forces the next chance outcomes."""
+             dice: Iterable[int] = ()) -> list[Entry]:
+        """Apply one decision, checked, and return the log entries it caused (all of them:
+        filter with ``rules.gamelog.visible`` before showing them to a seat). ``dice``
+        forces the next chance outcomes. The step itself is ``steps[-1]``."""
         if isinstance(action, str):
             action = parse_action(action, self.state)
         acting = self.state.pending.seat
         text = self.format(action) if action in legal_actions(self.state) else ""
         work = self.state.copy()
         work.chance.force(dice)
-        apply(work, action, seat)
+        caused: list[Entry] = []
+        apply(work, action, seat, caused)
         if work.chance.forced:
             raise InvalidActionError(f"{len(work.chance.forced)} forced outcome(s) were not "
                                      f"used by {text!r}")
         step = Step(acting, text, tuple(work.chance.take_log()))
         self.state = work
         self.steps.append(step)
-        return step
+        self.entry_starts.append(len(self.entries))
+        self.entries.extend(caused)
+        return caused
+
+    def log(self, seat: int | None, start: int = 0) -> list[Entry]:
+        """The log entries ``seat`` may read (None: a spectator), from entry ``start`` on:
+        other teams' secret cards left out (R5.13, R16.5, R23.5)."""
+        return visible(self.entries[start:], self.state.team, seat)
 
     def observe(self, seat: int) -> Observation:
         return observe(self.state, seat)

@@ -88,7 +88,8 @@ def replay(record: Mapping[str, Any], use_seed: bool = True) -> Game:
             raise ReplayError(f"step {i} ({text!r}): the record says seat {seat}, but seat "
                               f"{game.state.pending.seat} is to decide")
         try:
-            step: Step = game.play(text, seat, () if use_seed else chance)
+            game.play(text, seat, () if use_seed else chance)
+            step: Step = game.steps[-1]
         except KaladanError as exc:
             raise ReplayError(f"step {i} ({text!r}) cannot be replayed: {exc}") from exc
         if list(step.chance) != chance:

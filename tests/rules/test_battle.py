@@ -128,7 +128,8 @@ def index(g: Game, name: str) -> int:
 def test_ex1_one_hit_each_defender_holds_scalps_cross_over() -> None:
     """EX1, R16.22, R16.27, R17.2, R17.10: one hit each; the defender holds; one scalp each."""
     g = at(EX1, gold=[3, 0])
-    step = g.play("attack T3 T6", dice=EX1_DICE)
+    g.play("attack T3 T6", dice=EX1_DICE)
+    step = g.steps[-1]
     assert step.chance == tuple(EX1_DICE)
     assert pending(g) == (Decision.CASUALTY, 0)  # R16.22: the attacker chooses first
     battle = g.state.battle
@@ -591,7 +592,8 @@ def test_r19_4_r11_11_upgraded_castle_d8_for_holder_and_stays_with_tile() -> Non
     """R19.4, R11.11: seat 0 defends seat 1's upgraded home with the D8; it stays on C2."""
     g = at(RETAKE_CASTLE, active=1, fortified=["C2"])
     # Swords 7, 7; Shield D10 1, castle D8 8: 7v8 hit A, 7v1 hit D.
-    step = g.play("attack T1 C2", dice=[7, 7, 1, 8])
+    g.play("attack T1 C2", dice=[7, 7, 1, 8])
+    step = g.steps[-1]
     assert len(step.chance) == 4
     assert on(g, "C2") == ["1/sword"]
     assert on(g, "T1") == []
@@ -603,6 +605,7 @@ def test_r19_4_r11_11_upgraded_castle_d8_for_holder_and_stays_with_tile() -> Non
 def test_r19_4_plain_castle_gives_no_d8() -> None:
     """R19.4, R15.5: without the upgrade the same battle rolls one die fewer."""
     g = at(RETAKE_CASTLE, active=1)
-    step = g.play("attack T1 C2", dice=[7, 7, 1])
+    g.play("attack T1 C2", dice=[7, 7, 1])
+    step = g.steps[-1]
     assert len(step.chance) == 3
     assert on(g, "C2") == ["1/sword", "1/sword"]

@@ -138,7 +138,8 @@ def test_ard1_r20_8_r16_10_stops_on_any_terrain_and_attackers_card_returns(
     act(g, "magic LAU-3")
     assert pending(g) == (Decision.MAGIC, 1)
     assert g.legal_texts() == ["nomagic", "magic ARD-1"]
-    step = g.play("magic ARD-1")
+    g.play("magic ARD-1")
+    step = g.steps[-1]
     assert step.chance == ()  # R20.8: no dice
     assert list(g.state.board) == before
     assert g.state.hand == [["LAU-3"], []]
@@ -343,7 +344,8 @@ def test_zho1_r20_8_stops_an_attack_on_a_forest() -> None:
     before = list(g.state.board)
     act(g, "attack T4 T3")
     assert g.legal_texts() == ["nomagic", "magic ZHO-1"]
-    assert g.play("magic ZHO-1").chance == ()
+    g.play("magic ZHO-1")
+    assert g.steps[-1].chance == ()
     assert list(g.state.board) == before
     assert g.state.spent == ["ZHO-1"] and g.state.hand[1] == []
     assert after_action_phase(g)
@@ -370,7 +372,8 @@ def test_zho2_r20_9_r16_10_evade_then_invasion_without_dice_or_scalps() -> None:
     act(g, "magic ZHO-2")
     assert pending(g) == (Decision.CARD, 1)
     assert sorted(options_of(g, "evade")) == ["evade T1", "evade T5"]
-    step = g.play("evade T1")
+    g.play("evade T1")
+    step = g.steps[-1]
     assert step.chance == ()
     assert on(g, "T1") == ["1/archer", "1/crown", "1/shield"]
     assert on(g, "T4") == ["0/archer", "0/sword"]
@@ -627,7 +630,8 @@ def test_lau3_r16_12_killing_the_last_attacker_skips_the_dice_w2_card_returns() 
     g = at(board, ("laurielle", "ardinor"), [["LAU-2"], ["LAU-3"]])
     act(g, "attack T4 T7")
     act(g, "magic LAU-2")
-    step = g.play("magic LAU-3")  # one target only: no choice is asked
+    g.play("magic LAU-3")
+    step = g.steps[-1]  # one target only: no choice is asked
     assert step.chance == ()
     assert on(g, "T4") == [] and on(g, "T7") == ["1/archer"]
     assert refs(g.state.graveyard[1]) == ["0/archer"]

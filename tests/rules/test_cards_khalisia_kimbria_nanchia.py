@@ -91,7 +91,8 @@ def play(g: Game, text: str, dice: Sequence[int] = ()) -> Step:
     action = g.parse(text)
     assert parse_action(format_action(action, g.state), g.state) == action
     assert g.format(action) == text
-    return g.play(action, dice=dice)
+    g.play(action, dice=dice)
+    return g.steps[-1]
 
 
 

@@ -517,7 +517,8 @@ def test_r15_7_extra_hits_are_ignored_bonus_die_is_no_unit() -> None:
     """R15.7, R16.21: both pairs go to the attacker (one against the Mountain die); the
     defender has one unit, loses it, and nothing else (its Crown elsewhere is untouched)."""
     g = at(TWO_AGAINST_MOUNTAIN)
-    step = g.play("attack T4 T6", dice=[8, 8, 1, 7])  # Swords 8, 8; Sword 1, Mountain 7
+    g.play("attack T4 T6", dice=[8, 8, 1, 7])
+    step = g.steps[-1]  # Swords 8, 8; Sword 1, Mountain 7
     assert len(step.chance) == 4
     assert refs(g.state.graveyard[0]) == ["1/sword"]
     assert g.state.graveyard[1] == []
@@ -553,7 +554,8 @@ def full_battle() -> Game:
     g = at(FULL_BATTLE)
     # Crown 1, General+ 12 10, Catapult 1 1, Sword of Khalis 1; Crown 1, Archer 1, Shield+
     # 11, Sword 1. Sorted 12 10 1 1 1 1 against 11 1 1 1: two hits on D, two ties.
-    step = g.play("attack T4 T7", dice=[1, 12, 10, 1, 1, 1, 1, 1, 11, 1])
+    g.play("attack T4 T7", dice=[1, 12, 10, 1, 1, 1, 1, 1, 11, 1])
+    step = g.steps[-1]
     assert len(step.chance) == 10
     return g
 
@@ -594,7 +596,8 @@ def test_r16_13_r16_15_attacker_dice_are_drawn_first_then_the_defender_dice() ->
         probe = g.state.chance.copy()
         expected_a = [probe.roll(s) for s in sizes_a]
         expected_d = [probe.roll(s) for s in sizes_d]
-        step = g.play("attack T3 T6")
+        g.play("attack T3 T6")
+        step = g.steps[-1]
         assert step.chance == tuple(expected_a + expected_d)
         battle = g.state.battle
         if battle is not None and battle.attack_rolls:

@@ -512,7 +512,8 @@ def test_r23_20_reinforcement_own_units_to_empty_or_friendly_swap_own_only() -> 
 def test_ex8_team_battle_all_three_invade_shields_to_leader() -> None:
     """EX8, R23.18, R23.21, R23.26, R23.25: both Shields die; all 3 move in, ally included."""
     g = team_game(EX8)
-    step = g.play("attack T7 T8", dice=EX8_DICE)
+    g.play("attack T7 T8", dice=EX8_DICE)
+    step = g.steps[-1]
     assert step.chance == tuple(EX8_DICE)
     assert on(g, "T8") == ["0/general", "0/sword", "2/archer"]
     assert on(g, "T7") == []

@@ -13,6 +13,18 @@ from . import actions as A
 from . import combat, events, flow, ops, setup
 from .actions import Action, canonical, format_action
 from .errors import IllegalActionError, InvalidActionError
+from .gamelog import (
+    Bought,
+    CardTraded,
+    Fortified,
+    GoldGiven,
+    Moved,
+    Passed,
+    Sink,
+    Spawned,
+    Swapped,
+    Upgraded,
+)
 from .legal import ask_or_skip, legal_actions, spendable_gold
 from .state import Decision, GameState
 from .units import (
@@ -27,11 +39,13 @@ from .units import (
 )
 
 
-def apply(state: GameState, action: Action, seat: Seat | None = None) -> None:
+def apply(state: GameState, action: Action, seat: Seat | None = None,
+          sink: Sink | None = None) -> None:
     """Apply ``action`` for the pending seat after checking it is legal now.
 
     ``seat``, when given, must be the seat whose decision is pending. Raises
     IllegalActionError (with the rule id) and leaves the state unchanged otherwise.
+    ``sink``, when given, receives the log entries of what happened (``gamelog``).
     """
     if not isinstance(action, Action):
         raise InvalidActionError(f"not an action: {action!r}")
@@ -47,7 +61,7 @@ def apply(state: GameState, action: Action, seat: Seat | None = None) -> None:
     if action not in legal_actions(state):
         rule, reason = explain(state, action)
         raise IllegalActionError(_text(action, state), rule, reason)
-    apply_unchecked(state, action)
+    apply_unchecked(state, action, sink)
 
 
 def _text(action: Action, state: GameState) -> str:
@@ -57,11 +71,19 @@ def _text(action: Action, state: GameState) -> str:
         return repr(action)
 
 
-def apply_unchecked(state: GameState, action: Action) -> None:
-    """Apply a legal action without checking it (fast path, STYLE principle 2)."""
+def apply_unchecked(state: GameState, action: Action, sink: Sink | None = None) -> None:
+    """Apply a legal action without checking it (fast path, STYLE principle 2); ``sink``
+    receives the log entries (None: nothing is built)."""
     state.decisions += 1
     state.legal_cache = None
-    _HANDLERS[action.kind](state, action)
+    if sink is None:
+        _HANDLERS[action.kind](state, action)
+        return
+    state.sink = sink
+    try:
+        _HANDLERS[action.kind](state, action)
+    finally:
+        state.sink = None
 
 
 # --- handlers --------------------------------------------------------------------------
@@ -79,11 +101,14 @@ def _setup(state: GameState, action: Action) -> None:
 
 
 def _event_choice(state: GameState, action: Action) -> None:
-    events.apply_choice(state, action)
+    if events.apply_choice(state, action):
+        flow.next_phase(state)
 
 
 def _spawn(state: GameState, action: Action) -> None:
     ops.place_from_reserve(state, state.active, action.units[0], action.tile)  # R8.1-R8.2
+    if state.sink is not None:
+        state.sink.append(Spawned(state.active, action.units[0], state.world.names[action.tile]))
     state.spawn_left.remove(action.tile)
     _after_spawn(state)
 
@@ -95,6 +120,8 @@ def _after_spawn(state: GameState) -> None:
 
 def _pass(state: GameState, action: Action) -> None:
     """`pass` and `end`: this phase is over (R6.3)."""
+    if state.sink is not None:
+        state.sink.append(Passed(state.active, state.phase.label))
     flow.next_phase(state)
 
 
@@ -103,14 +130,24 @@ _EVENT = Decision.EVENT  # a global is cheaper than an enum attribute on hot pat
 
 def _move(state: GameState, action: Action) -> None:
     if state.pending.kind == _EVENT:
-        events.apply_choice(state, action)
+        _event_choice(state, action)
         return
     ops.move_units(state, action.tile, action.tile2, action.units)  # R10.2 / R12.1
+    if state.sink is not None:
+        names = state.world.names
+        cause = "reinforce" if state.pending.kind == Decision.REINFORCE else "action"
+        state.sink.append(Moved(state.active, names[action.tile], names[action.tile2],
+                                action.units, cause))
     flow.next_phase(state)
 
 
 def _swap(state: GameState, action: Action) -> None:
     ops.swap_units(state, action.tile, action.tile2, action.units, action.units2)
+    if state.sink is not None:
+        names = state.world.names
+        cause = "reinforce" if state.pending.kind == Decision.REINFORCE else "action"
+        state.sink.append(Swapped(state.active, names[action.tile], names[action.tile2],
+                                  action.units, action.units2, cause))
     flow.next_phase(state)  # R10.6 / R12.1 (c)
 
 
@@ -131,6 +168,8 @@ def _gift(state: GameState, action: Action) -> None:
     giver = state.pending.seat
     state.gold[giver] -= action.tile
     state.gold[action.number] += action.tile
+    if state.sink is not None:
+        state.sink.append(GoldGiven(giver, action.number, action.tile))
 
 
 def _split(state: GameState, action: Action) -> None:
@@ -155,11 +194,15 @@ def _leave(state: GameState, action: Action) -> None:
 
 def _upgrade(state: GameState, action: Action) -> None:
     if state.pending.kind == _EVENT:
-        events.apply_choice(state, action)
+        _event_choice(state, action)
         return
     c = action.units[0]
-    pay(state, state.active, UPGRADE_COST[type_of(c)])  # R11.8
+    cost = UPGRADE_COST[type_of(c)]
+    pay(state, state.active, cost)  # R11.8
     ops.upgrade(state, action.tile, c)
+    if state.sink is not None:
+        state.sink.append(Upgraded(state.active, c | 1, state.world.names[action.tile], cost,
+                                   "purchase"))
     _after_purchase(state)
 
 
@@ -171,12 +214,17 @@ def _buy(state: GameState, action: Action) -> None:
         state.purchase_empty = tile  # R11.4
     pay(state, seat, PLACE_COST[type_of(c)])
     ops.place_from_reserve(state, seat, c, tile)
+    if state.sink is not None:
+        state.sink.append(Bought(seat, c, state.world.names[tile], PLACE_COST[type_of(c)]))
     _after_purchase(state)
 
 
 def _fortify(state: GameState, action: Action) -> None:
     pay(state, state.active, CASTLE_UPGRADE_COST)
     state.fortified[action.tile] = True  # R11.11
+    if state.sink is not None:
+        state.sink.append(Fortified(state.active, state.world.names[action.tile],
+                                    CASTLE_UPGRADE_COST))
     _after_purchase(state)
 
 
@@ -191,7 +239,14 @@ def _swapcard(state: GameState, action: Action) -> None:
     pool.sort()
     state.hand[seat].append(take)
     state.hand[seat].sort()
+    _traded(state, seat, "swap", action.name, take, SWAP_CARD_COST)
     _after_purchase(state)
+
+
+def _traded(state: GameState, seat: Seat, trade: str, given: str | None, taken: str,
+            cost: int) -> None:
+    if state.sink is not None:
+        state.sink.append(CardTraded(seat, state.team[seat], trade, given, taken, cost))
 
 
 def _extracard(state: GameState, action: Action) -> None:
@@ -202,6 +257,7 @@ def _extracard(state: GameState, action: Action) -> None:
     pool.remove(take)
     state.hand[seat].append(take)
     state.hand[seat].sort()
+    _traded(state, seat, "extra", None, take, EXTRA_CARD_COST)
     _after_purchase(state)
 
 
@@ -211,6 +267,7 @@ def _buycard(state: GameState, action: Action) -> None:
     state.buyable[seat].remove(action.name)
     state.hand[seat].append(action.name)
     state.hand[seat].sort()
+    _traded(state, seat, "eliminated", None, action.name, ELIMINATED_CARD_COST)
     _after_purchase(state)
 
 

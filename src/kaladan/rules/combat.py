@@ -11,10 +11,35 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import flow, magic, ops
+from .gamelog import (
+    BattleEnded,
+    BattleStarted,
+    CardCommitted,
+    CardReturned,
+    CardRevealed,
+    CardsOffered,
+    DiceRolled,
+    Die,
+    Eliminated,
+    FallenUnit,
+    HitsShared,
+    LeftBehind,
+    Moved,
+    NoCard,
+    Pair,
+    PairsCompared,
+    TileCaptured,
+    UnitKilled,
+)
+from .legal import (
+    attacking_units,
+    hit_candidates,
+    invasion_candidates,
+)
 from .magic import same_side, side_players
+from .scoring import scores, team_result
 from .state import Battle, Decision, GameState, Pending, Result
 from .units import (
-    ARCHER,
     ARDINOR,
     ATTACK_DICE,
     CROWN,
@@ -28,10 +53,12 @@ from .units import (
     Seat,
     UnitCode,
     code,
+    owner_of,
     plain,
     realm_of,
     type_of,
     unit_value,
+    with_owner,
 )
 from .world import Terrain
 
@@ -169,6 +196,21 @@ def compare(attack: list[int], defence: list[int], drop_lowest: bool,
     return hits_a, hits_d
 
 
+def pair_up(attack: list[int], defence: list[int], drop_lowest: bool,
+            scales: bool) -> tuple[list[Pair], int]:
+    """R16.16-R16.20 as the table sees it: the pairs compared with the side that loses each,
+    and the defender's dropped die (-1 if none)."""
+    dropped = -1
+    if drop_lowest and defence:
+        defence = sorted(defence)
+        dropped = defence.pop(0)
+    pairs = []
+    for x, y in zip(sorted(attack, reverse=True), sorted(defence, reverse=True), strict=False):
+        loser = "defender" if x > y or (x == y and scales) else "attacker" if y > x else ""
+        pairs.append(Pair(x, y, loser))
+    return pairs, dropped
+
+
 # --- the battle procedure --------------------------------------------------------------
 
 
@@ -191,6 +233,12 @@ def declare(state: GameState, a_tile: int, d_tile: int, volley: bool = False) ->
     else:
         battle.magic_queue = [attacker, defender]  # R16.5: attacker first
     state.battle = battle
+    if state.sink is not None:
+        names = state.world.names
+        state.sink.append(BattleStarted(attacker, defender, names[a_tile], names[d_tile],
+                                        state.board[a_tile], state.board[d_tile], volley))
+        if volley:  # R16.9: revealed with the attack
+            state.sink.append(CardRevealed(attacker, attacker, "LAU-1"))
     _next_declaration(state)
 
 
@@ -226,13 +274,21 @@ def declare_magic(state: GameState, card: str | None) -> None:
     battle = state.battle
     assert battle is not None
     seat = battle.magic_queue.pop(0)
+    sink = state.sink
     if card is None:
+        if sink is not None:
+            sink.append(NoCard(seat, "after" if battle.step == "w3" else "declare"))
         _next_declaration(state)
         return
     battle.cards[seat] = card
     battle.used_card[seat] = True
     holder = magic.holder_of(state, battle, seat, card)  # R23.23: any ally present may hold it
     battle.holders[seat] = holder
+    if sink is not None:
+        if battle.step == "w3":
+            sink.append(CardRevealed(seat, holder, card))
+        else:  # R16.5: face down
+            sink.append(CardCommitted(seat, state.team[seat], card))
     if battle.step == "w3":  # played at once (R16.26)
         magic.spend(state, holder, card)
         if _effect_with_choice(state, battle, holder, card):
@@ -279,14 +335,26 @@ def _reveal(state: GameState) -> None:
     battle = state.battle
     assert battle is not None
     attacker, defender = battle.attacker, battle.defender
+    sink = state.sink
+    if sink is not None:  # R16.5: the selected cards are revealed together
+        for seat in (attacker, defender):
+            if seat in battle.cards and not (battle.ranged and seat == attacker):
+                sink.append(CardRevealed(seat, battle.holders.get(seat, seat),
+                                         battle.cards[seat]))
     defence_card = battle.cards.get(defender)
     kind = magic.EFFECTS[defence_card].kind if defence_card else magic.EFFECT
     if kind in (magic.STOP, magic.EVADE):
         assert defence_card is not None
-        battle.cards.pop(attacker, None)  # R16.10: no effect, back to its holder's hand
+        returned = battle.cards.pop(attacker, None)  # R16.10: no effect, back to the hand
+        if sink is not None and returned is not None:
+            sink.append(CardReturned(battle.holders.get(attacker, attacker), returned, "R16.10"))
         holder = battle.holders.get(defender, defender)
         magic.spend(state, holder, defence_card)
         if kind == magic.STOP:  # R20.8: no dice, no deaths, nothing moves
+            if sink is not None:
+                names = state.world.names
+                sink.append(BattleEnded(attacker, defender, names[battle.a_tile],
+                                        names[battle.d_tile], "stopped", ()))
             _end_battle(state)
             return
         battle.step = "evade"
@@ -333,12 +401,14 @@ def _fight(state: GameState) -> None:
     assert battle is not None
     a, d = battle.a_tile, battle.d_tile
     attacker, defender = battle.attacker, battle.defender
-    attackers = _attacking_units(state, battle)
+    attackers = attacking_units(state, battle)
     w2 = [seat for seat in (attacker, defender)
           if seat in battle.cards and magic.window(battle.cards[seat]) == "W2"]
     if not attackers or not state.board[d]:
         for seat in w2:  # R16.12: skipped; a W2 card goes back to its holder's hand
-            del battle.cards[seat]
+            card = battle.cards.pop(seat)
+            if state.sink is not None:
+                state.sink.append(CardReturned(battle.holders.get(seat, seat), card, "R16.12"))
         _after_casualties(state)
         return
     for seat in w2:
@@ -358,10 +428,12 @@ def _fight(state: GameState) -> None:
     drop = (state.config.mountain_defence == "drop_lowest"
             and state.world.terrain[d] == Terrain.MOUNTAIN)
     hits_a, hits_d = compare(battle.attack_rolls, battle.defence_rolls, drop, state.scales)
+    if state.sink is not None:
+        _log_dice(state, battle, attackers, d_units, drop, hits_a, hits_d)
     battle.step = "casualties"
     if not state.teams:  # one player a side: hits capped by its units (R16.21)
-        battle.hits = {attacker: min(hits_a, len(_candidates(state, battle, attacker))),
-                       defender: min(hits_d, len(_candidates(state, battle, defender)))}
+        battle.hits = {attacker: min(hits_a, len(hit_candidates(state, battle, attacker))),
+                       defender: min(hits_d, len(hit_candidates(state, battle, defender)))}
         battle.casualty_queue = [attacker, defender]  # R16.22: attacker first
         next_casualty(state)
         return
@@ -370,19 +442,63 @@ def _fight(state: GameState) -> None:
     battle.split_queue = []
     for leader, hits in ((attacker, hits_a), (defender, hits_d)):  # R16.22: attacker first
         players = [p for p in side_players(state, battle, leader)
-                   if _candidates(state, battle, p)]
-        total = sum(len(_candidates(state, battle, p)) for p in players)
+                   if hit_candidates(state, battle, p)]
+        total = sum(len(hit_candidates(state, battle, p)) for p in players)
         hits = min(hits, total)  # R16.21
         if len(players) > 1 and 0 < hits < total:
             battle.hits[leader] = hits  # the leader shares them out first (R23.22)
             battle.split_queue.append(leader)
             continue
         for p in players:  # one player, or everyone loses all: no sharing to decide
-            share = min(hits, len(_candidates(state, battle, p)))
+            share = min(hits, len(hit_candidates(state, battle, p)))
             battle.hits[p] = battle.hits.get(p, 0) + share
             hits -= share
             battle.casualty_queue.append(p)
     _next_split(state)
+
+
+def _log_dice(state: GameState, battle: Battle, attackers: list[UnitCode],
+              d_units: tuple[UnitCode, ...], drop: bool, hits_a: int, hits_d: int) -> None:
+    """The dice with their units and bonuses, then the pairs and the hits (R16.14-R16.21)."""
+    assert state.sink is not None
+    terrain = state.world.terrain
+    a, d = battle.a_tile, battle.d_tile
+    a_units = _die_units(state, battle, attackers, True, terrain[a], d_units)
+    d_units_of = _die_units(state, battle, d_units, False, terrain[d], d_units)
+    bonus_a = ["forest"] if terrain[a] == Terrain.FOREST else []
+    bonus_d = (["mountain"] if terrain[d] == Terrain.MOUNTAIN else []) + (
+        ["castle"] if state.fortified[d] else [])
+    attack = tuple(Die(size, face, unit, "") for size, face, unit in zip(
+        battle.attack_dice, battle.attack_rolls, a_units, strict=False)) + tuple(
+        Die(size, face, -1, bonus) for size, face, bonus in zip(
+            battle.attack_dice[len(a_units):], battle.attack_rolls[len(a_units):], bonus_a,
+            strict=True))
+    defence = tuple(Die(size, face, unit, "") for size, face, unit in zip(
+        battle.defence_dice, battle.defence_rolls, d_units_of, strict=False)) + tuple(
+        Die(size, face, -1, bonus) for size, face, bonus in zip(
+            battle.defence_dice[len(d_units_of):], battle.defence_rolls[len(d_units_of):],
+            bonus_d, strict=True))
+    pairs, dropped = pair_up(battle.attack_rolls, battle.defence_rolls, drop, state.scales)
+    a_cap = sum(len(hit_candidates(state, battle, p))
+                for p in side_players(state, battle, battle.attacker))
+    d_cap = sum(len(hit_candidates(state, battle, p))
+                for p in side_players(state, battle, battle.defender))
+    state.sink.append(DiceRolled(battle.attacker, battle.defender, attack, defence))
+    state.sink.append(PairsCompared(tuple(pairs), dropped, hits_a, hits_d, min(hits_a, a_cap),
+                                    min(hits_d, d_cap)))
+
+
+def _die_units(state: GameState, battle: Battle, units: Sequence[UnitCode], attacking: bool,
+               terrain: Terrain, d_units: Sequence[UnitCode]) -> list[UnitCode]:
+    """The unit of each die of a side's unit dice, in the order ``_pool`` builds them."""
+    crown_d8 = not attacking and state.config.crown_defence_in_castle == "d8"
+    wolf = state.config.wolf_d12
+    out: list[UnitCode] = []
+    for c in units:
+        count = len(side_dice((c,), attacking, terrain, d_units, crown_d8, wolf,
+                              _mods(battle, owner_of(c))))
+        out += [c] * count
+    return out
 
 
 def _next_split(state: GameState) -> None:
@@ -399,36 +515,19 @@ def _next_split(state: GameState) -> None:
     next_casualty(state)
 
 
-def split_options(state: GameState, leader: Seat) -> list[str]:
-    """R23.22: every way to share the side's hits among its players, none over their units."""
-    battle = state.battle
-    assert battle is not None
-    hits = battle.hits[leader]
-    players = [p for p in side_players(state, battle, leader) if _candidates(state, battle, p)]
-    limits = [len(_candidates(state, battle, p)) for p in players]
-    out: list[str] = []
-
-    def spread(i: int, left: int, shares: list[int]) -> None:
-        if i == len(players):
-            if left == 0:
-                out.append(",".join(f"{p}:{n}" for p, n in zip(players, shares, strict=True)))
-            return
-        for n in range(min(left, limits[i]) + 1):
-            spread(i + 1, left - n, shares + [n])
-
-    spread(0, hits, [])
-    return out
-
-
 def choose_split(state: GameState, text: str) -> None:
     battle = state.battle
     assert battle is not None
     leader = battle.split_queue.pop(0)
     del battle.hits[leader]
+    shares = []
     for part in text.split(","):
         seat, hits = (int(x) for x in part.split(":"))
+        shares.append((seat, hits))
         battle.hits[seat] = battle.hits.get(seat, 0) + hits
         battle.casualty_queue.append(seat)
+    if state.sink is not None:
+        state.sink.append(HitsShared(leader, tuple(shares)))
     _next_split(state)
 
 
@@ -458,41 +557,6 @@ def _mods(battle: Battle, seat: Seat) -> Modifiers:
                      battle.shift.get(seat, 0))
 
 
-def _attacking_units(state: GameState, battle: Battle) -> list[UnitCode]:
-    """R16.13: every unit on A; with LAU-1 only the attacker's Archers."""
-    units = state.board[battle.a_tile]
-    if battle.ranged:
-        return [c for c in units if c >> 7 == battle.attacker and type_of(c) == ARCHER]
-    return list(units)
-
-
-def crown_protected(battle: Battle) -> bool:
-    """R20.14: under ZHO-4 and LAU-1 no Crown on the defended tile can be killed."""
-    return battle.sneak or battle.ranged
-
-
-def _candidates(state: GameState, battle: Battle, seat: Seat) -> list[UnitCode]:
-    """The units of ``seat`` that hits can be assigned to (R16.21, R20.14, LAU-1, ZHO-4)."""
-    if same_side(battle, seat, battle.attacker):
-        if battle.sneak and seat == battle.holders.get(battle.attacker, battle.attacker):
-            return []  # ZHO-4: no hit on the holder's units; allies' units take them
-        units = _attacking_units(state, battle) if battle.ranged else state.board[battle.a_tile]
-        return [c for c in units if c >> 7 == seat]
-    mine = [c for c in state.board[battle.d_tile] if c >> 7 == seat]
-    if crown_protected(battle):
-        return [c for c in mine if type_of(c) != CROWN]
-    return mine
-
-
-def casualty_options(state: GameState, seat: Seat) -> list[UnitCode]:
-    """R16.22-R16.23: a unit of yours in the battle; the Crown only when it is the last."""
-    battle = state.battle
-    assert battle is not None
-    mine = _candidates(state, battle, seat)
-    others = [c for c in mine if type_of(c) != CROWN]
-    return sorted(set(others if others else mine))
-
-
 def next_casualty(state: GameState) -> None:
     """R16.22: each loser picks casualties; a choice is asked only if some unit survives."""
     battle = state.battle
@@ -501,7 +565,7 @@ def next_casualty(state: GameState) -> None:
         seat = battle.casualty_queue[0]
         tile = battle.a_tile if same_side(battle, seat, battle.attacker) else battle.d_tile
         left = battle.hits.get(seat, 0)
-        mine = _candidates(state, battle, seat)
+        mine = hit_candidates(state, battle, seat)
         if left > 0 and left < len(mine):
             kinds = {c for c in mine if type_of(c) != CROWN}
             if len(kinds) > 1:
@@ -530,7 +594,7 @@ def choose_casualty(state: GameState, c: UnitCode) -> None:
     assert battle is not None
     seat = battle.casualty_queue[0]
     tile = battle.a_tile if same_side(battle, seat, battle.attacker) else battle.d_tile
-    kill(state, battle, tile, c, other_side(battle, seat))
+    kill(state, battle, tile, c, other_side(battle, seat), chosen=True)
     battle.hits[seat] -= 1
     if battle.hits[seat] == 0:
         battle.casualty_queue.pop(0)
@@ -542,10 +606,15 @@ def other_side(battle: Battle, seat: Seat) -> Seat:
     return battle.defender if same_side(battle, seat, battle.attacker) else battle.attacker
 
 
-def kill(state: GameState, battle: Battle, tile: int, c: UnitCode, killer: Seat) -> None:
-    """R16.25, R20.10: a killed unit leaves the board and is set aside until step G."""
+def kill(state: GameState, battle: Battle, tile: int, c: UnitCode, killer: Seat,
+         card: str = "", chosen: bool = False) -> None:
+    """R16.25, R20.10: a killed unit leaves the board and is set aside until step G;
+    ``card`` is the magic card that killed it, ``chosen`` whether its owner chose it."""
     ops.take_unit(state, tile, c)
     battle.set_aside.append((c, tile, killer))
+    if state.sink is not None:
+        state.sink.append(UnitKilled(owner_of(c), c, state.world.names[tile], killer, card,
+                                     chosen))
 
 
 def _outcome(state: GameState) -> None:
@@ -558,24 +627,31 @@ def _outcome(state: GameState) -> None:
         _team_outcome(state, battle, attacker_won)
         return
     both_fell = len(fallen) > 1  # R18.9
+    losses = tuple(c for c, _, _ in battle.set_aside)
+    sink = state.sink
     for c, _tile, killer in battle.set_aside:  # R16.28
         t = type_of(c)
         if t == SPECIAL:
-            ops.put_in_reserve(state, c >> 7, plain(c))  # R14.7
+            ops.put_in_reserve(state, owner_of(c), plain(c))  # R14.7
+            place, to = "reserve", owner_of(c)
         elif t == CROWN:
             if both_fell:
                 state.removed.append(c)
+                place, to = "removed", -1
             else:
                 state.trophies[killer].append(c)  # R18.5
+                place, to = "trophies", killer
         else:
             state.graveyard[killer].append(plain(c))  # R17.2
+            place, to = "graveyard", killer
+        if sink is not None:
+            sink.append(FallenUnit(plain(c) if place == "graveyard" else c, place, to))
     battle.set_aside.clear()
     for seat in fallen:
         eliminate(state, seat, None if both_fell else other_side(battle, seat))
+    _battle_ended(state, battle, attacker_won, losses)
     alive = state.alive()
     if fallen and len(alive) <= 1:  # R16.29 (2), R21.1, R21.6
-        from .scoring import scores
-
         if alive:
             flow.game_over(state, Result("last_crown", alive[0], scores(state)))
         else:
@@ -587,23 +663,39 @@ def _outcome(state: GameState) -> None:
     _invade(state, battle, attacker_won)
 
 
+def _battle_ended(state: GameState, battle: Battle, attacker_won: bool,
+                  losses: tuple[UnitCode, ...]) -> None:
+    if state.sink is not None:
+        names = state.world.names
+        state.sink.append(BattleEnded(battle.attacker, battle.defender, names[battle.a_tile],
+                                      names[battle.d_tile],
+                                      "attacker_won" if attacker_won else "defender_held",
+                                      losses))
+
+
 def _team_outcome(state: GameState, battle: Battle, attacker_won: bool) -> None:
     """R23.28-R23.32: nobody is eliminated; a fallen Crown is the killing side's trophy (its
     leader's, R23.25); a team whose every Crown has fallen loses at once, both at once draw."""
+    losses = tuple(c for c, _, _ in battle.set_aside)
+    sink = state.sink
     for c, _tile, killer in battle.set_aside:
         t = type_of(c)
         if t == SPECIAL:
-            ops.put_in_reserve(state, c >> 7, plain(c))  # R14.7, R23.30: never changes hands
+            ops.put_in_reserve(state, owner_of(c), plain(c))  # R14.7, R23.30: never changes hands
+            place, to = "reserve", owner_of(c)
         elif t == CROWN:
             state.trophies[killer].append(c)
+            place, to = "trophies", killer
         else:
             state.graveyard[killer].append(plain(c))
+            place, to = "graveyard", killer
+        if sink is not None:
+            sink.append(FallenUnit(plain(c) if place == "graveyard" else c, place, to))
     battle.set_aside.clear()
-    standing = {state.team[c >> 7] for units in state.board for c in units
+    _battle_ended(state, battle, attacker_won, losses)
+    standing = {state.team[owner_of(c)] for units in state.board for c in units
                 if type_of(c) == CROWN}
     if len(standing) < 2:
-        from .scoring import scores, team_result
-
         if standing:
             flow.game_over(state, team_result(state, "last_crown", next(iter(standing))))
         else:
@@ -618,7 +710,7 @@ def _invade(state: GameState, battle: Battle, attacker_won: bool) -> None:
     if attacker_won and survivors and not battle.ranged:  # R17.6; LAU-1 never invades
         capacity = state.world.capacity[battle.d_tile]
         if survivors <= capacity:
-            ops.move_units(state, battle.a_tile, battle.d_tile, state.board[battle.a_tile])
+            _invade_with(state, battle, state.board[battle.a_tile])
         else:
             battle.invade_left = survivors - capacity
             battle.step = "invade"
@@ -626,8 +718,24 @@ def _invade(state: GameState, battle: Battle, attacker_won: bool) -> None:
                 state.pending = Pending(Decision.INVASION, battle.attacker)
                 return
             units = state.board[battle.a_tile]
-            ops.move_units(state, battle.a_tile, battle.d_tile, tuple(units[:capacity]))
+            _invade_with(state, battle, tuple(units[:capacity]))
     _end_battle(state)
+
+
+def _invade_with(state: GameState, battle: Battle, movers: tuple[UnitCode, ...]) -> None:
+    """R17.6-R17.8: ``movers`` go from A into D; D changes hands."""
+    a, d = battle.a_tile, battle.d_tile
+    ops.move_units(state, a, d, movers)
+    sink = state.sink
+    if sink is None:
+        return
+    names = state.world.names
+    sink.append(Moved(battle.attacker, names[a], names[d], movers, "invasion"))
+    if state.board[a]:
+        stayed = state.board[a]
+        sink.append(LeftBehind(battle.attacker, names[a], stayed))
+    sink.append(TileCaptured(battle.attacker, names[d], battle.defender,
+                             state.world.terrain[d] == Terrain.CASTLE))
 
 
 def choose_leave(state: GameState, c: UnitCode) -> None:
@@ -642,16 +750,8 @@ def choose_leave(state: GameState, c: UnitCode) -> None:
     if battle.invade_left > 0:
         battle.staying.extend(movers[:battle.invade_left])
         movers = movers[battle.invade_left:]
-    ops.move_units(state, battle.a_tile, battle.d_tile, tuple(movers))
+    _invade_with(state, battle, tuple(movers))
     _end_battle(state)
-
-
-def invasion_candidates(state: GameState, battle: Battle) -> list[UnitCode]:
-    """Units on A not yet chosen to stay behind."""
-    units = list(state.board[battle.a_tile])
-    for c in battle.staying:
-        units.remove(c)
-    return units
 
 
 def _end_battle(state: GameState) -> None:
@@ -663,17 +763,22 @@ def _end_battle(state: GameState) -> None:
 def eliminate(state: GameState, seat: Seat, killer: Seat | None) -> None:
     """R18.1-R18.6, R18.9: remove the player; hand over specials and cards to the killer."""
     state.eliminated[seat] = True
+    specials: list[UnitCode] = []  # as they now stand in the killer's reserve
+    removed: list[UnitCode] = []
     for t, units in enumerate(state.board):
-        for c in [u for u in units if u >> 7 == seat]:
+        for c in [u for u in units if owner_of(u) == seat]:
             if type_of(c) == SPECIAL and killer is not None:
                 ops.take_unit(state, t, c)
-                ops.put_in_reserve(state, killer, (killer << 7) | (plain(c) & 127))  # R18.4
+                specials.append(with_owner(plain(c), killer))
+                ops.put_in_reserve(state, killer, specials[-1])  # R18.4
             else:
+                removed.append(c)
                 ops.remove_from_game(state, t, c)  # R18.2
     for realm in state.reserve_specials[seat]:
-        c = (seat << 7) | (realm << 4) | (SPECIAL << 1)
+        c = code(seat, realm, SPECIAL)
         if killer is not None:
-            ops.put_in_reserve(state, killer, (killer << 7) | (c & 127))
+            specials.append(with_owner(c, killer))
+            ops.put_in_reserve(state, killer, specials[-1])
         else:
             state.removed.append(c)
     state.reserve_specials[seat] = []
@@ -681,6 +786,7 @@ def eliminate(state: GameState, seat: Seat, killer: Seat | None) -> None:
     for t, count in enumerate(state.reserve[seat]):
         state.removed.extend([code(seat, realm, t)] * count)
     state.reserve[seat] = [0] * len(state.reserve[seat])
+    gold = state.gold[seat]
     state.gold[seat] = 0
     cards = state.hand[seat] + state.pool[seat]
     state.hand[seat] = []
@@ -690,3 +796,11 @@ def eliminate(state: GameState, seat: Seat, killer: Seat | None) -> None:
     else:
         state.spent.extend(cards)
     state.removed.sort()
+    if state.sink is not None:
+        by = -1 if killer is None else killer
+        state.sink.append(Eliminated(seat, by, tuple(specials),
+                                     len(cards) if killer is not None else 0, tuple(removed),
+                                     gold))
+        if killer is not None and cards:
+            state.sink.append(CardsOffered(killer, state.team[killer], tuple(sorted(cards)),
+                                           seat))

@@ -4,7 +4,8 @@ decisions. Every handler in ``apply`` ends by handing control back here."""
 from __future__ import annotations
 
 from . import events, legal, scoring
-from .ops import gain_gold
+from .gamelog import GameOver, Income, TurnStarted
+from .ops import gain_gold, gold_frozen
 from .state import NO_DECISION, Decision, GameState, Pending, Phase, Result
 from .units import Seat
 from .world import Terrain
@@ -30,6 +31,9 @@ _pending = tuple.__new__  # builds a Pending without the NamedTuple wrapper
 def start_turn(state: GameState, seat: Seat) -> None:
     state.active = seat
     state.turn += 1
+    if state.sink is not None:
+        state.sink.append(TurnStarted(seat, state.turn, state.slot // state.n + 1,
+                                      state.final_slot >= 0))
     enter_phase(state, _ORDER[state.config.phase_order][0])
 
 
@@ -38,7 +42,8 @@ def enter_phase(state: GameState, phase: Phase) -> None:
     state.phase = phase
     seat = state.active
     if phase == _EVENT:
-        events.begin(state)
+        if events.begin(state):
+            next_phase(state)
     elif phase == _SPAWN:
         # R8.1: castles controlled when the phase begins.
         terrain = state.world.terrain
@@ -71,7 +76,12 @@ def _income(state: GameState, seat: Seat) -> None:
     terrain = state.world.terrain
     mine = state.controlled(seat)
     castles = sum(1 for t in mine if terrain[t] == _CASTLE)
-    gain_gold(state, seat, castles + (len(mine) - castles) // 2)
+    amount = castles + (len(mine) - castles) // 2
+    gain_gold(state, seat, amount)
+    if state.sink is not None:
+        frozen = gold_frozen(state)
+        state.sink.append(Income(seat, castles, len(mine) - castles, 0 if frozen else amount,
+                                 state.gold[seat], frozen))
 
 
 # The phase after each phase, per phase order; None after the last one.
@@ -102,12 +112,6 @@ def end_turn(state: GameState) -> None:
             return
 
 
-def trigger_final_round(state: GameState) -> None:
-    """R21.2-R21.3: after this turn everyone plays once more, ending with the drawer."""
-    if state.final_slot < 0:
-        state.final_slot = state.slot + state.n
-
-
 def finish_final_round(state: GameState) -> None:
     """R21.5, section 22: score the players still in the game."""
     if state.teams:
@@ -119,6 +123,10 @@ def finish_final_round(state: GameState) -> None:
 
 
 def game_over(state: GameState, result: Result) -> None:
+    if state.sink is not None:
+        state.sink.append(GameOver(result.end, result.winner, result.team,
+                                   scoring.score_parts(state), tuple(
+                                       tuple(r) for r in result.tie_break)))
     state.result = result
     state.phase = Phase.OVER
     state.pending = NO_DECISION

@@ -10,10 +10,11 @@ from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 
 from . import actions as A
-from . import events, magic
+from . import magic
 from .actionlist import ActionList
 from .actions import Action
-from .state import Decision, GameState
+from .magic import same_side, side_players
+from .state import Battle, Decision, GameState
 from .units import (
     ARCHER,
     BASIC_TYPES,
@@ -25,8 +26,10 @@ from .units import (
     GENERAL,
     PLACE_COST,
     REALMS,
+    SHIELD,
     SPECIAL,
     SWAP_CARD_COST,
+    SWORD,
     UPGRADE_COST,
     Seat,
     UnitCode,
@@ -375,6 +378,68 @@ def volleys(state: GameState, seat: Seat) -> list[Action]:
     return out
 
 
+# --- Event choices (section 7) ---------------------------------------------------------
+
+# Cards that place one unit or give 1 gold (R7.7, R7.8).
+_PLACE = {"EV01": SWORD, "EV02": SHIELD, "EV03": ARCHER, "EV04": SWORD, "EV05": SHIELD,
+          "EV06": ARCHER, "EV26": CATAPULT}
+
+
+def _lose_options(state: GameState, seat: Seat) -> list[Action]:
+    """R7.12: any basic unit of yours on the board."""
+    seen = set()
+    out = []
+    for tile, c in state.basic_units_on_board(seat):
+        if (tile, c) not in seen:
+            seen.add((tile, c))
+            out.append(_new(Action, (A.LOSE, tile, -1, (c,), (), "", "", -1)))
+    return out
+
+
+def event_options(state: GameState, seat: Seat) -> Sequence[Action]:
+    """The choices of ``seat``'s part of the current card; [] when nothing is to be chosen."""
+    ctx = state.event
+    assert ctx is not None
+    card = ctx.card
+    if ctx.must_lose:
+        return _lose_options(state, seat)
+    realm = state.realm[seat]
+    if card in _PLACE:
+        utype = _PLACE[card]
+        if state.reserve[seat][utype] == 0:
+            return [_GOLD]
+        single = (code(seat, realm, utype),)
+        board = state.board
+        cap = state.world.capacity
+        return [_GOLD] + [_new(Action, (A.PLACE, t, -1, single, (), "", "", -1))
+                          for t in state.controlled(seat) if len(board[t]) < cap[t]]
+    if card == "EV25":  # special unit or gold
+        tiles = [t for t in state.controlled(seat) if state.room(t) > 0]
+        return [_GOLD] + [Action(A.PLACE, t, units=(code(seat, r, SPECIAL),))
+                          for r in state.reserve_specials[seat] for t in tiles]
+    if card in ("EV07", "EV09"):  # R7.9 free upgrade, or gold
+        allowed = BASIC_TYPES if card == "EV09" else (1, 2, 3, 4, 5, SPECIAL)
+        out = [_GOLD]
+        for t in state.controlled(seat):
+            for c in distinct(state.own_units(seat, t)):
+                if not c & 1 and type_of(c) in allowed:
+                    out.append(_new(Action, (A.UPGRADE, t, -1, (c,), (), "", "", -1)))
+        return out
+    if card == "EV08":  # R7.10 free move, or gold
+        moves = ActionList([_GOLD])
+        add_moves(moves, state, seat)
+        return moves
+    if card == "EV12" or (card == "EV18" and seat in ctx.marked):
+        return _lose_options(state, seat)
+    if card == "EV24":  # R7.14 return a fallen unit
+        out = []
+        for owner in range(state.n):
+            for c in distinct([g for g in state.graveyard[owner] if g >> 7 == seat]):
+                out.append(Action(A.RETURN, units=(c,), number=owner))
+        return out
+    return []
+
+
 # --- Free Spawn (section 8) ------------------------------------------------------------
 
 
@@ -569,6 +634,70 @@ def _reinforce(state: GameState, seat: Seat) -> ActionList:
 # --- battle (sections 16-17) -----------------------------------------------------------
 
 
+def split_options(state: GameState, leader: Seat) -> list[str]:
+    """R23.22: every way to share the side's hits among its players, none over their units."""
+    battle = state.battle
+    assert battle is not None
+    hits = battle.hits[leader]
+    players = [p for p in side_players(state, battle, leader) if hit_candidates(state, battle, p)]
+    limits = [len(hit_candidates(state, battle, p)) for p in players]
+    out: list[str] = []
+
+    def spread(i: int, left: int, shares: list[int]) -> None:
+        if i == len(players):
+            if left == 0:
+                out.append(",".join(f"{p}:{n}" for p, n in zip(players, shares, strict=True)))
+            return
+        for n in range(min(left, limits[i]) + 1):
+            spread(i + 1, left - n, shares + [n])
+
+    spread(0, hits, [])
+    return out
+
+
+def attacking_units(state: GameState, battle: Battle) -> list[UnitCode]:
+    """R16.13: every unit on A; with LAU-1 only the attacker's Archers."""
+    units = state.board[battle.a_tile]
+    if battle.ranged:
+        return [c for c in units if c >> 7 == battle.attacker and type_of(c) == ARCHER]
+    return list(units)
+
+
+def crown_protected(battle: Battle) -> bool:
+    """R20.14: under ZHO-4 and LAU-1 no Crown on the defended tile can be killed."""
+    return battle.sneak or battle.ranged
+
+
+def hit_candidates(state: GameState, battle: Battle, seat: Seat) -> list[UnitCode]:
+    """The units of ``seat`` that hits can be assigned to (R16.21, R20.14, LAU-1, ZHO-4)."""
+    if same_side(battle, seat, battle.attacker):
+        if battle.sneak and seat == battle.holders.get(battle.attacker, battle.attacker):
+            return []  # ZHO-4: no hit on the holder's units; allies' units take them
+        units = attacking_units(state, battle) if battle.ranged else state.board[battle.a_tile]
+        return [c for c in units if c >> 7 == seat]
+    mine = [c for c in state.board[battle.d_tile] if c >> 7 == seat]
+    if crown_protected(battle):
+        return [c for c in mine if type_of(c) != CROWN]
+    return mine
+
+
+def casualty_options(state: GameState, seat: Seat) -> list[UnitCode]:
+    """R16.22-R16.23: a unit of yours in the battle; the Crown only when it is the last."""
+    battle = state.battle
+    assert battle is not None
+    mine = hit_candidates(state, battle, seat)
+    others = [c for c in mine if type_of(c) != CROWN]
+    return sorted(set(others if others else mine))
+
+
+def invasion_candidates(state: GameState, battle: Battle) -> list[UnitCode]:
+    """Units on A not yet chosen to stay behind."""
+    units = list(state.board[battle.a_tile])
+    for c in battle.staying:
+        units.remove(c)
+    return units
+
+
 def _magic(state: GameState, seat: Seat) -> list[Action]:
     battle = state.battle
     assert battle is not None
@@ -578,14 +707,10 @@ def _magic(state: GameState, seat: Seat) -> list[Action]:
 
 
 def _casualty(state: GameState, seat: Seat) -> list[Action]:
-    from .combat import casualty_options
-
     return [Action(A.CASUALTY, units=(c,)) for c in casualty_options(state, seat)]
 
 
 def _split(state: GameState, seat: Seat) -> list[Action]:
-    from .combat import split_options
-
     return [Action(A.SPLIT, name=text) for text in split_options(state, seat)]
 
 
@@ -601,13 +726,11 @@ def _card(state: GameState, seat: Seat) -> Sequence[Action]:
 def _invasion(state: GameState, seat: Seat) -> list[Action]:
     battle = state.battle
     assert battle is not None
-    from .combat import invasion_candidates
-
     return [Action(A.LEAVE, units=(c,)) for c in distinct(invasion_candidates(state, battle))]
 
 
 def _event(state: GameState, seat: Seat) -> Sequence[Action]:
-    return events.options(state, seat)
+    return event_options(state, seat)
 
 
 def _none(state: GameState, seat: Seat) -> list[Action]:

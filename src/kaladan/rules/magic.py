@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .catalog import MAGIC_CARD_BY_ID, magic_cards_of
+from .gamelog import CardSpent
 from .units import REALMS, Seat
 
 if TYPE_CHECKING:
@@ -128,3 +129,11 @@ def spend(state: GameState, seat: Seat, card_id: str) -> None:
     """R20.6: the card's effect takes place; it leaves the hand for good (R11.16)."""
     state.hand[seat].remove(card_id)
     state.spent.append(card_id)
+    if state.sink is not None:
+        state.sink.append(CardSpent(seat, card_id))
+
+
+def card_of(battle: Battle, holder: Seat) -> str:
+    """The card ``holder`` holds in this battle (one card per side, R16.7)."""
+    return next(card for leader, card in battle.cards.items()
+                if battle.holders.get(leader, leader) == holder)

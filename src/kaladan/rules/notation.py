@@ -13,23 +13,12 @@ from typing import Any
 from .chance import Chance
 from .config import Config
 from .errors import FormatError, KaladanError
-from .observe import unit_ref
 from .state import Battle, Decision, EventContext, GameState, Pending, Phase, Result
-from .units import REALM_INDEX, REALMS, SPECIAL, UnitType, parse_unit_token
+from .units import REALM_INDEX, REALMS, SPECIAL, UnitType, parse_unit_ref, unit_ref
 from .world import world_from_json
 
 POSITION_FORMAT = "kaladan-position"
 POSITION_VERSION = 1
-
-
-def parse_unit_ref(text: str) -> int:
-    seat_text, sep, token = str(text).partition("/")
-    if not sep or not seat_text.isdigit():
-        raise FormatError(f"bad unit {text!r}: expected '<seat>/<unit>' such as '0/sword+'")
-    try:
-        return parse_unit_token(token, int(seat_text), 0)
-    except KaladanError as exc:
-        raise FormatError(f"bad unit {text!r}: {exc}") from exc
 
 
 def _battle_json(b: Battle, names: tuple[str, ...]) -> dict[str, Any]:
@@ -238,6 +227,7 @@ def _from_json(data: Mapping[str, Any]) -> GameState:
     s.last_event = data["last_event"]
     s.legal_cache = None
     s.mine_cache = [None] * n
+    s.sink = None
     s.teams = config.mode != "free_for_all"
     s.team = tuple(seat % 2 if s.teams else seat for seat in range(n))
     if s.battle is not None:

@@ -5,6 +5,7 @@ and realm pool, the event discard pile and the number of cards left in the deck.
 the seat: its own hand and realm pool, and the eliminated players' cards it may buy (R18.6).
 Never included: other seats' hands and pools, the deck order, the end-game card's position.
 A card selected face down in a battle shows only as "committed" until both sides reveal.
+A spectator (``seat=None``) sees the public part only: no hand, realm pool or buyable card.
 """
 
 from __future__ import annotations
@@ -12,14 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from .state import GameState
-from .units import REALMS, SPECIAL, UnitType, unit_token
+from .units import REALMS, SPECIAL, UnitType, unit_ref
 
 Observation = dict[str, Any]
-
-
-def unit_ref(c: int) -> str:
-    """``"<seat>/<unit token>"``: a unit with its owner, as used in JSON."""
-    return f"{c >> 7}/{unit_token(c)}"
 
 
 def reserve_json(state: GameState, seat: int) -> dict[str, Any]:
@@ -46,17 +42,19 @@ def public_player(state: GameState, seat: int) -> dict[str, Any]:
     }
 
 
-def observe(state: GameState, seat: int) -> Observation:
-    """The observation of ``seat`` as a JSON-ready dict."""
+def observe(state: GameState, seat: int | None) -> Observation:
+    """The observation of ``seat`` (None: a spectator) as a JSON-ready dict."""
     names = state.world.names
     players = [public_player(state, p) for p in range(state.n)]
-    me = players[seat]
-    me["hand"] = list(state.hand[seat])
-    me["pool"] = list(state.pool[seat])
-    me["buyable"] = list(state.buyable[seat])
-    for ally in state.allies(seat):  # R23.5: allies show each other hands and pools
-        players[ally]["hand"] = list(state.hand[ally])
-        players[ally]["pool"] = list(state.pool[ally])
+    if seat is not None:
+        me = players[seat]
+        me["hand"] = list(state.hand[seat])
+        me["pool"] = list(state.pool[seat])
+        me["buyable"] = list(state.buyable[seat])
+        for ally in state.allies(seat):  # R23.5: allies show each other hands and pools
+            players[ally]["hand"] = list(state.hand[ally])
+            players[ally]["pool"] = list(state.pool[ally])
+    team = None if seat is None else state.team[seat]
     obs: Observation = {
         "seat": seat,
         "mode": state.config.mode,
@@ -91,7 +89,7 @@ def observe(state: GameState, seat: int) -> Observation:
         cards: dict[str, Any] = {}
         for p, card in battle.cards.items():
             volley = battle.ranged and p == battle.attacker  # revealed with the attack, R16.9
-            cards[str(p)] = (card if revealed or volley or state.team[p] == state.team[seat]
+            cards[str(p)] = (card if revealed or volley or state.team[p] == team
                             else "committed")
         obs["battle"] = {
             "attacker": battle.attacker, "defender": battle.defender,

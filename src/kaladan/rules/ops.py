@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 
+from .gamelog import FinalRound
 from .state import GameState
 from .units import SPECIAL, Seat, UnitCode, plain, realm_of, type_of
 
@@ -105,3 +106,12 @@ def remove_from_game(state: GameState, tile: int, c: UnitCode) -> None:
     take_unit(state, tile, c)
     insort(state.removed, plain(c))
 
+
+
+def trigger_final_round(state: GameState, card: str | None = None) -> None:
+    """R21.2-R21.3: after this turn everyone plays once more, ending with the drawer;
+    ``card`` is the end-game card that triggered it (None: the deck ran out)."""
+    if state.final_slot < 0:
+        state.final_slot = state.slot + state.n
+        if state.sink is not None:
+            state.sink.append(FinalRound(state.active, card, state.n))

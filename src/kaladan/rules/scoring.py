@@ -2,20 +2,33 @@
 
 from __future__ import annotations
 
+from .gamelog import ScoreParts
 from .state import GameState, Result
-from .units import Seat
+from .units import Seat, owner_of
 from .world import Terrain
 
 
 def score(state: GameState, seat: Seat) -> int:
     """R22.1: trophies 5, castles 3, scalps 2, other tiles 1, gold // 2, Six Gates (EG1)."""
+    return parts(state, seat).total
+
+
+def parts(state: GameState, seat: Seat) -> ScoreParts:
+    """``score`` split into the rows of R22.1, in points."""
     tiles = state.controlled(seat)
     castles = sum(1 for t in tiles if state.world.terrain[t] == Terrain.CASTLE)
-    total = (5 * len(state.trophies[seat]) + 3 * castles + 2 * len(state.graveyard[seat])
-             + (len(tiles) - castles) + state.gold[seat] // 2)
-    if state.six_gates:
-        total += 2 * len({state.world.terrain[t] for t in tiles})
-    return total
+    gates = 2 * len({state.world.terrain[t] for t in tiles}) if state.six_gates else 0
+    return ScoreParts(5 * len(state.trophies[seat]), 3 * castles, 2 * len(state.graveyard[seat]),
+                      len(tiles) - castles, state.gold[seat] // 2, gates)
+
+
+def score_parts(state: GameState) -> tuple[ScoreParts | None, ...]:
+    """Every seat's score by its parts: its own (None once eliminated, R22.2), or its team's
+    in team mode (R23.34)."""
+    if state.teams:
+        by_team = {team: team_parts(state, team) for team in set(state.team)}
+        return tuple(by_team[state.team[p]] for p in range(state.n))
+    return tuple(None if state.eliminated[p] else parts(state, p) for p in range(state.n))
 
 
 def scores(state: GameState) -> list[int | None]:
@@ -51,16 +64,19 @@ def winner(state: GameState, scores: list[int | None]) -> tuple[Seat, list[list[
 def team_score(state: GameState, team: int) -> int:
     """R23.34-R23.35: fallen enemy Crowns 5, friendly castles 3, scalps 2, other friendly tiles
     1 (a shared tile once), the team's gold // 2, Six Gates per friendly tile type."""
+    return team_parts(state, team).total
+
+
+def team_parts(state: GameState, team: int) -> ScoreParts:
+    """``team_score`` split into its parts, in points."""
     members = [p for p in range(state.n) if state.team[p] == team]
     tiles = [t for t, units in enumerate(state.board)
-             if units and state.team[units[0] >> 7] == team]
+             if units and state.team[owner_of(units[0])] == team]
     castles = sum(1 for t in tiles if state.world.terrain[t] == Terrain.CASTLE)
-    total = (5 * sum(len(state.trophies[p]) for p in members) + 3 * castles
-             + 2 * sum(len(state.graveyard[p]) for p in members) + (len(tiles) - castles)
-             + sum(state.gold[p] for p in members) // 2)
-    if state.six_gates:
-        total += 2 * len({state.world.terrain[t] for t in tiles})
-    return total
+    gates = 2 * len({state.world.terrain[t] for t in tiles}) if state.six_gates else 0
+    return ScoreParts(5 * sum(len(state.trophies[p]) for p in members), 3 * castles,
+                      2 * sum(len(state.graveyard[p]) for p in members), len(tiles) - castles,
+                      sum(state.gold[p] for p in members) // 2, gates)
 
 
 def team_result(state: GameState, end: str, winning_team: int | None = None) -> Result:

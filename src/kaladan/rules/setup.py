@@ -8,6 +8,17 @@ from .chance import Chance
 from .config import Config
 from .errors import ConfigError
 from .events import END_GAME_CARD_OF_OPTION
+from .gamelog import (
+    CastlePlaced,
+    GoldChanged,
+    RealmNamed,
+    RealmRollOff,
+    RealmTaken,
+    Sink,
+    StartingCardTaken,
+    StartingUnitPlaced,
+    TurnOrderRolled,
+)
 from .ops import place_from_reserve
 from .state import NO_DECISION, Decision, GameState, Pending, Phase
 from .units import (
@@ -35,8 +46,9 @@ def build_world(config: Config, chance: Chance) -> World:
     return custom_world(config.layout, config.players)
 
 
-def new_game(config: Config, seed: int) -> GameState:
-    """A new game at its first setup decision. Chance used here is in ``state.chance.log``."""
+def new_game(config: Config, seed: int, sink: Sink | None = None) -> GameState:
+    """A new game at its first setup decision. Chance used here is in ``state.chance.log``;
+    ``sink`` receives the log entries of what happened (``gamelog``)."""
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise ConfigError(f"seed must be a non-negative whole number, not {seed!r}")
     chance = Chance(seed)
@@ -79,6 +91,7 @@ def new_game(config: Config, seed: int) -> GameState:
     s.last_event = None
     s.legal_cache = None
     s.mine_cache = [None] * n
+    s.sink = sink
     s.teams = config.mode != "free_for_all"
     s.team = tuple(seat % 2 if s.teams else seat for seat in range(n))  # R23.2
     s.setup_named = [-1] * n
@@ -86,12 +99,16 @@ def new_game(config: Config, seed: int) -> GameState:
     sides = 12 if config.turn_order_die == "d12" else 10
     contenders = list(range(n))
     s.turn_rolls = []
+    rounds: list[tuple[tuple[Seat, int], ...]] = []
     while len(contenders) > 1:
         rolls = [chance.roll(sides) for _ in contenders]
         s.turn_rolls.append(rolls)
+        rounds.append(tuple(zip(contenders, rolls, strict=True)))
         best = max(rolls)
         contenders = [p for p, r in zip(contenders, rolls, strict=True) if r == best]
     s.first = contenders[0]
+    if sink is not None:
+        sink.append(TurnOrderRolled(tuple(rounds), sides, s.first))
     s.active = s.first
     s.deck, s.end_card = _build_deck(config, chance)
     if config.quick_setup:
@@ -99,6 +116,7 @@ def new_game(config: Config, seed: int) -> GameState:
     else:
         s.setup_queue = _turn_order(s)
         s.pending = Pending(Decision.REALM, s.setup_queue[0])
+    s.sink = None
     return s
 
 
@@ -133,7 +151,7 @@ def _quick_setup(state: GameState) -> None:
         _take_realm(state, seat, REALM_INDEX[realms[seat]])
     for seat in _turn_order(state):
         cards = magic.realm_cards(state.realm[seat])
-        _take_start_card(state, seat, cards[state.chance.below(5)])
+        _take_start_card(state, seat, cards[state.chance.below(5)], drawn=True)
     spots = list(state.world.castle_spots)
     for seat in reversed(_turn_order(state)):
         _place_castle(state, seat, spots.pop(state.chance.below(len(spots))))
@@ -150,11 +168,15 @@ def _take_realm(state: GameState, seat: Seat, realm: int) -> None:
     state.reserve[seat][SPECIAL] = 0
     state.reserve_specials[seat] = [realm]
     state.pool[seat] = magic.realm_cards(realm)
+    if state.sink is not None:
+        state.sink.append(RealmTaken(seat, REALMS[realm]))
 
 
-def _take_start_card(state: GameState, seat: Seat, card: str) -> None:
+def _take_start_card(state: GameState, seat: Seat, card: str, drawn: bool = False) -> None:
     state.pool[seat].remove(card)  # R5.7
     state.hand[seat].append(card)
+    if state.sink is not None:  # secret: only the team sees which (R5.7, R23.5)
+        state.sink.append(StartingCardTaken(seat, state.team[seat], card, drawn))
 
 
 def _place_castle(state: GameState, seat: Seat, tile: int) -> None:
@@ -167,16 +189,22 @@ def _place_castle(state: GameState, seat: Seat, tile: int) -> None:
     units = (code(seat, realm, CROWN), code(seat, realm, GENERAL), code(seat, realm, SPECIAL))
     state.board[tile] = tuple(sorted(state.board[tile] + units))
     state.mine_cache[seat] = None
+    if state.sink is not None:
+        state.sink.append(CastlePlaced(seat, state.world.names[tile], units))
 
 
 def _place_start_unit(state: GameState, seat: Seat, c: int) -> None:
     place_from_reserve(state, seat, c, state.home[seat])
+    if state.sink is not None:
+        state.sink.append(StartingUnitPlaced(seat, c, state.world.names[state.home[seat]]))
 
 
 def _begin_play(state: GameState) -> None:
     """R5.11 starting gold by turn position; R5.14 the first player begins."""
     for seat in range(state.n):
         state.gold[seat] = state.turn_position(seat)
+        if state.sink is not None and state.gold[seat]:
+            state.sink.append(GoldChanged(seat, state.gold[seat], state.gold[seat], "start"))
     state.setup_queue = []
     flow.start_turn(state, state.first)
 
@@ -187,6 +215,8 @@ def apply_setup(state: GameState, kind: Decision, seat: Seat, value: int | str) 
         assert isinstance(value, str)
         if state.config.realm_conflict == "roll_off":
             state.setup_named[seat] = REALM_INDEX[value]
+            if state.sink is not None:
+                state.sink.append(RealmNamed(seat, value))
             state.setup_queue.pop(0)
             if not state.setup_queue:
                 _resolve_roll_off(state)
@@ -214,10 +244,14 @@ def _resolve_roll_off(state: GameState) -> None:
             named.setdefault(realm, []).append(seat)
     for realm in sorted(named):
         contenders = named[realm]
+        rounds: list[tuple[tuple[Seat, int], ...]] = []
         while len(contenders) > 1:
             rolls = [state.chance.roll(12) for _ in contenders]
+            rounds.append(tuple(zip(contenders, rolls, strict=True)))
             best = max(rolls)
             contenders = [p for p, r in zip(contenders, rolls, strict=True) if r == best]
+        if rounds and state.sink is not None:
+            state.sink.append(RealmRollOff(REALMS[realm], tuple(rounds), contenders[0]))
         _take_realm(state, contenders[0], realm)
     state.setup_named = [-1] * state.n
     state.setup_queue = [p for p in _turn_order(state) if state.realm[p] < 0]
@@ -232,7 +266,7 @@ def _ask_next(state: GameState, kind: Decision) -> None:
         if state.config.starting_magic == "random":
             for seat in order:
                 cards = state.pool[seat]
-                _take_start_card(state, seat, cards[state.chance.below(len(cards))])
+                _take_start_card(state, seat, cards[state.chance.below(len(cards))], drawn=True)
             return _start_castles(state)
         state.setup_queue = order
         state.pending = Pending(Decision.START_CARD, order[0])

@@ -20,6 +20,7 @@ from .world import World
 
 if TYPE_CHECKING:
     from .actions import Action
+    from .gamelog import Entry
 
 
 class Phase(IntEnum):
@@ -159,7 +160,7 @@ class GameState:
         "end_card", "phase", "pending", "active", "slot", "turn", "final_slot", "oracles",
         "scales", "gilded", "six_gates", "event", "spawn_left",
         "purchase_empty", "battle", "setup_queue", "setup_named", "result", "decisions",
-        "last_event", "legal_cache", "mine_cache", "team", "teams",
+        "last_event", "legal_cache", "mine_cache", "team", "teams", "sink",
     )
 
     config: Config
@@ -217,6 +218,9 @@ class GameState:
     # alternates, R23.2). Tiles are friendly or enemy by team (R23.9).
     team: tuple[int, ...]
     teams: bool
+    # Where the decision being applied reports what happened (``gamelog``): the caller's
+    # list during ``apply``/``new_game`` with a sink, None otherwise (and in every copy).
+    sink: list[Entry] | None
 
     def copy(self) -> GameState:
         """A deep copy sharing only immutable parts (config, world)."""
@@ -269,6 +273,7 @@ class GameState:
         s.mine_cache = self.mine_cache[:]
         s.team = self.team
         s.teams = self.teams
+        s.sink = None
         return s
 
     def invalidate(self) -> None:

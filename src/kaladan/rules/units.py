@@ -14,7 +14,7 @@ from enum import IntEnum
 from importlib import resources
 from typing import Final, TypeAlias
 
-from .errors import InvalidActionError
+from .errors import FormatError, InvalidActionError, KaladanError
 
 UnitCode: TypeAlias = int
 Seat: TypeAlias = int
@@ -93,6 +93,11 @@ def owner_of(c: UnitCode) -> Seat:
     return c >> 7
 
 
+def with_owner(c: UnitCode, seat: Seat) -> UnitCode:
+    """The same unit owned by ``seat`` (R18.4: a special unit changes hands)."""
+    return (seat << 7) | (c & 127)
+
+
 def realm_of(c: UnitCode) -> int:
     return (c >> 4) & 7
 
@@ -154,3 +159,19 @@ def parse_unit_token(token: str, owner: Seat, owner_realm: int) -> UnitCode:
     if realm < 0:
         raise InvalidActionError(f"unit {token!r} needs a realm, and this seat has none yet")
     return code(owner, realm, UNIT_TYPE_BY_LABEL[text], upgraded)
+
+
+def unit_ref(c: UnitCode) -> str:
+    """``"<seat>/<unit token>"``: a unit with its owner, as used in JSON."""
+    return f"{owner_of(c)}/{unit_token(c)}"
+
+
+def parse_unit_ref(text: str) -> UnitCode:
+    """The unit ``unit_ref`` wrote; FormatError if ``text`` is not one."""
+    seat_text, sep, token = str(text).partition("/")
+    if not sep or not seat_text.isdigit():
+        raise FormatError(f"bad unit {text!r}: expected '<seat>/<unit>' such as '0/sword+'")
+    try:
+        return parse_unit_token(token, int(seat_text), 0)
+    except KaladanError as exc:
+        raise FormatError(f"bad unit {text!r}: {exc}") from exc

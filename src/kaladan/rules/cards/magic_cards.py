@@ -15,8 +15,9 @@ from .. import actions as A
 from .. import ops
 from ..actions import Action
 from ..combat import kill
+from ..gamelog import Moved, Swapped, UnitPlaced, UnitSaved
 from ..legal import _pattern_subsets, groups
-from ..magic import EVADE, STOP, VOLLEY, CardEffect, register
+from ..magic import EVADE, STOP, VOLLEY, CardEffect, card_of, register
 from ..state import Battle, GameState
 from ..units import (
     ARCHER,
@@ -116,7 +117,8 @@ def kill_options(state: GameState, battle: Battle, seat: Seat) -> list[Action]:
 
 def kill_chosen(state: GameState, battle: Battle, seat: Seat, action: Action | None) -> None:
     assert action is not None
-    kill(state, battle, action.tile, action.units[0], seat)  # into the holder's graveyard
+    kill(state, battle, action.tile, action.units[0], seat,  # into the holder's graveyard
+         card_of(battle, seat))
 
 
 def kill_effect(condition_extra: CardCondition) -> CardEffect:
@@ -157,6 +159,9 @@ def deploy_chosen(state: GameState, battle: Battle, seat: Seat, action: Action |
     assert action is not None
     for c in action.units:
         ops.place_from_reserve(state, seat, c, action.tile)
+        if state.sink is not None:
+            state.sink.append(UnitPlaced(seat, c, state.world.names[action.tile],
+                                         card_of(battle, seat)))
 
 
 def special_options(state: GameState, battle: Battle, seat: Seat) -> list[Action]:
@@ -199,6 +204,9 @@ def save_effect(condition_extra: CardCondition, most: int, crown: bool,
             index = next(i for i, (u, _, _) in enumerate(battle.set_aside) if u == c)
             del battle.set_aside[index]
             ops.add_unit(state, tile, c)  # exactly as it was, upgrade included
+            if state.sink is not None:
+                state.sink.append(UnitSaved(seat, c, state.world.names[tile],
+                                            card_of(battle, seat)))
 
     return CardEffect(condition, options=options, apply=apply)
 
@@ -237,12 +245,20 @@ def harmony_condition(state: GameState, battle: Battle, seat: Seat) -> bool:
 def harmony_chosen(state: GameState, battle: Battle, seat: Seat, action: Action | None) -> None:
     assert action is not None
     a, b = action.tile, action.tile2
+    names = state.world.names
+    sink = state.sink
     if action.units and action.units2:
         ops.swap_units(state, a, b, action.units, action.units2)
+        if sink is not None:
+            sink.append(Swapped(seat, names[a], names[b], action.units, action.units2, "KHA-2"))
     elif action.units:
         ops.move_units(state, a, b, action.units)
+        if sink is not None:
+            sink.append(Moved(seat, names[a], names[b], action.units, "KHA-2"))
     else:
         ops.move_units(state, b, a, action.units2)
+        if sink is not None:
+            sink.append(Moved(seat, names[b], names[a], action.units2, "KHA-2"))
 
 
 def evade_targets(state: GameState, battle: Battle, seat: Seat) -> list[int]:
@@ -271,6 +287,9 @@ def evade_chosen(state: GameState, battle: Battle, seat: Seat, action: Action | 
     assert action is not None
     mine = tuple(c for c in state.board[battle.d_tile] if c >> 7 == seat)
     ops.move_units(state, battle.d_tile, action.tile, mine)
+    if state.sink is not None:
+        names = state.world.names
+        state.sink.append(Moved(seat, names[battle.d_tile], names[action.tile], mine, "ZHO-2"))
 
 
 def paths_options(state: GameState, battle: Battle, seat: Seat) -> list[Action]:
@@ -294,6 +313,10 @@ def paths_options(state: GameState, battle: Battle, seat: Seat) -> list[Action]:
 def paths_chosen(state: GameState, battle: Battle, seat: Seat, action: Action | None) -> None:
     assert action is not None
     ops.move_units(state, action.tile, action.tile2, action.units)
+    if state.sink is not None:
+        names = state.world.names
+        state.sink.append(Moved(seat, names[action.tile], names[action.tile2], action.units,
+                                "ZHO-5"))
 
 
 def paths_condition(state: GameState, battle: Battle, seat: Seat) -> bool:
