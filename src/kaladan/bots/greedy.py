@@ -15,7 +15,7 @@ from .. import odds as odds_module
 from ..rules import actions as A
 from ..rules.actions import Action
 from ..rules.errors import KaladanError
-from ..rules.units import CATAPULT, CROWN, GENERAL, SPECIAL, SWORD, type_of, unit_value
+from ..rules.units import CATAPULT, CROWN, GENERAL, SPECIAL, SWORD, owner_of, type_of, unit_value
 from ..rules.world import Terrain
 from .base import SeatView
 
@@ -89,9 +89,9 @@ class GreedyBot:
         board = view.board
         seat = view.seat
         team = view.team
-        mine = {t for t, units in enumerate(board) if any(c >> 7 == seat for c in units)}
+        mine = {t for t, units in enumerate(board) if any(owner_of(c) == seat for c in units)}
         enemy = {t for t, units in enumerate(board)
-                 if units and team[units[0] >> 7] != team[seat]}
+                 if units and team[owner_of(units[0])] != team[seat]}
         return {t for t in mine if any(n in enemy for n in view.world.neighbours[t])}
 
     def _card_pays_off(self, view: SeatView) -> bool:

@@ -34,7 +34,7 @@ from ..rules.errors import ConfigError
 from ..rules.legal import legal_actions
 from ..rules.scoring import score, team_score
 from ..rules.state import GameState
-from ..rules.units import CROWN, type_of, unit_value
+from ..rules.units import CROWN, owner_of, type_of, unit_value
 from .base import SeatView
 from .greedy import GreedyBot
 
@@ -205,7 +205,7 @@ def evaluate(state: GameState) -> list[float]:
     for units in state.board:
         for c in units:
             if type_of(c) != CROWN:
-                strength[c >> 7] += unit_value(c)[0]
+                strength[owner_of(c)] += unit_value(c)[0]
     if state.teams:
         teams = sorted(set(state.team))
         by_team = {t: team_score(state, t) + 0.25 * sum(

@@ -23,13 +23,12 @@ moves from the first tile to the second and the second list back, ``-`` for none
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol
 
 from .errors import InvalidActionError
-from .units import REALM_INDEX, UnitCode, parse_unit_token, unit_token
-
-if TYPE_CHECKING:
-    from .state import GameState
+from .units import REALM_INDEX, Seat, UnitCode, owner_of, parse_unit_token, unit_token
+from .world import World
 
 # Action kinds (the first word of the text form).
 REALM = "realm"
@@ -63,8 +62,8 @@ DEPLOY = "deploy"  # a card places units from the reserve (R20.12)
 RELOCATE = "relocate"  # ZHO-5: move between tiles that are not adjacent
 EVADE = "evade"  # ZHO-2: the defender's units leave the defended tile (R20.9)
 HARMONY = "harmony"  # KHA-2: redistribute units between two adjacent tiles
-GIFT = "gift"  # R23.11: give gold to an ally (number = the ally, tile = the amount)
-SPLIT = "split"  # R23.22: how a side's hits are shared among allies (name = "seat:hits,...")
+GIFT = "gift"  # R23.11: give gold to an ally (number = the ally, amount = the gold)
+SPLIT = "split"  # R23.22: how a side's hits are shared among allies (shares)
 
 KINDS = (
     REALM, CARD, CASTLE, START, GOLD, PLACE, UPGRADE, LOSE, RETURN, SPAWN, MOVE, SWAP, ATTACK,
@@ -74,17 +73,48 @@ KINDS = (
 CARD_CHOICE_KINDS = (KILL, SAVE, DEPLOY, RELOCATE, EVADE, HARMONY)
 
 
+class Decider(Protocol):
+    """Who decides now (``state.Pending``): all an action's text needs of the decision."""
+
+    @property
+    def seat(self) -> Seat: ...
+
+
+class Position(Protocol):
+    """What the text of an action depends on (a ``GameState`` is one): the world's tile names,
+    the deciding seat (units are written as its own, others' with their seat), the units on
+    the board (``kill`` names the unit of the tile's player) and every seat's realm."""
+
+    @property
+    def world(self) -> World: ...
+
+    @property
+    def pending(self) -> Decider: ...
+
+    @property
+    def board(self) -> Sequence[tuple[UnitCode, ...]]: ...
+
+    @property
+    def realm(self) -> Sequence[int]: ...
+
+    @property
+    def n(self) -> int: ...
+
+
 class Action(NamedTuple):
-    """One decision. Unused fields keep their defaults so equal actions compare equal."""
+    """One decision. Each field has one meaning; fields a kind does not use keep their
+    defaults, so equal actions compare equal."""
 
     kind: str
-    tile: int = -1
-    tile2: int = -1
-    units: tuple[UnitCode, ...] = ()
-    units2: tuple[UnitCode, ...] = ()
-    name: str = ""
-    name2: str = ""
-    number: int = -1
+    tile: int = -1  # a tile (world index): the first one an action names
+    tile2: int = -1  # the second tile
+    units: tuple[UnitCode, ...] = ()  # the units the action names (from ``tile``)
+    units2: tuple[UnitCode, ...] = ()  # the second set of units (from ``tile2``)
+    name: str = ""  # a realm or a card id
+    name2: str = ""  # the card taken in a swap (R11.12)
+    number: int = -1  # a seat: a graveyard's owner (``return``), the ally given gold (``gift``)
+    amount: int = 0  # gold (``gift``)
+    shares: tuple[tuple[Seat, int], ...] = ()  # (seat, hits) per ally (``split``, R23.22)
 
 
 # Shape of each kind's text: the argument slots in order.
@@ -106,17 +136,17 @@ def _token(c: UnitCode, seat: int) -> str:
     """A unit's token; another player's unit (an ally's, R23.26) carries its seat: ``1/sword``.
     In ``kill`` ``seat`` is the first player on the named tile, so a free-for-all target needs
     no seat."""
-    if c >> 7 == seat:
+    if owner_of(c) == seat:
         return unit_token(c)
-    return f"{c >> 7}/{unit_token(c)}"
+    return f"{owner_of(c)}/{unit_token(c)}"
 
 
-def format_action(action: Action, state: GameState) -> str:
+def format_action(action: Action, state: Position) -> str:
     """The canonical text of ``action``."""
     names = state.world.names
     seat = state.pending.seat
     if action.kind == KILL and state.board[action.tile]:
-        seat = state.board[action.tile][0] >> 7
+        seat = owner_of(state.board[action.tile][0])
     words = [action.kind]
     for slot in _SHAPES[action.kind]:
         if slot == "n":
@@ -140,13 +170,13 @@ def format_action(action: Action, state: GameState) -> str:
         elif slot == "k":
             words.append(str(action.number))
         elif slot == "amt":
-            words.append(str(action.tile))
+            words.append(str(action.amount))
         elif slot == "split":
-            words.append(action.name)
+            words.append(",".join(f"{seat}:{hits}" for seat, hits in action.shares))
     return " ".join(words)
 
 
-def parse_action(text: str, state: GameState) -> Action:
+def parse_action(text: str, state: Position) -> Action:
     """Parse an action's text for the seat whose decision is pending.
 
     Raises InvalidActionError for malformed text; legality is checked by ``apply``.
@@ -174,7 +204,7 @@ def parse_action(text: str, state: GameState) -> Action:
         units = state.board[tile]
         if not units:
             raise InvalidActionError(f"malformed action {text!r}: {args[1]} is empty")
-        seat = units[0] >> 7
+        seat = owner_of(units[0])
         realm = state.realm[seat]
     for slot, word in zip(shape, args, strict=False):
         if slot in ("n", "n?"):
@@ -206,20 +236,20 @@ def parse_action(text: str, state: GameState) -> Action:
             if not word.isdigit() or int(word) < 1:
                 raise InvalidActionError(f"malformed action {text!r}: {word!r} is not an "
                                          "amount of gold")
-            fields["tile"] = int(word)
+            fields["amount"] = int(word)
         elif slot == "split":
             parts = [p.split(":") for p in word.split(",")]
             if not all(len(p) == 2 and p[0].isdigit() and p[1].isdigit() for p in parts):
                 raise InvalidActionError(f"malformed action {text!r}: expected "
                                          "'split <seat>:<hits>,...'")
-            fields["name"] = ",".join(f"{int(a)}:{int(b)}" for a, b in parts)
+            fields["shares"] = tuple((int(a), int(b)) for a, b in parts)
     if kind == REALM and fields["name"] not in REALM_INDEX:
         raise InvalidActionError(f"unknown realm {fields['name']!r}: choose one of "
                                  f"{', '.join(REALM_INDEX)}")
     return canonical(Action(kind, **fields))  # type: ignore[arg-type]
 
 
-def _parse_token(word: str, seat: int, realm: int, state: GameState) -> UnitCode:
+def _parse_token(word: str, seat: int, realm: int, state: Position) -> UnitCode:
     """A unit token, optionally ``<seat>/<token>`` for another player's unit."""
     owner, sep, token = word.partition("/")
     if not sep:

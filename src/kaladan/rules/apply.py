@@ -35,6 +35,7 @@ from .units import (
     SWAP_CARD_COST,
     UPGRADE_COST,
     Seat,
+    owner_of,
     type_of,
 )
 
@@ -166,14 +167,14 @@ def _card_choice(state: GameState, action: Action) -> None:
 def _gift(state: GameState, action: Action) -> None:
     """R23.11: gold passes to the ally; the giver still holds the same decision."""
     giver = state.pending.seat
-    state.gold[giver] -= action.tile
-    state.gold[action.number] += action.tile
+    state.gold[giver] -= action.amount
+    state.gold[action.number] += action.amount
     if state.sink is not None:
-        state.sink.append(GoldGiven(giver, action.number, action.tile))
+        state.sink.append(GoldGiven(giver, action.number, action.amount))
 
 
 def _split(state: GameState, action: Action) -> None:
-    combat.choose_split(state, action.name)
+    combat.choose_split(state, action.shares)
 
 
 def _magic(state: GameState, action: Action) -> None:
@@ -358,7 +359,7 @@ def explain(state: GameState, action: Action) -> tuple[str, str]:
     kind = action.kind
     if kind not in (A.LEAVE, A.KILL):  # invasions move allies' units (R23.26)
         for c in action.units + action.units2:
-            if c >> 7 != seat:
+            if owner_of(c) != seat:
                 return "R23.10", "you can only command your own units"
     mine = state.team[seat]
     if kind in (A.MOVE, A.SWAP):

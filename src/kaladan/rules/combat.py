@@ -38,7 +38,7 @@ from .legal import (
 )
 from .magic import same_side, side_players
 from .scoring import scores, team_result
-from .state import Battle, Decision, GameState, Pending, Result
+from .state import Battle, BattleStep, Decision, GameState, Pending, Result
 from .units import (
     ARDINOR,
     ATTACK_DICE,
@@ -96,9 +96,9 @@ def unit_dice(c: UnitCode, attacking: bool, own_terrain: Terrain, d_units: Seque
     if t == SPECIAL:
         if up:
             return (12,)
-        owner = c >> 7
-        own_crown = any(u >> 7 == owner and type_of(u) == CROWN for u in d_units)
-        enemy_crown = any(u >> 7 != owner and type_of(u) == CROWN for u in d_units)
+        owner = owner_of(c)
+        own_crown = any(owner_of(u) == owner and type_of(u) == CROWN for u in d_units)
+        enemy_crown = any(owner_of(u) != owner and type_of(u) == CROWN for u in d_units)
         return (12,) if special_d12(realm_of(c), attacking, own_terrain, own_crown, enemy_crown,
                                     wolf_option) else (10,)
     if t == CROWN and not attacking and crown_d8 and own_terrain == Terrain.CASTLE:
@@ -223,8 +223,8 @@ def declare(state: GameState, a_tile: int, d_tile: int, volley: bool = False) ->
     defender = side_leader(state, d_tile)
     battle = Battle(attacker, defender, a_tile, d_tile)
     battle.team = state.team
-    battle.participants = tuple(sorted({c >> 7 for c in state.board[a_tile]}
-                                       | {c >> 7 for c in state.board[d_tile]}))
+    battle.participants = tuple(sorted({owner_of(c) for c in state.board[a_tile]}
+                                       | {owner_of(c) for c in state.board[d_tile]}))
     if volley:
         battle.ranged = True
         battle.cards[attacker] = "LAU-1"
@@ -247,7 +247,7 @@ def side_leader(state: GameState, tile: int) -> Seat:
     after the active player."""
     counts: dict[Seat, int] = {}
     for c in state.board[tile]:
-        counts[c >> 7] = counts.get(c >> 7, 0) + 1
+        counts[owner_of(c)] = counts.get(owner_of(c), 0) + 1
     if len(counts) == 1:
         return next(iter(counts))
     after_active = [(state.active + k) % state.n for k in range(1, state.n + 1)]
@@ -263,7 +263,7 @@ def _next_declaration(state: GameState) -> None:
             state.pending = Pending(Decision.MAGIC, seat)
             return
         battle.magic_queue.pop(0)
-    if battle.step == "w3":
+    if battle.step == BattleStep.W3:
         _outcome(state)
     else:
         _reveal(state)
@@ -277,7 +277,7 @@ def declare_magic(state: GameState, card: str | None) -> None:
     sink = state.sink
     if card is None:
         if sink is not None:
-            sink.append(NoCard(seat, "after" if battle.step == "w3" else "declare"))
+            sink.append(NoCard(seat, "after" if battle.step == BattleStep.W3 else "declare"))
         _next_declaration(state)
         return
     battle.cards[seat] = card
@@ -285,11 +285,11 @@ def declare_magic(state: GameState, card: str | None) -> None:
     holder = magic.holder_of(state, battle, seat, card)  # R23.23: any ally present may hold it
     battle.holders[seat] = holder
     if sink is not None:
-        if battle.step == "w3":
+        if battle.step == BattleStep.W3:
             sink.append(CardRevealed(seat, holder, card))
         else:  # R16.5: face down
             sink.append(CardCommitted(seat, state.team[seat], card))
-    if battle.step == "w3":  # played at once (R16.26)
+    if battle.step == BattleStep.W3:  # played at once (R16.26)
         magic.spend(state, holder, card)
         if _effect_with_choice(state, battle, holder, card):
             return
@@ -322,9 +322,9 @@ def choose_for_card(state: GameState, action: Action) -> None:
     battle.choosing = ""
     assert effect.apply is not None
     effect.apply(state, battle, seat, action)
-    if battle.step == "w3":
+    if battle.step == BattleStep.W3:
         _next_declaration(state)
-    elif battle.step == "evade":
+    elif battle.step == BattleStep.EVADE:
         _after_evade(state)
     else:
         _next_effect(state)
@@ -357,13 +357,13 @@ def _reveal(state: GameState) -> None:
                                         names[battle.d_tile], "stopped", ()))
             _end_battle(state)
             return
-        battle.step = "evade"
+        battle.step = BattleStep.EVADE
         if not _effect_with_choice(state, battle, holder, defence_card):
             _after_evade(state)
         return
     if battle.ranged:
         magic.spend(state, attacker, "LAU-1")
-    battle.step = "w1"
+    battle.step = BattleStep.W1
     battle.effect_queue = [seat for seat in (attacker, defender)
                            if seat in battle.cards and magic.window(battle.cards[seat]) == "W1"
                            and magic.EFFECTS[battle.cards[seat]].kind != magic.VOLLEY]
@@ -375,7 +375,7 @@ def _after_evade(state: GameState) -> None:
     battle = state.battle
     assert battle is not None
     if state.board[battle.d_tile]:
-        battle.step = "w1"
+        battle.step = BattleStep.W1
         _next_effect(state)
     else:
         _outcome(state)
@@ -430,7 +430,7 @@ def _fight(state: GameState) -> None:
     hits_a, hits_d = compare(battle.attack_rolls, battle.defence_rolls, drop, state.scales)
     if state.sink is not None:
         _log_dice(state, battle, attackers, d_units, drop, hits_a, hits_d)
-    battle.step = "casualties"
+    battle.step = BattleStep.CASUALTIES
     if not state.teams:  # one player a side: hits capped by its units (R16.21)
         battle.hits = {attacker: min(hits_a, len(hit_candidates(state, battle, attacker))),
                        defender: min(hits_d, len(hit_candidates(state, battle, defender)))}
@@ -515,19 +515,16 @@ def _next_split(state: GameState) -> None:
     next_casualty(state)
 
 
-def choose_split(state: GameState, text: str) -> None:
+def choose_split(state: GameState, shares: tuple[tuple[Seat, int], ...]) -> None:
     battle = state.battle
     assert battle is not None
     leader = battle.split_queue.pop(0)
     del battle.hits[leader]
-    shares = []
-    for part in text.split(","):
-        seat, hits = (int(x) for x in part.split(":"))
-        shares.append((seat, hits))
+    for seat, hits in shares:
         battle.hits[seat] = battle.hits.get(seat, 0) + hits
         battle.casualty_queue.append(seat)
     if state.sink is not None:
-        state.sink.append(HitsShared(leader, tuple(shares)))
+        state.sink.append(HitsShared(leader, shares))
     _next_split(state)
 
 
@@ -540,9 +537,9 @@ def _pool(state: GameState, battle: Battle, units: Sequence[UnitCode], attacking
     pool: list[int] = []
     start = 0
     while start < len(units):
-        owner = units[start] >> 7
+        owner = owner_of(units[start])
         end = start
-        while end < len(units) and units[end] >> 7 == owner:
+        while end < len(units) and owner_of(units[end]) == owner:
             end += 1
         pool += side_dice(units[start:end], attacking, terrain, d_units, crown_d8, wolf,
                           _mods(battle, owner))
@@ -584,7 +581,7 @@ def next_casualty(state: GameState) -> None:
 def _after_casualties(state: GameState) -> None:
     battle = state.battle
     assert battle is not None
-    battle.step = "w3"
+    battle.step = BattleStep.W3
     battle.magic_queue = [battle.attacker, battle.defender]  # R16.26
     _next_declaration(state)
 
@@ -622,7 +619,7 @@ def _outcome(state: GameState) -> None:
     battle = state.battle
     assert battle is not None
     attacker_won = not state.board[battle.d_tile]  # R16.27
-    fallen = [c >> 7 for c, _, _ in battle.set_aside if type_of(c) == CROWN]
+    fallen = [owner_of(c) for c, _, _ in battle.set_aside if type_of(c) == CROWN]
     if state.teams:
         _team_outcome(state, battle, attacker_won)
         return
@@ -713,7 +710,7 @@ def _invade(state: GameState, battle: Battle, attacker_won: bool) -> None:
             _invade_with(state, battle, state.board[battle.a_tile])
         else:
             battle.invade_left = survivors - capacity
-            battle.step = "invade"
+            battle.step = BattleStep.INVADE
             if len(set(state.board[battle.a_tile])) > 1:
                 state.pending = Pending(Decision.INVASION, battle.attacker)
                 return

@@ -4,25 +4,94 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from typing import Final
 
 from .errors import ConfigError
 
-MODES: Final = ("free_for_all", "team_2v2", "team_3v3")  # R3.2
 
+class Mode(StrEnum):
+    """R3.2: the game mode."""
+
+    FREE_FOR_ALL = "free_for_all"
+    TEAM_2V2 = "team_2v2"
+    TEAM_3V3 = "team_3v3"
+
+
+# The ruleset options of R3.3, each a closed set; the first member is the default.
+
+
+class TurnOrderDie(StrEnum):
+    D12 = "d12"  # R5.3
+    D10 = "d10"
+
+
+class PhaseOrder(StrEnum):
+    SEEDS = "seeds"  # R6.2
+    OFFICIAL = "official"
+
+
+class StartingMagic(StrEnum):
+    CHOOSE = "choose"  # R5.7
+    RANDOM = "random"
+
+
+class RealmConflict(StrEnum):
+    TURN_ORDER = "turn_order"  # R5.5
+    ROLL_OFF = "roll_off"
+
+
+class MountainDefence(StrEnum):
+    KEEP_ALL = "keep_all"  # R16.16
+    DROP_LOWEST = "drop_lowest"
+
+
+class CrownDefenceInCastle(StrEnum):
+    D6 = "d6"  # R13.3
+    D8 = "d8"
+
+
+class WolfD12(StrEnum):
+    FOREST_EITHER = "forest_either"  # R14.5
+    ATTACK_FROM_FOREST = "attack_from_forest"
+
+
+class WorldKind(StrEnum):
+    STANDARD = "standard"  # R4.9, R4.13, R4.14
+    RANDOM_TERRAIN = "random_terrain"
+    CUSTOM = "custom"
+
+
+class EndGameCard(StrEnum):
+    RANDOM = "random"  # R5.10, section 25
+    SIX_GATES = "six_gates"
+    SCALES = "scales"
+    ORACLES = "oracles"
+    GILDED_SILENCE = "gilded_silence"
+    NONE = "none"
+
+
+class TeamCastleSpots(StrEnum):
+    FREE = "free"  # R23.6
+    ALTERNATING = "alternating"
+
+
+MODES: Final = tuple(m.value for m in Mode)
+OPTION_TYPES: Final[dict[str, type[StrEnum]]] = {
+    "turn_order_die": TurnOrderDie,
+    "phase_order": PhaseOrder,
+    "starting_magic": StartingMagic,
+    "realm_conflict": RealmConflict,
+    "mountain_defence": MountainDefence,
+    "crown_defence_in_castle": CrownDefenceInCastle,
+    "wolf_d12": WolfD12,
+    "world": WorldKind,
+    "end_game_card": EndGameCard,
+    "team_castle_spots": TeamCastleSpots,
+}
 # R3.3: option -> allowed values, the default first.
 OPTIONS: Final[dict[str, tuple[str, ...]]] = {
-    "turn_order_die": ("d12", "d10"),
-    "phase_order": ("seeds", "official"),
-    "starting_magic": ("choose", "random"),
-    "realm_conflict": ("turn_order", "roll_off"),
-    "mountain_defence": ("keep_all", "drop_lowest"),
-    "crown_defence_in_castle": ("d6", "d8"),
-    "wolf_d12": ("forest_either", "attack_from_forest"),
-    "world": ("standard", "random_terrain", "custom"),
-    "end_game_card": ("random", "six_gates", "scales", "oracles", "gilded_silence", "none"),
-    "team_castle_spots": ("free", "alternating"),
-}
+    name: tuple(member.value for member in kind) for name, kind in OPTION_TYPES.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,25 +105,31 @@ class Config:
     """
 
     players: int = 2
-    mode: str = "free_for_all"
-    turn_order_die: str = "d12"
-    phase_order: str = "seeds"
-    starting_magic: str = "choose"
-    realm_conflict: str = "turn_order"
-    mountain_defence: str = "keep_all"
-    crown_defence_in_castle: str = "d6"
-    wolf_d12: str = "forest_either"
-    world: str = "standard"
-    end_game_card: str = "random"
-    team_castle_spots: str = "free"
+    mode: Mode = Mode.FREE_FOR_ALL
+    turn_order_die: TurnOrderDie = TurnOrderDie.D12
+    phase_order: PhaseOrder = PhaseOrder.SEEDS
+    starting_magic: StartingMagic = StartingMagic.CHOOSE
+    realm_conflict: RealmConflict = RealmConflict.TURN_ORDER
+    mountain_defence: MountainDefence = MountainDefence.KEEP_ALL
+    crown_defence_in_castle: CrownDefenceInCastle = CrownDefenceInCastle.D6
+    wolf_d12: WolfD12 = WolfD12.FOREST_EITHER
+    world: WorldKind = WorldKind.STANDARD
+    end_game_card: EndGameCard = EndGameCard.RANDOM
+    team_castle_spots: TeamCastleSpots = TeamCastleSpots.FREE
     layout: Mapping[str, object] | None = field(default=None, compare=False)
     quick_setup: bool = False
 
     def __post_init__(self) -> None:
         validate(self)
+        # Values given as text ("d10") become the option's enum member.
+        object.__setattr__(self, "mode", Mode(self.mode))
+        for name, kind in OPTION_TYPES.items():
+            object.__setattr__(self, name, kind(getattr(self, name)))
 
     def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {f.name: getattr(self, f.name) for f in fields(self)}
+        out: dict[str, object] = {
+            f.name: (str(v) if isinstance(v := getattr(self, f.name), StrEnum) else v)
+            for f in fields(self)}
         if self.layout is None:
             del out["layout"]
         else:

@@ -14,7 +14,7 @@ from . import magic
 from .actionlist import ActionList
 from .actions import Action
 from .magic import same_side, side_players
-from .state import Battle, Decision, GameState
+from .state import Battle, BattleStep, Decision, GameState
 from .units import (
     ARCHER,
     BASIC_TYPES,
@@ -34,6 +34,7 @@ from .units import (
     Seat,
     UnitCode,
     code,
+    owner_of,
     type_of,
 )
 from .world import Terrain
@@ -63,7 +64,7 @@ def legal_actions(state: GameState) -> Sequence[Action]:
 
 def gifts(state: GameState, seat: Seat) -> list[Action]:
     """R23.11: any amount of your own gold to an ally, whenever you hold a decision."""
-    return [Action(A.GIFT, amount, number=ally) for ally in state.allies(seat)
+    return [Action(A.GIFT, number=ally, amount=amount) for ally in state.allies(seat)
             for amount in range(1, state.gold[seat] + 1)]
 
 
@@ -185,7 +186,7 @@ def add_moves(out: ActionList, state: GameState, seat: Seat,
         ends = _tile_info(units)[3]
         for d in neighbours[src]:
             target = board[d]
-            if target and team[target[0] >> 7] != me:  # R10.3, R23.16: empty or friendly
+            if target and team[owner_of(target[0])] != me:  # R10.3, R23.16: empty or friendly
                 continue
             room = cap[d] - len(target)
             if room > 0:
@@ -199,22 +200,22 @@ def add_moves(out: ActionList, state: GameState, seat: Seat,
 def _build_moves(src: int, d: int, units: tuple[UnitCode, ...], count: int) -> list[Action]:
     codes, counts = groups(units)
     subsets = _pattern_subsets(counts)[0]
-    return [_new(Action, (A.MOVE, src, d, tuple([codes[i] for i in subsets[j]]), (), "", "", -1))
-            for j in range(count)]
+    return [_new(Action, (A.MOVE, src, d, tuple([codes[i] for i in subsets[j]]), (), "", "", -1,
+                          0, ())) for j in range(count)]
 
 
 def _get_move(j: int, src: int, d: int, units: tuple[UnitCode, ...], count: int) -> Action:
     codes, counts = groups(units)
     subset = _pattern_subsets(counts)[0][j]
-    return _new(Action, (A.MOVE, src, d, tuple([codes[i] for i in subset]), (), "", "", -1))
+    return _new(Action, (A.MOVE, src, d, tuple([codes[i] for i in subset]), (), "", "", -1, 0, ()))
 
 
 def _get_single_move(j: int, src: int, d: int, kinds: tuple[UnitCode, ...]) -> Action:
-    return _new(Action, (A.MOVE, src, d, (kinds[j],), (), "", "", -1))
+    return _new(Action, (A.MOVE, src, d, (kinds[j],), (), "", "", -1, 0, ()))
 
 
 def _build_single_moves(src: int, d: int, kinds: tuple[UnitCode, ...]) -> list[Action]:
-    return [_new(Action, (A.MOVE, src, d, (c,), (), "", "", -1)) for c in kinds]
+    return [_new(Action, (A.MOVE, src, d, (c,), (), "", "", -1, 0, ())) for c in kinds]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -263,7 +264,7 @@ def _build_swaps(a: int, b: int, units_a: tuple[UnitCode, ...], units_b: tuple[U
     """Swaps giving from a a set of low_a..high_a units and from b low_b..high_b units."""
     from_a = _subsets_sized(units_a, low_a, high_a)
     from_b = _subsets_sized(units_b, low_b, high_b)
-    return [_new(Action, (A.SWAP, a, b, xa, xb, "", "", -1))
+    return [_new(Action, (A.SWAP, a, b, xa, xb, "", "", -1, 0, ()))
             for xa in from_a for xb in from_b if xa != xb]
 
 
@@ -287,13 +288,13 @@ def _get_swap(j: int, a: int, b: int, units_a: tuple[UnitCode, ...],
             if j < valid:
                 k = j + 1 if 0 <= skip <= j else j
                 xb = tuple([codes_b[i] for i in subs_b[start_b + k]])
-                return _new(Action, (A.SWAP, a, b, (c,), xb, "", "", -1))
+                return _new(Action, (A.SWAP, a, b, (c,), xb, "", "", -1, 0, ()))
             j -= valid
         raise IndexError("swap index out of range")
     ia, ib = divmod(j, size_b)
     xa = tuple([codes_a[i] for i in subs_a[start_a + ia]])
     xb = tuple([codes_b[i] for i in subs_b[start_b + ib]])
-    return _new(Action, (A.SWAP, a, b, xa, xb, "", "", -1))
+    return _new(Action, (A.SWAP, a, b, xa, xb, "", "", -1, 0, ()))
 
 
 def _subsets_sized(units: tuple[UnitCode, ...], low: int,
@@ -329,8 +330,8 @@ def _action(state: GameState, seat: Seat) -> ActionList:
         for d in neighbours[src]:
             target = board[d]
             if target:
-                if team[target[0] >> 7] != me:
-                    attack_list.append(_new(Action, (A.ATTACK, src, d, (), (), "", "", -1)))
+                if team[owner_of(target[0])] != me:
+                    attack_list.append(_new(Action, (A.ATTACK, src, d, (), (), "", "", -1, 0, ())))
                     continue
                 if d > src and (not teams or state.occupies(seat, d)):
                     pairs.append((src, d))
@@ -370,10 +371,10 @@ def volleys(state: GameState, seat: Seat) -> list[Action]:
     distance = state.world.distance
     out = []
     for a in state.controlled(seat):
-        if not any(c >> 7 == seat and type_of(c) == ARCHER for c in board[a]):
+        if not any(owner_of(c) == seat and type_of(c) == ARCHER for c in board[a]):
             continue
         for d, units in enumerate(board):
-            if units and state.team[units[0] >> 7] != state.team[seat] and distance[a][d] == 2:
+            if units and state.team[owner_of(units[0])] != state.team[seat] and distance[a][d] == 2:
                 out.append(Action(A.VOLLEY, a, d))
     return out
 
@@ -392,7 +393,7 @@ def _lose_options(state: GameState, seat: Seat) -> list[Action]:
     for tile, c in state.basic_units_on_board(seat):
         if (tile, c) not in seen:
             seen.add((tile, c))
-            out.append(_new(Action, (A.LOSE, tile, -1, (c,), (), "", "", -1)))
+            out.append(_new(Action, (A.LOSE, tile, -1, (c,), (), "", "", -1, 0, ())))
     return out
 
 
@@ -411,7 +412,7 @@ def event_options(state: GameState, seat: Seat) -> Sequence[Action]:
         single = (code(seat, realm, utype),)
         board = state.board
         cap = state.world.capacity
-        return [_GOLD] + [_new(Action, (A.PLACE, t, -1, single, (), "", "", -1))
+        return [_GOLD] + [_new(Action, (A.PLACE, t, -1, single, (), "", "", -1, 0, ()))
                           for t in state.controlled(seat) if len(board[t]) < cap[t]]
     if card == "EV25":  # special unit or gold
         tiles = [t for t in state.controlled(seat) if state.room(t) > 0]
@@ -423,7 +424,7 @@ def event_options(state: GameState, seat: Seat) -> Sequence[Action]:
         for t in state.controlled(seat):
             for c in distinct(state.own_units(seat, t)):
                 if not c & 1 and type_of(c) in allowed:
-                    out.append(_new(Action, (A.UPGRADE, t, -1, (c,), (), "", "", -1)))
+                    out.append(_new(Action, (A.UPGRADE, t, -1, (c,), (), "", "", -1, 0, ())))
         return out
     if card == "EV08":  # R7.10 free move, or gold
         moves = ActionList([_GOLD])
@@ -434,7 +435,7 @@ def event_options(state: GameState, seat: Seat) -> Sequence[Action]:
     if card == "EV24":  # R7.14 return a fallen unit
         out = []
         for owner in range(state.n):
-            for c in distinct([g for g in state.graveyard[owner] if g >> 7 == seat]):
+            for c in distinct([g for g in state.graveyard[owner] if owner_of(g) == seat]):
                 out.append(Action(A.RETURN, units=(c,), number=owner))
         return out
     return []
@@ -451,8 +452,8 @@ def _spawn(state: GameState, seat: Seat) -> list[Action]:
             continue
         for t in BASIC_TYPES:
             if reserve[t] > 0:
-                out.append(_new(Action, (A.SPAWN, castle, -1, ((seat << 7) | (t << 1),), (),
-                                         "", "", -1)))  # code(seat, 0, t)
+                out.append(_new(Action, (A.SPAWN, castle, -1, (code(seat, 0, t),), (),
+                                         "", "", -1, 0, ())))
     return out
 
 
@@ -499,11 +500,12 @@ def _own_cards(realm: int, hand: tuple[str, ...]) -> list[str]:
 
 def _get_buy(j: int, tiles: list[int], units: list[UnitCode]) -> Action:
     tile, k = divmod(j, len(units))
-    return _new(Action, (A.BUY, tiles[tile], -1, (units[k],), (), "", "", -1))
+    return _new(Action, (A.BUY, tiles[tile], -1, (units[k],), (), "", "", -1, 0, ()))
 
 
 def _build_buys(tiles: list[int], units: list[UnitCode]) -> list[Action]:
-    return [_new(Action, (A.BUY, tile, -1, (c,), (), "", "", -1)) for tile in tiles for c in units]
+    return [_new(Action, (A.BUY, tile, -1, (c,), (), "", "", -1, 0, ()))
+            for tile in tiles for c in units]
 
 
 def spendable_gold(state: GameState, seat: Seat) -> int:
@@ -522,9 +524,7 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
         return result
     out: list[Action] = []
     # Place units (R11.2 first four rows; R11.7 a General only once returned by R7.14).
-    base = seat << 7
-    buyable_units = [base | (t << 1) for t, cost in _PLACEABLE
-                     if cost <= gold and reserve[t]]  # code(seat, 0, t)
+    buyable_units = [code(seat, 0, t) for t, cost in _PLACEABLE if cost <= gold and reserve[t]]
     if PLACE_COST[SPECIAL] <= gold:
         buyable_units += [code(seat, r, SPECIAL) for r in state.reserve_specials[seat]]
     mine = state.controlled(seat)
@@ -540,9 +540,9 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
     for t in mine if gold >= _CHEAPEST_UPGRADE else ():
         for cost, c in _upgradable(state.own_units(seat, t) if state.teams else board[t]):
             if cost <= gold:
-                append(_new(Action, (A.UPGRADE, t, -1, (c,), (), "", "", -1)))
+                append(_new(Action, (A.UPGRADE, t, -1, (c,), (), "", "", -1, 0, ())))
         if terrain[t] == _CASTLE and not fortified[t] and gold >= CASTLE_UPGRADE_COST:
-            append(_new(Action, (A.FORTIFY, t, -1, (), (), "", "", -1)))
+            append(_new(Action, (A.FORTIFY, t, -1, (), (), "", "", -1, 0, ())))
     result.add(out)
     # Magic cards (R11.12-R11.14, R18.6).
     pool = state.pool[seat]
@@ -574,15 +574,17 @@ def _build_cards(gives: list[str], pool: list[str], extra: bool, buyable: list[s
     out: list[Action] = []
     for give in gives:
         if choose:
-            out += [_new(Action, (A.SWAPCARD, -1, -1, (), (), give, take, -1)) for take in pool]
+            out += [_new(Action, (A.SWAPCARD, -1, -1, (), (), give, take, -1, 0, ()))
+                    for take in pool]
         else:
-            out.append(_new(Action, (A.SWAPCARD, -1, -1, (), (), give, "", -1)))
+            out.append(_new(Action, (A.SWAPCARD, -1, -1, (), (), give, "", -1, 0, ())))
     if extra:
         if choose:
-            out += [_new(Action, (A.EXTRACARD, -1, -1, (), (), take, "", -1)) for take in pool]
+            out += [_new(Action, (A.EXTRACARD, -1, -1, (), (), take, "", -1, 0, ()))
+                    for take in pool]
         else:
-            out.append(_new(Action, (A.EXTRACARD, -1, -1, (), (), "", "", -1)))
-    out += [_new(Action, (A.BUYCARD, -1, -1, (), (), c, "", -1)) for c in buyable]
+            out.append(_new(Action, (A.EXTRACARD, -1, -1, (), (), "", "", -1, 0, ())))
+    out += [_new(Action, (A.BUYCARD, -1, -1, (), (), c, "", -1, 0, ())) for c in buyable]
     return out
 
 
@@ -610,7 +612,7 @@ def _reinforce(state: GameState, seat: Seat) -> ActionList:
                 starts.append(size)
                 parts.append((_build_single_moves, _get_single_move, src, d, kinds))
                 size += n_kinds
-            elif team[target[0] >> 7] == me:  # R23.20: an empty or friendly tile
+            elif team[owner_of(target[0])] == me:  # R23.20: an empty or friendly tile
                 if len(target) < cap[d]:
                     starts.append(size)
                     parts.append((_build_single_moves, _get_single_move, src, d, kinds))
@@ -634,19 +636,19 @@ def _reinforce(state: GameState, seat: Seat) -> ActionList:
 # --- battle (sections 16-17) -----------------------------------------------------------
 
 
-def split_options(state: GameState, leader: Seat) -> list[str]:
+def split_options(state: GameState, leader: Seat) -> list[tuple[tuple[Seat, int], ...]]:
     """R23.22: every way to share the side's hits among its players, none over their units."""
     battle = state.battle
     assert battle is not None
     hits = battle.hits[leader]
     players = [p for p in side_players(state, battle, leader) if hit_candidates(state, battle, p)]
     limits = [len(hit_candidates(state, battle, p)) for p in players]
-    out: list[str] = []
+    out: list[tuple[tuple[Seat, int], ...]] = []
 
     def spread(i: int, left: int, shares: list[int]) -> None:
         if i == len(players):
             if left == 0:
-                out.append(",".join(f"{p}:{n}" for p, n in zip(players, shares, strict=True)))
+                out.append(tuple(zip(players, shares, strict=True)))
             return
         for n in range(min(left, limits[i]) + 1):
             spread(i + 1, left - n, shares + [n])
@@ -659,7 +661,7 @@ def attacking_units(state: GameState, battle: Battle) -> list[UnitCode]:
     """R16.13: every unit on A; with LAU-1 only the attacker's Archers."""
     units = state.board[battle.a_tile]
     if battle.ranged:
-        return [c for c in units if c >> 7 == battle.attacker and type_of(c) == ARCHER]
+        return [c for c in units if owner_of(c) == battle.attacker and type_of(c) == ARCHER]
     return list(units)
 
 
@@ -674,8 +676,8 @@ def hit_candidates(state: GameState, battle: Battle, seat: Seat) -> list[UnitCod
         if battle.sneak and seat == battle.holders.get(battle.attacker, battle.attacker):
             return []  # ZHO-4: no hit on the holder's units; allies' units take them
         units = attacking_units(state, battle) if battle.ranged else state.board[battle.a_tile]
-        return [c for c in units if c >> 7 == seat]
-    mine = [c for c in state.board[battle.d_tile] if c >> 7 == seat]
+        return [c for c in units if owner_of(c) == seat]
+    mine = [c for c in state.board[battle.d_tile] if owner_of(c) == seat]
     if crown_protected(battle):
         return [c for c in mine if type_of(c) != CROWN]
     return mine
@@ -701,7 +703,7 @@ def invasion_candidates(state: GameState, battle: Battle) -> list[UnitCode]:
 def _magic(state: GameState, seat: Seat) -> list[Action]:
     battle = state.battle
     assert battle is not None
-    windows = ("W3",) if battle.step == "w3" else ("W1", "W2")
+    windows = ("W3",) if battle.step == BattleStep.W3 else ("W1", "W2")
     return [_NOMAGIC] + [Action(A.MAGIC, name=c)
                          for c in magic.playable(state, battle, seat, windows)]
 
@@ -711,7 +713,7 @@ def _casualty(state: GameState, seat: Seat) -> list[Action]:
 
 
 def _split(state: GameState, seat: Seat) -> list[Action]:
-    return [Action(A.SPLIT, name=text) for text in split_options(state, seat)]
+    return [Action(A.SPLIT, shares=shares) for shares in split_options(state, seat)]
 
 
 def _card(state: GameState, seat: Seat) -> Sequence[Action]:

@@ -13,7 +13,7 @@ from typing import Any
 from .chance import Chance
 from .config import Config
 from .errors import FormatError, KaladanError
-from .state import Battle, Decision, EventContext, GameState, Pending, Phase, Result
+from .state import Battle, BattleStep, Decision, EventContext, GameState, Pending, Phase, Result
 from .units import REALM_INDEX, REALMS, SPECIAL, UnitType, parse_unit_ref, unit_ref
 from .world import world_from_json
 
@@ -45,7 +45,7 @@ def _battle_json(b: Battle, names: tuple[str, ...]) -> dict[str, Any]:
 
 def _battle_from(d: Mapping[str, Any], index: Any) -> Battle:
     b = Battle(int(d["attacker"]), int(d["defender"]), index(d["attacking_tile"]),
-               index(d["defended_tile"]), str(d["step"]))
+               index(d["defended_tile"]), BattleStep(str(d["step"])))
     b.magic_queue = [int(x) for x in d["magic_queue"]]
     b.cards = {int(k): str(v) for k, v in d["cards"].items()}
     b.used_card = {int(k): bool(v) for k, v in d["used_card"].items()}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .state import GameState
+from .state import BattleStep, GameState
 from .units import REALMS, SPECIAL, UnitType, unit_ref
 
 Observation = dict[str, Any]
@@ -85,7 +85,7 @@ def observe(state: GameState, seat: int | None) -> Observation:
         obs["event"] = {"card": state.event.card, "queue": list(state.event.queue)}
     battle = state.battle
     if battle is not None:
-        revealed = battle.step != "declare" or not battle.magic_queue
+        revealed = battle.step != BattleStep.DECLARE or not battle.magic_queue
         cards: dict[str, Any] = {}
         for p, card in battle.cards.items():
             volley = battle.ranged and p == battle.attacker  # revealed with the attack, R16.9

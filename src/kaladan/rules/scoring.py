@@ -101,7 +101,7 @@ def team_result(state: GameState, end: str, winning_team: int | None = None) -> 
 
 
 def _team_units_on_board(state: GameState, team: int) -> int:
-    return sum(1 for units in state.board for c in units if state.team[c >> 7] == team)
+    return sum(1 for units in state.board for c in units if state.team[owner_of(c)] == team)
 
 
 def _team_units_in_reserve(state: GameState, team: int) -> int:

@@ -114,8 +114,7 @@ def new_game(config: Config, seed: int, sink: Sink | None = None) -> GameState:
     if config.quick_setup:
         _quick_setup(s)
     else:
-        s.setup_queue = _turn_order(s)
-        s.pending = Pending(Decision.REALM, s.setup_queue[0])
+        _ask(s, Decision.REALM, _turn_order(s))
     s.sink = None
     return s
 
@@ -257,28 +256,28 @@ def _resolve_roll_off(state: GameState) -> None:
     state.setup_queue = [p for p in _turn_order(state) if state.realm[p] < 0]
 
 
+def _ask(state: GameState, kind: Decision, queue: list[Seat] | None = None) -> None:
+    """Every setup decision is handed out here: ``kind`` to the first seat of the queue (a new
+    queue when given)."""
+    if queue is not None:
+        state.setup_queue = queue
+    state.pending = Pending(kind, state.setup_queue[0])
+
+
 def _ask_next(state: GameState, kind: Decision) -> None:
     if state.setup_queue:
-        state.pending = Pending(kind, state.setup_queue[0])
-        return
+        return _ask(state, kind)
     order = _turn_order(state)
     if kind == Decision.REALM:
         if state.config.starting_magic == "random":
             for seat in order:
                 cards = state.pool[seat]
                 _take_start_card(state, seat, cards[state.chance.below(len(cards))], drawn=True)
-            return _start_castles(state)
-        state.setup_queue = order
-        state.pending = Pending(Decision.START_CARD, order[0])
+            return _ask(state, Decision.CASTLE, list(reversed(order)))  # R5.8
+        _ask(state, Decision.START_CARD, order)
     elif kind == Decision.START_CARD:
-        _start_castles(state)
+        _ask(state, Decision.CASTLE, list(reversed(order)))  # R5.8
     elif kind == Decision.CASTLE:
-        state.setup_queue = order
-        state.pending = Pending(Decision.START_UNIT, order[0])
+        _ask(state, Decision.START_UNIT, order)
     else:
         _begin_play(state)
-
-
-def _start_castles(state: GameState) -> None:
-    state.setup_queue = list(reversed(_turn_order(state)))  # R5.8
-    state.pending = Pending(Decision.CASTLE, state.setup_queue[0])

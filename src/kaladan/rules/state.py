@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, NamedTuple
 
 from .chance import Chance
 from .config import Config
-from .units import BASIC_TYPES, Seat, UnitCode, type_of
+from .units import BASIC_TYPES, Seat, UnitCode, owner_of, type_of
 from .world import World
 
 if TYPE_CHECKING:
@@ -87,6 +87,17 @@ class EventContext:
         return EventContext(self.card, self.queue[:], self.marked[:], self.must_lose)
 
 
+class BattleStep(StrEnum):
+    """Where a battle in progress is (section 16); the value is its name in positions."""
+
+    DECLARE = "declare"  # step B: the sides declare magic cards face down (R16.5)
+    W1 = "w1"  # step C: revealed W1 effects resolve (R16.11)
+    EVADE = "evade"  # step C: a defender's evasion card resolves first (R16.10, R20.9)
+    CASUALTIES = "casualties"  # steps E-F: dice rolled, hits split and casualties chosen
+    W3 = "w3"  # step F: the after-battle window (R16.26)
+    INVADE = "invade"  # step G: who stays behind on A (R17.6)
+
+
 @dataclass(slots=True)
 class Battle:
     """A battle in progress (section 16)."""
@@ -95,7 +106,7 @@ class Battle:
     defender: Seat
     a_tile: int
     d_tile: int
-    step: str = "declare"  # declare | w1 | evade | casualties | w3 | invade
+    step: BattleStep = BattleStep.DECLARE
     magic_queue: list[Seat] = field(default_factory=list)  # sides still to declare
     cards: dict[Seat, str] = field(default_factory=dict)  # selected / played card per side
     used_card: dict[Seat, bool] = field(default_factory=dict)
@@ -290,23 +301,23 @@ class GameState:
     def tile_owner(self, tile: int) -> Seat:
         """A player on ``tile`` (free-for-all: the only one, R4.7), or -1 if empty."""
         units = self.board[tile]
-        return units[0] >> 7 if units else -1
+        return owner_of(units[0]) if units else -1
 
     def tile_team(self, tile: int) -> int:
         """The team on ``tile`` (never two, R4.7, R23.8), or -1 if empty."""
         units = self.board[tile]
-        return self.team[units[0] >> 7] if units else -1
+        return self.team[owner_of(units[0])] if units else -1
 
     def occupies(self, seat: Seat, tile: int) -> bool:
         """R1.9: at least one unit of ``seat`` stands on ``tile``."""
-        return any(c >> 7 == seat for c in self.board[tile])
+        return any(owner_of(c) == seat for c in self.board[tile])
 
     def own_units(self, seat: Seat, tile: int) -> tuple[UnitCode, ...]:
         """The units of ``seat`` on ``tile``, in canonical order (allies may share it)."""
         units = self.board[tile]
         if not self.teams:
-            return units if units and units[0] >> 7 == seat else ()
-        return tuple(c for c in units if c >> 7 == seat)
+            return units if units and owner_of(units[0]) == seat else ()
+        return tuple(c for c in units if owner_of(c) == seat)
 
     def allies(self, seat: Seat) -> list[Seat]:
         """The other players of ``seat``'s team (none in free-for-all)."""
@@ -321,10 +332,10 @@ class GameState:
         if mine is None:
             if self.teams:  # R23.9: a tile you occupy, maybe with allies
                 mine = [t for t, units in enumerate(self.board)
-                        if any(c >> 7 == seat for c in units)]
+                        if any(owner_of(c) == seat for c in units)]
             else:
                 mine = [t for t, units in enumerate(self.board)
-                        if units and units[0] >> 7 == seat]
+                        if units and owner_of(units[0]) == seat]
             self.mine_cache[seat] = mine
         return mine
 
@@ -334,20 +345,21 @@ class GameState:
             return self.controlled(seat)
         team = self.team
         mine = team[seat]
-        return [t for t, units in enumerate(self.board) if units and team[units[0] >> 7] == mine]
+        return [t for t, units in enumerate(self.board)
+                if units and team[owner_of(units[0])] == mine]
 
     def units_on_board(self, seat: Seat) -> int:
         """Units of ``seat`` on the board (R7.13: only the player's own, R23.13)."""
         if not self.teams:
-            return sum(len(units) for units in self.board if units and units[0] >> 7 == seat)
-        return sum(1 for units in self.board for c in units if c >> 7 == seat)
+            return sum(len(units) for units in self.board if units and owner_of(units[0]) == seat)
+        return sum(1 for units in self.board for c in units if owner_of(c) == seat)
 
     def basic_units_on_board(self, seat: Seat) -> list[tuple[int, UnitCode]]:
         """(tile, unit) for every basic unit of ``seat`` on the board, canonical order."""
         out = []
         for t, units in enumerate(self.board):
             for c in units:
-                if c >> 7 == seat and type_of(c) in BASIC_TYPES:
+                if owner_of(c) == seat and type_of(c) in BASIC_TYPES:
                     out.append((t, c))
         return out
 

@@ -30,6 +30,7 @@ from ..units import (
     Seat,
     UnitCode,
     code,
+    owner_of,
     type_of,
 )
 from ..world import Terrain
@@ -61,7 +62,7 @@ def enemies(battle: Battle, seat: Seat) -> list[Seat]:
 
 def taking_part(state: GameState, battle: Battle, seat: Seat) -> list[UnitCode]:
     """R26.3: your units standing on your battle tile (with LAU-1 only the Archers attack)."""
-    units = [c for c in state.board[own_tile(battle, seat)] if c >> 7 == seat]
+    units = [c for c in state.board[own_tile(battle, seat)] if owner_of(c) == seat]
     if battle.ranged and attacking(battle, seat):
         units = [c for c in units if type_of(c) == ARCHER]
     return units
@@ -107,7 +108,7 @@ def enemy_targets(state: GameState, battle: Battle, seat: Seat) -> list[UnitCode
     """Enemy units other than a Crown on the enemy battle tile (R20.14)."""
     mine = battle.team[seat]
     return sorted({c for c in state.board[enemy_tile(battle, seat)]
-                   if battle.team[c >> 7] != mine and type_of(c) != CROWN})
+                   if battle.team[owner_of(c)] != mine and type_of(c) != CROWN})
 
 
 def kill_options(state: GameState, battle: Battle, seat: Seat) -> list[Action]:
@@ -182,7 +183,7 @@ def special_condition(state: GameState, battle: Battle, seat: Seat) -> bool:
 
 def fallen(battle: Battle, seat: Seat, crown: bool) -> list[UnitCode]:
     return sorted(c for c, _, _ in battle.set_aside
-                  if c >> 7 == seat and (crown or type_of(c) != CROWN))
+                  if owner_of(c) == seat and (crown or type_of(c) != CROWN))
 
 
 def save_effect(condition_extra: CardCondition, most: int, crown: bool,
@@ -264,11 +265,11 @@ def harmony_chosen(state: GameState, battle: Battle, seat: Seat, action: Action 
 def evade_targets(state: GameState, battle: Battle, seat: Seat) -> list[int]:
     """ZHO-2: a tile next to D, not A, empty or yours, with room for all your units on D."""
     d = battle.d_tile
-    mine = [c for c in state.board[d] if c >> 7 == seat]
+    mine = [c for c in state.board[d] if owner_of(c) == seat]
     out = []
     for t in state.world.neighbours[d]:
         units = state.board[t]
-        if t == battle.a_tile or (units and battle.team[units[0] >> 7] != battle.team[seat]):
+        if t == battle.a_tile or (units and battle.team[owner_of(units[0])] != battle.team[seat]):
             continue  # R23.16: empty or friendly
         if len(units) + len(mine) <= state.world.capacity[t]:
             out.append(t)
@@ -285,7 +286,7 @@ def evade_options(state: GameState, battle: Battle, seat: Seat) -> list[Action]:
 
 def evade_chosen(state: GameState, battle: Battle, seat: Seat, action: Action | None) -> None:
     assert action is not None
-    mine = tuple(c for c in state.board[battle.d_tile] if c >> 7 == seat)
+    mine = tuple(c for c in state.board[battle.d_tile] if owner_of(c) == seat)
     ops.move_units(state, battle.d_tile, action.tile, mine)
     if state.sink is not None:
         names = state.world.names
@@ -299,7 +300,7 @@ def paths_options(state: GameState, battle: Battle, seat: Seat) -> list[Action]:
     battle_tile = own_tile(battle, seat)
     out = []
     for src in mine:
-        own = [c for c in board[src] if c >> 7 == seat]
+        own = [c for c in board[src] if owner_of(c) == seat]
         most = len(own) - 1 if src == battle_tile else len(own)  # keep one on the battle tile
         for dst in mine:
             if dst == src or dst in state.world.neighbours[src]:
@@ -378,7 +379,7 @@ def d_is(terrain: Terrain) -> CardCondition:
 def archers_on_own_tile(at_least: int) -> CardCondition:
     def condition(state: GameState, battle: Battle, seat: Seat) -> bool:
         units = state.board[own_tile(battle, seat)]
-        return sum(1 for c in units if c >> 7 == seat and type_of(c) == ARCHER) >= at_least
+        return sum(1 for c in units if owner_of(c) == seat and type_of(c) == ARCHER) >= at_least
     return condition
 
 

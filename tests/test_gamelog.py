@@ -1,0 +1,301 @@
+"""The engine's game log (``rules.gamelog``): what the reducer reports, checked against what it
+did, over whole seeded games of every mode (R5.13, R16.5, R16.14-R16.28, R22.1, R23.5)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Callable, Iterator, Sequence
+from functools import cache
+
+import pytest
+
+from kaladan.game import Game
+from kaladan.rules import gamelog as G
+from kaladan.rules.actions import parse_action
+from kaladan.rules.apply import apply_unchecked
+from kaladan.rules.combat import compare
+from kaladan.rules.config import Config
+from kaladan.rules.logtext import LANGS, templates
+from kaladan.rules.notation import position_to_json
+from kaladan.rules.setup import new_game
+from kaladan.rules.state import GameState
+from kaladan.rules.world import Terrain
+
+MODES = [("free_for_all", 2), ("free_for_all", 3), ("free_for_all", 4), ("free_for_all", 6),
+         ("team_2v2", 4), ("team_3v3", 6)]
+GAMES_PER_MODE = 4
+_MAGIC_CARD = re.compile(r"\b[A-Z]{3}-\d\b")
+_EVENT_CARD = re.compile(r"\b(?:EV\d\d|EG\d)\b")
+
+Visible = Callable[[Sequence[G.Entry], Sequence[int], "int | None"], list[G.Entry]]
+
+
+def play_game(mode: str, players: int, seed: int) -> tuple[Game, list[GameState]]:
+    """A whole game by a random policy that plays a magic card whenever it may (so that the
+    cards' entries occur), with every state kept: ``states[k]`` is the state before step k."""
+    game = Game.new(Config(players=players, mode=mode, quick_setup=seed % 2 == 0), seed)
+    rng = random.Random(seed)
+    states = [game.state]
+    while not game.is_over:
+        legal = game.legal_actions()
+        cards = [a for a in legal if a.kind in ("magic", "volley")]
+        action = rng.choice(cards) if cards and rng.random() < 0.8 else rng.choice(legal)
+        game.play(action)
+        states.append(game.state)
+    return game, states
+
+
+@cache
+def games() -> tuple[tuple[Game, list[GameState]], ...]:
+    return tuple(play_game(mode, players, 100 * k + players)
+                 for mode, players in MODES for k in range(GAMES_PER_MODE))
+
+
+def step_entries(game: Game, k: int) -> list[G.Entry]:
+    starts = game.entry_starts + [len(game.entries)]
+    return game.entries[starts[k]:starts[k + 1]]
+
+
+def battles(entries: Sequence[G.Entry]) -> Iterator[tuple[list[G.Entry], bool]]:
+    """The entries of each battle, from its start to its end, and whether Scales of Equality
+    (EG2) was in force: the log says when that card was drawn."""
+    current: list[G.Entry] | None = None
+    scales = False
+    for entry in entries:
+        if isinstance(entry, G.EventCardDrawn) and entry.card == "EG2":
+            scales = True
+        if isinstance(entry, G.BattleStarted):
+            current = []
+        if current is not None:
+            current.append(entry)
+        if isinstance(entry, G.BattleEnded) and current is not None:
+            yield current, scales
+            current = None
+
+
+def test_the_games_cover_every_kind_of_battle_entry() -> None:
+    """The sample plays cards, rolls, kills, saves and eliminations (else it checks little)."""
+    kinds = {e.KIND for game, _ in games() for e in game.entries}
+    needed = {"battle_started", "card_committed", "card_revealed", "card_spent", "dice_rolled",
+              "pairs_compared", "unit_killed", "fallen_unit", "battle_ended", "game_over",
+              "event_card_drawn", "income", "moved", "bought", "hits_shared", "eliminated"}
+    assert needed <= kinds, needed - kinds
+
+
+def test_r16_15_the_logged_dice_are_the_recorded_chance() -> None:
+    """Every die the log shows is the chance outcome stored with the decision, in order:
+    battle dice (attack then defence, R16.15) and event D6 rolls; a tie-break's sums (R22.4)
+    are the sums of the remaining outcomes, four dice a player."""
+    checked = 0
+    for game, _ in games():
+        for k, step in enumerate(game.steps):
+            faces: list[int] = []
+            tie: list[int] = []
+            for entry in step_entries(game, k):
+                if isinstance(entry, G.DiceRolled):
+                    faces += [d.face for d in entry.attack + entry.defence]
+                elif isinstance(entry, G.EventRoll):
+                    faces.append(entry.face)
+                elif isinstance(entry, G.GameOver):
+                    tie = [s for sums in entry.tie_break for s in sums]
+            chance = list(step.chance)
+            assert chance[:len(faces)] == faces, (k, step.action)
+            rest = chance[len(faces):]
+            assert len(rest) == 4 * len(tie), (k, step.action, rest, tie)
+            assert [sum(rest[4 * i:4 * i + 4]) for i in range(len(tie))] == tie
+            checked += len(faces)
+    assert checked > 500
+
+
+def test_r16_17_the_log_alone_rebuilds_every_battles_pairs_and_losses() -> None:
+    """From the dice alone the pairs and hits follow (R16.16-R16.20); the casualties chosen
+    after the dice are the losses the pairs caused (R16.21); the battle's losses are the
+    units killed less those saved (R20.11); each fallen unit went where the log says."""
+    fought = 0
+    for game, states in games():
+        config = game.config
+        world = game.state.world
+        for battle, scales in battles(game.entries):
+            start = next(e for e in battle if isinstance(e, G.BattleStarted))
+            end = battle[-1]
+            assert isinstance(end, G.BattleEnded)
+            killed = [e for e in battle if isinstance(e, G.UnitKilled)]
+            saved = [e for e in battle if isinstance(e, G.UnitSaved)]
+            lost = sorted(e.unit for e in killed)
+            for e in saved:
+                lost.remove(e.unit)
+            assert sorted(end.losses) == lost
+            rolled = [e for e in battle if isinstance(e, G.DiceRolled)]
+            if not rolled:
+                continue
+            fought += 1
+            dice, pairs = rolled[0], next(e for e in battle if isinstance(e, G.PairsCompared))
+            attack = [d.face for d in dice.attack]
+            defence = [d.face for d in dice.defence]
+            drop = (config.mountain_defence == "drop_lowest"
+                    and world.terrain[world.index(start.d_tile)] == Terrain.MOUNTAIN)
+            assert compare(attack, defence, drop, scales) == (pairs.attacker_hits,
+                                                               pairs.defender_hits)
+            kept = sorted(defence, reverse=True)[:-1] if drop else sorted(defence, reverse=True)
+            assert [(p.attack, p.defence) for p in pairs.pairs] == list(zip(
+                sorted(attack, reverse=True), kept, strict=False))
+            assert pairs.dropped == (min(defence) if drop else -1)
+            after = battle[battle.index(pairs):]
+            by_dice = [e for e in after if isinstance(e, G.UnitKilled) and not e.card]
+            teams = states[0].team
+            on_attack = [e for e in by_dice if teams[e.seat] == teams[start.attacker]]
+            assert len(on_attack) == pairs.attacker_losses
+            assert len(by_dice) - len(on_attack) == pairs.defender_losses
+    assert fought > 50
+
+
+def test_r16_28_fallen_units_are_where_the_log_puts_them() -> None:
+    """Graveyards and trophies grow by exactly the fallen units the log sends there."""
+    for game, states in games():
+        for k in range(len(game.steps)):
+            before, after = states[k], states[k + 1]
+            grown = [0] * before.n
+            trophies = [0] * before.n
+            for entry in step_entries(game, k):
+                if isinstance(entry, G.FallenUnit) and entry.place == "graveyard":
+                    grown[entry.seat] += 1
+                if isinstance(entry, G.FallenUnit) and entry.place == "trophies":
+                    trophies[entry.seat] += 1
+                if isinstance(entry, G.UnitReturned):  # R7.14 takes one back out
+                    grown[entry.graveyard_of] -= 1
+            assert [len(after.graveyard[p]) - len(before.graveyard[p])
+                    for p in range(before.n)] == grown
+            assert [len(after.trophies[p]) - len(before.trophies[p])
+                    for p in range(before.n)] == trophies
+
+
+def test_r22_1_the_final_entry_adds_up_to_every_score() -> None:
+    """The score parts of the game-over entry sum to each player's (team's) score."""
+    for game, _ in games():
+        final = game.entries[-1]
+        assert isinstance(final, G.GameOver)
+        result = game.state.result
+        assert result is not None
+        assert [None if p is None else p.total for p in final.scores] == result.scores
+        assert (final.end, final.winner, final.team) == (result.end, result.winner, result.team)
+
+
+def hidden_cards(state: GameState, viewer: int | None) -> set[str]:
+    """Magic cards in places ``viewer`` may not see: other teams' hands, pools and cards to
+    buy (R5.13, R18.6, R23.5); a spectator sees none of them."""
+    out: set[str] = set()
+    for p in range(state.n):
+        if viewer is None or state.team[p] != state.team[viewer]:
+            out.update(state.hand[p], state.pool[p], state.buyable[p])
+    return out
+
+
+def leaks(visible: Visible) -> list[str]:
+    """Everything a seat's log shows that it may not know: another team's card before its
+    reveal (R16.5), an event card not yet drawn, the deck order (R5.13)."""
+    found: list[str] = []
+    for game, states in games():
+        n = game.config.players
+        shown: dict[int | None, set[str]] = {viewer: set() for viewer in [*range(n), None]}
+        for k in range(len(game.steps)):
+            before, after = states[k], states[k + 1]
+            entries = step_entries(game, k)
+            for viewer in [*range(n), None]:
+                # Hidden before and after: a card that changes hands into the viewer's sight
+                # (R18.6: the eliminated player's cards to the winner) may be named.
+                secret = hidden_cards(before, viewer) & hidden_cards(after, viewer)
+                for entry in visible(entries, after.team, viewer):
+                    text = json.dumps(entry.to_json())
+                    if isinstance(entry, G.CardRevealed):  # public from now on (R16.5)
+                        shown[viewer].add(entry.card)
+                    for card in _MAGIC_CARD.findall(text):
+                        if card in secret and card not in shown[viewer]:
+                            found.append(f"step {k}, seat {viewer}: {card} in {text}")
+                    drawn = set(after.discard) | {after.last_event or ""}
+                    for card in _EVENT_CARD.findall(text):
+                        if card not in drawn:
+                            found.append(f"step {k}, seat {viewer}: undrawn {card}")
+                    if "deck" in entry.to_json() or "order" in entry.to_json():
+                        found.append(f"step {k}: deck order in {text}")
+    return found
+
+
+def test_r5_13_no_seat_reads_another_teams_hidden_card_or_the_deck() -> None:
+    """Over whole games (free-for-all, 2v2, 3v3) no entry a seat or a spectator may see names
+    another team's hidden card before its reveal, an undrawn event card or the deck order."""
+    assert leaks(G.visible) == []
+
+
+def test_the_leak_check_fails_when_a_leak_is_injected() -> None:
+    """The same check over unfiltered logs (what a broken ``visible`` would hand out) finds
+    the committed, starting and bought cards."""
+    found = leaks(lambda entries, teams, seat: list(entries))
+    assert found
+    assert any("card_committed" in f for f in found)
+    assert any("starting_card_taken" in f for f in found)
+
+
+def test_r16_5_a_committed_card_shows_as_committed_until_revealed_then_to_all() -> None:
+    """The other team reads only that a card was committed; its own team reads which (R23.5);
+    once revealed the card is in every seat's and every spectator's log."""
+    revealed = committed = 0
+    for game, _ in games():
+        n = game.config.players
+        teams = game.state.team
+        logs = {viewer: game.log(viewer) for viewer in [*range(n), None]}
+        for entry in game.entries:
+            if isinstance(entry, G.CardCommitted):
+                committed += 1
+                for viewer, log in logs.items():
+                    mine = viewer is not None and teams[viewer] == entry.team
+                    assert (entry if mine else G.CardCommitted(entry.seat, entry.team, None)) in log
+            if isinstance(entry, G.CardRevealed):
+                revealed += 1
+                assert all(entry in log for log in logs.values())
+    assert committed > 20 and revealed > 20
+
+
+def test_every_entry_round_trips_through_json() -> None:
+    for game, _ in games():
+        for entry in game.entries:
+            data = json.loads(json.dumps(entry.to_json()))
+            assert G.entry_from_json(data) == entry, data
+
+
+def test_every_entry_has_a_sentence_in_every_language() -> None:
+    """Each kind (and variant) reads in en, nl and de with the same fields filled in."""
+    for key, texts in templates().items():
+        assert set(texts) == set(LANGS), key
+        fields = {lang: sorted(re.findall(r"{(\w+)}", text)) for lang, text in texts.items()}
+        assert fields["nl"] == fields["en"] == fields["de"], key
+    seen: set[str] = set()
+    for game, _ in games():
+        realms = game.state.realm
+        for entry in game.entries:
+            seen.add(entry.KIND)
+            for lang in LANGS:
+                text = entry.text(lang, realms)
+                assert text and "{" not in text
+    assert {key.split(".")[0] for key in templates()} <= set(G.ENTRY_KINDS)
+    assert len(seen) > 30
+
+
+def test_apply_without_a_sink_builds_nothing_and_plays_the_same_game() -> None:
+    """The search fast path (no sink) reaches exactly the position the logged game reaches."""
+    for game, _ in games()[:6]:
+        state = new_game(game.config, game.seed)
+        for step in game.steps:
+            apply_unchecked(state, parse_action(step.action, state))
+            assert state.sink is None
+        assert position_to_json(state) == position_to_json(game.state)
+
+
+@pytest.mark.parametrize("lang,phase", [("en", "Action phase"), ("nl", "actiefase"),
+                                        ("de", "Aktionsphase")])
+def test_seats_are_named_p1_with_their_realm(lang: str, phase: str) -> None:
+    entry = G.Passed(0, "action")
+    assert entry.text(lang, [1, 0]).startswith("P1 (Kimbria) ")
+    assert entry.text(lang).startswith("P1 ")
+    assert phase in entry.text(lang)
