@@ -134,6 +134,13 @@ def test_r16_17_the_log_alone_rebuilds_every_battles_pairs_and_losses() -> None:
             dice, pairs = rolled[0], next(e for e in battle if isinstance(e, G.PairsCompared))
             attack = [d.face for d in dice.attack]
             defence = [d.face for d in dice.defence]
+            # Section 15: the bonus dice announced at the start are the ones rolled.
+            sizes = {"forest": 10, "mountain": 10, "castle": 8}
+            assert [(d.bonus, d.size) for d in dice.attack if d.bonus] == [
+                (b, sizes[b]) for b in start.attack_bonus]
+            assert [(d.bonus, d.size) for d in dice.defence if d.bonus] == [
+                (b, sizes[b]) for b in start.defence_bonus]
+            assert all(d.unit >= 0 for d in dice.attack + dice.defence if not d.bonus)
             drop = (config.mountain_defence == "drop_lowest"
                     and world.terrain[world.index(start.d_tile)] == Terrain.MOUNTAIN)
             assert compare(attack, defence, drop, scales) == (pairs.attacker_hits,

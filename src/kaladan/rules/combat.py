@@ -235,8 +235,10 @@ def declare(state: GameState, a_tile: int, d_tile: int, volley: bool = False) ->
     state.battle = battle
     if state.sink is not None:
         names = state.world.names
+        bonus_a, bonus_d = bonus_labels(state, a_tile, d_tile)
         state.sink.append(BattleStarted(attacker, defender, names[a_tile], names[d_tile],
-                                        state.board[a_tile], state.board[d_tile], volley))
+                                        state.board[a_tile], state.board[d_tile], volley,
+                                        bonus_a, bonus_d))
         if volley:  # R16.9: revealed with the attack
             state.sink.append(CardRevealed(attacker, attacker, "LAU-1"))
     _next_declaration(state)
@@ -465,9 +467,7 @@ def _log_dice(state: GameState, battle: Battle, attackers: list[UnitCode],
     a, d = battle.a_tile, battle.d_tile
     a_units = _die_units(state, battle, attackers, True, terrain[a], d_units)
     d_units_of = _die_units(state, battle, d_units, False, terrain[d], d_units)
-    bonus_a = ["forest"] if terrain[a] == Terrain.FOREST else []
-    bonus_d = (["mountain"] if terrain[d] == Terrain.MOUNTAIN else []) + (
-        ["castle"] if state.fortified[d] else [])
+    bonus_a, bonus_d = bonus_labels(state, a, d)
     attack = tuple(Die(size, face, unit, "") for size, face, unit in zip(
         battle.attack_dice, battle.attack_rolls, a_units, strict=False)) + tuple(
         Die(size, face, -1, bonus) for size, face, bonus in zip(
@@ -486,6 +486,16 @@ def _log_dice(state: GameState, battle: Battle, attackers: list[UnitCode],
     state.sink.append(DiceRolled(battle.attacker, battle.defender, attack, defence))
     state.sink.append(PairsCompared(tuple(pairs), dropped, hits_a, hits_d, min(hits_a, a_cap),
                                     min(hits_d, d_cap)))
+
+
+def bonus_labels(state: GameState, a_tile: int,
+                 d_tile: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What gives each side its bonus dice, in the order of ``bonus_dice`` (section 15)."""
+    terrain = state.world.terrain
+    attack = ("forest",) if terrain[a_tile] == Terrain.FOREST else ()
+    defence = (("mountain",) if terrain[d_tile] == Terrain.MOUNTAIN else ()) + (
+        ("castle",) if state.fortified[d_tile] else ())
+    return attack, defence
 
 
 def _die_units(state: GameState, battle: Battle, units: Sequence[UnitCode], attacking: bool,

@@ -426,7 +426,8 @@ class GoldGiven(Entry):
 @dataclass(frozen=True, slots=True)
 class BattleStarted(Entry):
     """R16.1-R16.4: the tiles, the side leaders and every unit on both tiles; ``volley`` for
-    Volley from Afar (LAU-1), which is revealed with the attack (R16.9)."""
+    Volley from Afar (LAU-1), which is revealed with the attack (R16.9); each side's bonus
+    dice by what gives them (``forest``; ``mountain``, ``castle``: section 15)."""
 
     KIND: ClassVar[str] = "battle_started"
     attacker: Seat
@@ -436,6 +437,8 @@ class BattleStarted(Entry):
     attackers: tuple[UnitCode, ...]
     defenders: tuple[UnitCode, ...]
     volley: bool
+    attack_bonus: tuple[str, ...] = ()
+    defence_bonus: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -100,6 +100,8 @@ def _value(name: str, type_text: str, value: Any, lang: str, realms: Sequence[in
         return card_name(value, lang)
     if name == "phase":
         return word(f"phase_{value}", lang)
+    if name == "realm":
+        return REALM_BY_ID[value].name.get(lang)
     if name == "shares":
         return ", ".join(f"{seat_name(s, lang, realms)} {n}" for s, n in value)
     if name == "rounds":

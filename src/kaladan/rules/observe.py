@@ -39,6 +39,8 @@ def public_player(state: GameState, seat: int) -> dict[str, Any]:
         "buyable_count": len(state.buyable[seat]),
         "eliminated": state.eliminated[seat],
         "home": state.world.names[state.home[seat]] if state.home[seat] >= 0 else None,
+        # R5.5 roll_off: the realm named this round, before the roll-offs
+        "named": REALMS[state.setup_named[seat]] if state.setup_named[seat] >= 0 else None,
     }
 
 
@@ -73,6 +75,9 @@ def observe(state: GameState, seat: int | None) -> Observation:
         "discard": list(state.discard),
         "last_event": state.last_event,
         "spent": list(state.spent),
+        "removed": [unit_ref(c) for c in state.removed],
+        "turn_rolls": [list(r) for r in state.turn_rolls],
+        "oracles": state.oracles,
         "final_round": state.final_slot >= 0,
         "scales": state.scales,
         "gilded": state.gilded,
@@ -82,7 +87,8 @@ def observe(state: GameState, seat: int | None) -> Observation:
         "result": None,
     }
     if state.event is not None:
-        obs["event"] = {"card": state.event.card, "queue": list(state.event.queue)}
+        obs["event"] = {"card": state.event.card, "queue": list(state.event.queue),
+                        "marked": list(state.event.marked), "must_lose": state.event.must_lose}
     battle = state.battle
     if battle is not None:
         revealed = battle.step != BattleStep.DECLARE or not battle.magic_queue
