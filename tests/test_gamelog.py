@@ -8,6 +8,7 @@ import random
 import re
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
+from typing import TypeVar
 
 import pytest
 
@@ -21,7 +22,9 @@ from kaladan.rules.logtext import LANGS, templates
 from kaladan.rules.notation import position_to_json
 from kaladan.rules.setup import new_game
 from kaladan.rules.state import GameState
+from kaladan.rules.units import unit_token
 from kaladan.rules.world import Terrain
+from positions import build, game_at
 
 MODES = [("free_for_all", 2), ("free_for_all", 3), ("free_for_all", 4), ("free_for_all", 6),
          ("team_2v2", 4), ("team_3v3", 6)]
@@ -29,6 +32,7 @@ GAMES_PER_MODE = 4
 _MAGIC_CARD = re.compile(r"\b[A-Z]{3}-\d\b")
 _EVENT_CARD = re.compile(r"\b(?:EV\d\d|EG\d)\b")
 
+E = TypeVar("E", bound=G.Entry)
 Visible = Callable[[Sequence[G.Entry], Sequence[int], "int | None"], list[G.Entry]]
 
 
@@ -306,3 +310,66 @@ def test_seats_are_named_p1_with_their_realm(lang: str, phase: str) -> None:
     assert entry.text(lang, [1, 0]).startswith("P1 (Kimbria) ")
     assert entry.text(lang).startswith("P1 ")
     assert phase in entry.text(lang)
+
+
+# --- EX1 from a named position (tests/rules/test_battle.py) ---------------------------------------
+# General, Catapult, Sword on Forest T3 attack an upgraded Shield and a Shield on Mountain T6.
+# Dice in pool order: General D12, Catapult D10 D10, Sword D8, Forest D10; Shield D10,
+# Shield+ D12, Mountain D10.
+EX1 = {"C1": "0/crown", "T3": "0/general 0/catapult 0/sword",
+       "T6": "1/shield+ 1/shield", "C2": "1/crown"}
+EX1_DICE = [7, 9, 9, 2, 1, 9, 12, 2]
+
+
+def ex1(**options: object) -> tuple[Game, list[G.Entry]]:
+    game = game_at(build(EX1, hands=[[], []], gold=[3, 0], **options))
+    return game, game.play("attack T3 T6", dice=EX1_DICE)
+
+
+def one(entries: Sequence[G.Entry], kind: type[E]) -> E:
+    found = [e for e in entries if isinstance(e, kind)]
+    assert len(found) == 1, (kind, entries)
+    return found[0]
+
+
+def test_ex1_r16_14_every_die_with_its_unit_or_bonus() -> None:
+    """R16.14-R16.15: each unit's dice in pool order, then the terrain dice, each with its face."""
+    _, entries = ex1()
+    start = one(entries, G.BattleStarted)
+    assert (start.a_tile, start.d_tile, start.attack_bonus, start.defence_bonus) == (
+        "T3", "T6", ("forest",), ("mountain",))
+    dice = one(entries, G.DiceRolled)
+    attack = [(d.size, d.face, d.unit >= 0 and unit_token(d.unit), d.bonus) for d in dice.attack]
+    assert attack == [(12, 7, "general", ""), (10, 9, "catapult", ""), (10, 9, "catapult", ""),
+                      (8, 2, "sword", ""), (10, 1, False, "forest")]
+    defence = [(d.size, d.face, d.unit >= 0 and unit_token(d.unit), d.bonus)
+               for d in dice.defence]
+    assert defence == [(10, 9, "shield", ""), (12, 12, "shield+", ""), (10, 2, False, "mountain")]
+
+
+def test_ex1_r16_16_the_defender_drops_its_lowest_die_on_a_mountain() -> None:
+    """R16.16-R16.19: sorted high to low, the 2 dropped, 9 v 12 hits the attacker, 9 v 9 is a
+    tie and the unpaired attack dice do nothing."""
+    _, entries = ex1(mountain_defence="drop_lowest")
+    pairs = one(entries, G.PairsCompared)
+    assert pairs.dropped == 2
+    assert pairs.pairs == (G.Pair(9, 12, "attacker"), G.Pair(9, 9, ""))
+    assert (pairs.attacker_hits, pairs.defender_hits) == (1, 0)
+
+
+def test_ex1_r16_22_casualties_and_the_result_from_the_log() -> None:
+    """Without the option every defence die pairs: one hit each; the attacker chooses its
+    casualty in the next decision, the defender's falls at once; the defender holds (EX1)."""
+    game, entries = ex1()
+    pairs = one(entries, G.PairsCompared)
+    assert pairs.pairs == (G.Pair(9, 12, "attacker"), G.Pair(9, 9, ""), G.Pair(7, 2, "defender"))
+    assert (pairs.attacker_losses, pairs.defender_losses) == (1, 1)
+    assert not [e for e in entries if isinstance(e, G.UnitKilled)]  # the attacker chooses first
+    later = game.play("casualty catapult") + game.play("casualty shield")  # R16.22: then D
+    killed = [(e.seat, unit_token(e.unit), e.chosen) for e in later if isinstance(e, G.UnitKilled)]
+    assert killed == [(0, "catapult", True), (1, "shield", True)]
+    end = one(later, G.BattleEnded)
+    assert end.result == "defender_held"
+    fallen = [(unit_token(e.unit), e.place, e.seat) for e in later if isinstance(e, G.FallenUnit)]
+    assert fallen == [("catapult", "graveyard", 1), ("shield", "graveyard", 0)]  # R17.2
+    assert game.log(1)[-len(later):] == later  # nothing secret in a battle without cards

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,12 @@ def test_language_switch(page: Any, server: str) -> None:
     assert card_id is not None
     dutch = json.loads((DATA / "cards.json").read_text("utf-8"))["magic"][card_id]["text"]["nl"]
     expect(card).to_contain_text(dutch)  # the hand's card text, in Dutch
+    with urllib.request.urlopen(f"{server}/api/games/{created['game_id']}/view") as response:
+        public = json.load(response)["log"]  # the log's sentences, in Dutch
+    entry = public[-1]
+    line = page.locator(f"#log li[data-index='{entry['index']}']")
+    expect(line).to_have_text(entry["text"]["nl"])
+    assert entry["text"]["nl"] != entry["text"]["en"]
 
 
 def test_keyboard_selects_a_tile(page: Any, server: str) -> None:

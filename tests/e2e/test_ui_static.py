@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+from dataclasses import fields
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 
 from kaladan.rules.actions import KINDS
 from kaladan.rules.catalog import MAGIC_CARDS
+from kaladan.rules.gamelog import ENTRY_KINDS, ScoreParts
 from kaladan.rules.state import Decision
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,6 +97,28 @@ def test_strings_exist_for_every_key_the_code_uses() -> None:
     assert {f"decision.{d.label}" for d in Decision} <= english
     assert {f"card.usable_{c.usable_by}" for c in MAGIC_CARDS} <= english
     assert {f"card.window_{c.window}" for c in MAGIC_CARDS} <= english
+    # The battle view's and end screen's keys built from log entry values (rules.gamelog).
+    assert {"battle.loser_attacker", "battle.loser_defender", "battle.loser_none"} <= english
+    assert {"battle.none_declare", "battle.none_after"} <= english
+    assert {f"battle.card_{state}" for state in ("revealed", "spent", "returned")} <= english
+    parts = [f.name for f in fields(ScoreParts)]
+    assert {f"end.{part}" for part in parts} <= english
+
+
+def test_the_ui_reads_log_entries_and_parses_no_log_text() -> None:
+    """Principle 16: the log panel, battle view and end screen render entries; they never
+    read what happened out of an action's text. Every entry kind they name exists."""
+    js = {p.name: p.read_text("utf-8") for p in (STATIC / "js").glob("*.js")}
+    for name in ("panels.js", "battle.js", "end.js", "game.js"):
+        assert "describeAction" not in js[name] and ".text.split" not in js[name], name
+    named: set[str] = set()
+    for name in ("panels.js", "battle.js", "end.js"):  # game.js compares legal action kinds
+        named |= set(re.findall(r'kind === "(\w+)"', js[name]))
+        named |= set(re.findall(r"""byKind\(entries, "(\w+)"\)""", js[name]))
+    css = (STATIC / "css" / "app.css").read_text("utf-8")
+    named |= set(re.findall(r"\.log-(\w+)", css)) - {"more", "battle"}
+    assert {"battle_started", "battle_ended", "game_over", "card_revealed"} <= named
+    assert named <= set(ENTRY_KINDS), named - set(ENTRY_KINDS)
 
 
 def test_index_page_loads_only_local_files() -> None:

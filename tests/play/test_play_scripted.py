@@ -19,6 +19,7 @@ from play_helpers import ANSI, KALADAN, drive, env, game_args, spawn_pipe
 from kaladan.odds import odds_for_attack
 from kaladan.play.savefile import read_save
 from kaladan.rules.catalog import MAGIC_CARDS
+from kaladan.rules.gamelog import Moved
 
 ALWAYS_FIRST = "1\n" * 3000
 
@@ -49,12 +50,15 @@ def test_a_complete_game_answering_1_in_each_language(tmp_path: Path, lang: str)
     # The human's hand is shown with its cards' names and texts in the chosen language.
     assert any(card.name.get(lang) in out and card.text.get(lang)[:40] in out
                for card in MAGIC_CARDS)
-    # The bots' moves are logged with their seat and realm.
-    assert re.search(r"(seat|plaats|Platz) 1 \(\w+\): \w+", out)
     # The finished game is kept for `kaladan replay`.
     assert "kaladan replay kaladan-save.json" in out
     finished, _ = read_save(tmp_path / "kaladan-save.json")
     assert finished.is_over
+    # The bot's moves are log lines in the language, naming its seat (P2) and realm.
+    lines = out.splitlines()
+    moves = [e for e in finished.log(0) if isinstance(e, Moved) and e.seat == 1]
+    assert moves and all(e.text(lang, finished.state.realm) in lines for e in moves)
+    assert re.search(r"^P2 \(\w+\) ", out, re.MULTILINE)
 
 
 def test_attack_shows_the_exact_win_chance_and_the_battle(tmp_path: Path) -> None:
@@ -94,6 +98,7 @@ def test_attack_shows_the_exact_win_chance_and_the_battle(tmp_path: Path) -> Non
         assert "Attack dice: D" in battle and "Defence dice: D" in battle
         assert "Pairs (highest against highest):" in battle
         assert re.search(r"Hits: attacker loses \d+, defender loses \d+", battle)
+        assert re.search(r"^Dice: P1 \(\w+\) D\d+:\d+", battle, re.MULTILINE)  # the log line
         child.sendline("1")
     child.sendeof()
     child.wait()
@@ -213,9 +218,29 @@ def test_replay_steps_through_a_saved_game(tmp_path: Path) -> None:
 
 
 def test_scripted_session_through_the_driver(tmp_path: Path) -> None:
-    """The pexpect pipe driver (used for the attack test) plays a whole game too."""
+    """The pexpect pipe driver (used for the attack test) plays a whole game too; every log
+    entry the human may read is printed as a line, once and in order (the event cards, the
+    dice, the casualties...), and nothing only the bot may know."""
     transcript = drive(spawn_pipe(game_args(seed=2, autosave=tmp_path / "a.json"), tmp_path),
                        attack=True)
     assert transcript.exit_status == 0
     assert "Game over" in transcript.text
     assert set(transcript.kinds) <= {"prompt", "confirm"}
+    game, _ = read_save(tmp_path / "a.json")
+    realms = game.state.realm
+    lines = [line.rstrip("\r") for line in transcript.text.splitlines()]
+    texts = [e.text("en", realms) for e in game.log(0)]
+    at = 0
+    for text in texts:  # a subsequence of the output's lines
+        at = lines.index(text, at) + 1
+    kinds = {e.KIND for e in game.log(0)}
+    assert {"event_card_drawn", "dice_rolled", "pairs_compared", "unit_killed",
+            "battle_ended", "game_over"} <= kinds
+    # Each battle's panel once, when it is over, with its dice.
+    log = game.log(0)
+    heads = [line for line in lines if re.match(r"seat \d \(\w+\) attacks [TC]\d+ from", line)]
+    assert transcript.attacks > 0 and len(heads) == sum(e.KIND == "battle_started" for e in log)
+    assert sum(line.startswith("Attack dice: ") for line in lines) == sum(
+        e.KIND == "dice_rolled" for e in log)
+    secret = [e.text("en", realms) for e in game.entries if e.private_to == 1]
+    assert secret and not any(text in lines for text in secret)

@@ -13,7 +13,9 @@ import pytest
 from play_helpers import ANSI, KALADAN, drive, env, game_args, spawn_tty
 
 from kaladan.play.savefile import read_save
+from kaladan.record import replay
 from kaladan.rules.catalog import REALM_PREFIXES, magic_cards_of
+from kaladan.rules.gamelog import DiceRolled
 
 BATTLE_WORDS = {"en": ("Attack dice", "Defence dice", "you win"),
                 "nl": ("Aanvalsdobbelstenen", "Verdedigingsdobbelstenen", "je wint"),
@@ -171,6 +173,16 @@ def test_replay_steps_forward_and_backward(tmp_path: Path) -> None:
     child.sendline("sideways")
     child.expect(r"step 9/")
     assert "Use n, p, a step number" in child.before
+    # The step that rolled a battle's dice shows them, from the replayed game's log.
+    game = replay(json.loads(record.read_text()))
+    at, rolled = next((k, e) for k, e in enumerate(game.entries) if isinstance(e, DiceRolled))
+    step = max(j for j, start in enumerate(game.entry_starts) if start <= at) + 1
+    child.sendline(str(step))
+    child.expect(rf"step {step}/")
+    first = rolled.attack[0]
+    assert f"Attack dice: D{first.size}→{first.face}" in child.before
+    shown = re.sub(r"\s*│\s*", " ", child.before)  # the panel's frame may cut a long line
+    assert all(f"D{d.size}→{d.face}" in shown for d in rolled.attack + rolled.defence)
     child.sendline("q")
     child.expect(pexpect.EOF)
     child.close()

@@ -1,4 +1,5 @@
-"""The terminal game's parts in-process: battle probe, map, texts, saves, hidden cards."""
+"""The terminal game's parts in-process: map, texts, saves, hidden hands (the log and the
+battle panel: test_play_log.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console, RenderableType
 
-from kaladan.battle_report import battle_report
-from kaladan.bots.base import SeatView
-from kaladan.bots.registry import make_bot
 from kaladan.game import Game
 from kaladan.play import i18n
-from kaladan.play.battle import BattleWatch
 from kaladan.play.hexmap import map_text
 from kaladan.play.render import board_view, describe, offered_cards, options_text
 from kaladan.play.savefile import (
@@ -24,8 +21,6 @@ from kaladan.play.savefile import (
     read_save,
     write_save,
 )
-from kaladan.play.session import public_action_text
-from kaladan.rules.actions import Action
 from kaladan.rules.catalog import GLOSSARY
 from kaladan.rules.config import Config
 from kaladan.rules.errors import ConfigError, FormatError
@@ -39,60 +34,6 @@ def _plain(renderable: RenderableType, width: int = 160) -> str:
     out = console.file
     assert isinstance(out, io.StringIO)
     return out.getvalue()
-
-
-def _bot_game(seed: int, players: int = 2) -> tuple[Game, list[tuple[GameState, Action]]]:
-    """A greedy-bot game, keeping the position before each step."""
-    game = Game.new(Config(players=players, quick_setup=True), seed)
-    bots = [make_bot("greedy") for _ in range(players)]
-    history = []
-    while not game.is_over:
-        seat = game.state.pending.seat
-        action = bots[seat].choose(SeatView(game.state, seat), game.legal_actions(),
-                                   bot_rng(seed, seat, len(game.steps)))
-        history.append((game.state, action))
-        game.play(action, seat)
-    return game, history
-
-
-def test_battle_probe_reads_the_dice_the_step_rolled() -> None:
-    """R16.15: the probe's rolls are exactly the chance outcomes the real step recorded, and
-    the losses it reports are the units that left the board (R16.25)."""
-    battles = outcomes = 0
-    for seed in (1, 2, 3):
-        game, history = _bot_game(seed)
-        watch = BattleWatch()
-        for (before, action), step, after in zip(history, game.steps,
-                                                 [s for s, _ in history[1:]] + [game.state],
-                                                 strict=True):
-            roll = battle_report(before, action)
-            if roll is not None:
-                battles += 1
-                dice = roll.attack_rolls + roll.defence_rolls
-                chance = list(step.chance)
-                assert any(chance[i:i + len(dice)] == dice for i in range(len(chance)))
-                for size, value in zip(roll.attack_dice + roll.defence_dice, dice, strict=True):
-                    assert 1 <= value <= size
-                assert roll.pairs()[0] == sorted(roll.attack_rolls, reverse=True)
-            outcome = watch.step(before, action, after)
-            if outcome is not None:
-                outcomes += 1
-                assert {c >> 7 for c in outcome.losses} <= {outcome.attacker, outcome.defender}
-                holder = after.tile_owner(outcome.d_tile)
-                assert outcome.taken == (holder == outcome.attacker)
-                assert outcome.emptied == (holder < 0)
-                if not outcome.taken and not outcome.emptied:  # the defender holds
-                    assert holder == outcome.defender
-    assert battles > 0 and outcomes >= battles
-
-
-def test_probe_leaves_the_game_untouched() -> None:
-    game, history = _bot_game(2)
-    before, action = next((s, a) for s, a in history if a.kind == "attack")
-    snapshot = before.copy()
-    battle_report(before, action)
-    assert Game(before.config, 0, before).position() == Game(snapshot.config, 0,
-                                                               snapshot).position()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
@@ -126,16 +67,6 @@ def _upgraded(state: GameState, tile: int) -> GameState:
     state.board[tile] = tuple(sorted(c | 1 for c in state.board[tile]))
     state.invalidate()
     return state
-
-
-def test_private_card_actions_are_hidden_in_the_log() -> None:
-    """R5.13: a face-down magic card, a chosen starting card and swapped cards stay private."""
-    assert "KHA-5" not in public_action_text("magic KHA-5", "magic", "en")
-    assert "face down" in public_action_text("magic KHA-5", "magic", "en")
-    assert public_action_text("card KHA-1", "card", "en") == "card ?"
-    assert "KHA" not in public_action_text("swapcard KHA-1 KHA-3", "swapcard", "nl")
-    assert public_action_text("move T1 T2 sword", "move", "de") == "move T1 T2 sword"
-    assert public_action_text("nomagic", "nomagic", "en") == "nomagic"
 
 
 def test_options_name_cards_and_units_in_the_language() -> None:

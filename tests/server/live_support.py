@@ -29,10 +29,11 @@ def sqlite_url(folder: Path) -> str:
     return f"sqlite:///{folder / 'kaladan.sqlite3'}"
 
 
-def live_game(players: int, seed: int, quick: bool = False) -> LiveGame:
-    """A server-side game of human seats, outside any app (steps are applied by the test)."""
+def live_game(players: int, seed: int, quick: bool = False, **config: Any) -> LiveGame:
+    """A server-side game of human seats, outside any app (steps are applied by the test,
+    then ``live.publish()``)."""
     async def make() -> LiveGame:  # the game's asyncio.Lock wants a running loop
-        game = Game.new(Config(players=players, quick_setup=quick), seed)
+        game = Game.new(Config(players=players, quick_setup=quick, **config), seed)
         return LiveGame("g_test", "test", datetime.now(UTC), game,
                         [SeatInfo("human") for _ in range(players)], [None] * players)
     return run_async(make())

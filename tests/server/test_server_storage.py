@@ -35,10 +35,11 @@ def play_restart_and_compare(url: str) -> None:
                   for s, t in tokens.items()}
         spectator = client.get(f"/api/games/{game_id}/view").json()
     assert spectator["version"] > 40
+    assert all(len(v["log"]) > 40 and v["log_since"] == -1 for v in before.values())
     with TestClient(create_app(url, bot_delay=0, rate_limit=1e6)) as client:
         after = {s: client.get(f"/api/games/{game_id}/view", headers=auth(t)).json()
                  for s, t in tokens.items()}
-        assert after == before
+        assert after == before  # the log too: replaying the decisions rebuilt it
         assert client.get(f"/api/games/{game_id}/view").json() == spectator
         assert client.get("/api/games").json()["games"][0]["status"] == "running"
         view = play_http(client, game_id, tokens, random.Random(4), 10)
@@ -77,6 +78,44 @@ def test_finished_games_are_rebuilt_on_demand(tmp_path: Path) -> None:
         assert client.app.state.service.games == {}  # finished games are not loaded at start
         assert client.get(f"/api/games/{created['game_id']}/record").json() == record
         assert client.get("/api/games").json()["games"][0]["status"] == "over"
+
+
+@pytest.mark.parametrize("unreadable", [False, True])
+def test_a_refused_store_takes_the_decision_and_its_log_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unreadable: bool) -> None:
+    """The database refuses a decision (and, ``unreadable``, cannot even be read): 503, and
+    the game and its log are as stored, for every seat; then play goes on from there."""
+    with TestClient(create_app(sqlite_url(tmp_path), bot_delay=0, rate_limit=1e6)) as client:
+        created = create(client, ["human", "human"], quick=True, seed=3)
+        tokens = join_all(client, created)
+        game_id = created["game_id"]
+        play_http(client, game_id, tokens, random.Random(1), 12)
+        view = wait_for_humans(client, game_id, tokens)
+        seat, version = view["seat"], view["version"]
+        before = views(client, game_id, tokens)  # type: ignore[arg-type]
+        service = client.app.state.service  # type: ignore[attr-defined]
+        live = service.games[game_id]
+        entries = list(live.game.entries)
+
+        def refuse(*args: Any, **kwargs: Any) -> Any:
+            raise OSError("the disk is full")
+
+        monkeypatch.setattr(service.store, "add_steps", refuse)
+        if unreadable:
+            monkeypatch.setattr(service.store, "load", refuse)
+        r = client.post(f"/api/games/{game_id}/actions", headers=auth(tokens[seat]),
+                        json={"index": 0, "version": version})
+        monkeypatch.undo()
+        assert r.status_code == 503 and r.json()["error"]["code"] == "storage_unavailable"
+        assert len(live.game.steps) == version and live.game.entries == entries
+        assert len(live.game.entry_starts) == version
+        assert views(client, game_id, tokens) == before  # type: ignore[arg-type]
+        r = client.post(f"/api/games/{game_id}/actions", headers=auth(tokens[seat]),
+                        json={"index": 0, "version": version})
+        assert r.status_code == 200
+        after = r.json()
+        assert after["log_since"] == version and after["log"][0]["index"] == len(entries)
+        assert after["log"][0]["version"] == version + 1
 
 
 def test_a_bad_database_url_is_a_clear_error(tmp_path: Path) -> None:

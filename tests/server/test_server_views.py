@@ -1,76 +1,206 @@
-"""Views built from the decision log: the last battle's dice and losses, the private log."""
+"""Views carry the engine's log (rules.gamelog): every entry a seat may read as its JSON with
+its index, version and texts, made once per entry and form; the entries after a version; the
+private ones in full for their team only (R5.7, R16.5, R23.5)."""
 
 from __future__ import annotations
 
+import json
 import random
+from typing import Any
 
 from live_support import live_game
 
-from kaladan.rules.combat import compare
-from kaladan.server.views import build_view, log_json
+from kaladan.rules.catalog import MAGIC_CARD_BY_ID
+from kaladan.rules.gamelog import ENTRY_KINDS, CardCommitted, StartingCardTaken, visible
+from kaladan.rules.logtext import LANGS
+from kaladan.server.live import LiveGame
+from kaladan.server.views import LOG_LIMIT, build_view, cached_view, view_text
 
 
-def test_battles_are_captured_with_sorted_paired_dice_and_losses() -> None:
-    battles = one_step_battles = 0
-    for seed in range(40):  # a battle rarely starts and ends within one decision
-        live = live_game(2, seed, quick=True)
-        game, rng = live.game, random.Random(seed)
-        while not game.is_over:
-            before = game.state
-            legal = game.legal_actions()
-            action = legal[rng.randrange(len(legal))]
-            step = game.play(action, before.pending.seat)
-            previous = live.battle
-            live.record(before, step)
-            live.publish()
-            if live.battle is None or live.battle is previous:
-                continue
-            record = live.battle.report
-            battles += 1
-            one_step_battles += game.state.battle is None
-            assert len(record.attack_rolls) == len(record.attack_dice) > 0
-            assert all(1 <= r <= d for r, d in zip(record.attack_rolls, record.attack_dice,
-                                                   strict=True))
-            assert all(1 <= r <= d for r, d in zip(record.defence_rolls,
-                                                   record.defence_dice, strict=True))
-            view = live.snapshot.battle if live.snapshot else None
-            assert view is not None
-            assert view["attack_rolls"] == sorted(record.attack_rolls, reverse=True)
-            assert [p[0] for p in view["pairs"]] == view["attack_rolls"][:len(view["pairs"])]
-            hits = compare(record.attack_rolls, record.defence_rolls, record.drop_lowest,
-                           record.scales)
-            assert (view["hits"]["attacker"], view["hits"]["defender"]) == hits
-            assert all(0 <= n <= record.units_before[int(s)] for s, n in view["losses"].items())
-        assert live.battle is None or live.battle.over or game.state.battle is not None
-    assert battles >= 50 and one_step_battles > 0  # also battles fought within one decision
-
-
-def test_private_decisions_are_hidden_from_other_seats_only() -> None:
-    live = live_game(2, 4)
+def play(live: LiveGame, rng: random.Random, steps: int) -> None:
+    """Random legal decisions, each published as the server does once it is stored."""
     game = live.game
-    while not any(e.kind == "card" for e in live.log):  # play the setup up to a card choice
-        before = game.state
-        step = game.play(game.legal_actions()[0], before.pending.seat)
-        live.record(before, step)
-    live.publish()
-    entry = next(e for e in live.log if e.kind == "card")
+    for _ in range(steps):
+        if game.is_over:
+            return
+        legal = game.legal_actions()
+        game.play(legal[rng.randrange(len(legal))], game.state.pending.seat)
+        live.publish()
+
+
+def versions(live: LiveGame) -> list[int]:
+    """The version of every entry of the game: 0 for the set-up's, k + 1 for step k's."""
+    game = live.game
+    bounds = [*game.entry_starts, len(game.entries)]
+    out = [0] * bounds[0]
+    for k in range(len(game.entry_starts)):
+        out += [k + 1] * (bounds[k + 1] - bounds[k])
+    return out
+
+
+def expected_log(live: LiveGame, seat: int | None) -> list[dict[str, Any]]:
+    """What the views must send of the whole log to ``seat``: each entry ``visible`` lets it
+    read, in that form, with its index, version and texts."""
+    game = live.game
+    out = []
+    for i, (entry, version) in enumerate(zip(game.entries, versions(live), strict=True)):
+        shown = visible([entry], game.state.team, seat)
+        if shown:
+            out.append({**shown[0].to_json(), "index": i, "version": version,
+                        "text": {lang: shown[0].text(lang, game.state.realm)
+                                 for lang in LANGS}})
+    return out
+
+
+def test_the_log_is_the_engines_entries_with_index_version_and_texts() -> None:
+    live = live_game(3, 2, quick=True)
+    play(live, random.Random(2), 60)
+    game = live.game
+    assert len(game.entries) > 100 and game.entry_starts[0] > 0  # set-up entries: version 0
+    for seat in (0, 1, 2, None):
+        view = build_view(live, seat)
+        assert view["version"] == len(game.steps) and view["log_since"] == -1
+        assert view["log"] == expected_log(live, seat)
+        assert "battle" not in view
+    texts = {e["text"]["en"] for e in build_view(live, None)["log"]}
+    assert any("Turn 1" in text for text in texts)
+    assert all(set(e["text"]) == {"en", "nl", "de"} for e in build_view(live, 0)["log"])
+    # "index", "version" and "text" are the server's: no entry kind has such a field
+    assert not {"index", "version", "text"} & {
+        f for cls in ENTRY_KINDS.values() for f in cls.__dataclass_fields__}
+
+
+def test_a_view_carries_the_entries_after_a_version() -> None:
+    live = live_game(2, 3, quick=True)
+    play(live, random.Random(3), 80)
+    version = live.version
+    whole = expected_log(live, 1)
+    for since in (-1, 0, 1, 5, 40, version - 1, version, version + 3):
+        view = build_view(live, 1, since)
+        assert view["log_since"] == max(since, -1)
+        assert view["log"] == [e for e in whole if e["version"] > since], since
+        assert json.loads(view_text(live, 1, since)) == view
+    assert build_view(live, 1, version)["log"] == []
+    assert build_view(live, 1, version - 1)["log"]  # a decision always says what it did
+    # step by step, each view's new entries put together are the whole log
+    live = live_game(2, 4, quick=True)
+    rng = random.Random(4)
+    got = build_view(live, 0)["log"]
+    for _ in range(60):
+        before = live.version
+        play(live, rng, 1)
+        got += build_view(live, 0, before)["log"]
+    assert got == expected_log(live, 0)
+
+
+def test_only_the_newest_entries_up_to_the_limit() -> None:
+    for seed in range(20):  # a game long enough
+        live = live_game(6, seed, quick=True)
+        play(live, random.Random(seed), 1500)
+        whole = expected_log(live, None)
+        if len(whole) > LOG_LIMIT + 10:
+            break
+    assert len(whole) > LOG_LIMIT + 10
+    assert build_view(live, None)["log"] == whole[-LOG_LIMIT:]
+    made = [i for i, item in enumerate(live.log_json.items) if item is not None]
+    assert made[0] >= whole[-LOG_LIMIT]["index"]  # no JSON made for entries nobody reads
+    since = whole[-LOG_LIMIT]["version"] - 1  # more than the limit made after it
+    assert build_view(live, None, since)["log"] == whole[-LOG_LIMIT:]
+    since = whole[-100]["version"]
+    assert build_view(live, None, since)["log"] == [e for e in whole if e["version"] > since]
+
+
+def test_a_secret_card_is_named_to_its_team_only() -> None:
+    """R5.7 chosen starting cards; in teams, allies read each other's cards (R23.5)."""
+    live = live_game(4, 6, mode="team_2v2")
+    game = live.game
+    rng = random.Random(6)
+    while not any(isinstance(e, StartingCardTaken) and e.card for e in game.entries):
+        play(live, rng, 1)
+    index, entry = next((i, e) for i, e in enumerate(game.entries)
+                        if isinstance(e, StartingCardTaken) and e.card)
+    assert entry.card is not None
+    name = MAGIC_CARD_BY_ID[entry.card].name.en
+    team = game.state.team[entry.seat]
+    for seat in (0, 1, 2, 3, None):
+        shown = [e for e in build_view(live, seat)["log"] if e["index"] == index]
+        assert len(shown) == 1
+        if seat is not None and game.state.team[seat] == team:
+            assert shown[0]["card"] == entry.card
+            assert entry.card in shown[0]["text"]["en"]
+        else:
+            assert shown[0]["card"] is None and shown[0]["kind"] == "starting_card_taken"
+            text = json.dumps(shown[0])
+            assert entry.card not in text and name not in text
+
+
+def test_a_face_down_battle_card_shows_as_committed_until_revealed() -> None:
+    """R16.5: the other side and spectators read 'committed' with no card; the reveal names
+    it to everyone."""
+    for seed in range(60):
+        live = live_game(2, seed, quick=True)
+        play(live, random.Random(seed), 400)
+        game = live.game
+        commits = [(i, e) for i, e in enumerate(game.entries) if isinstance(e, CardCommitted)]
+        if commits:
+            break
+    assert commits, "no card was committed face down"
+    index, entry = commits[0]
     other = 1 - entry.seat
-    mine = log_json(live.log, game.state, entry.seat)[entry.version - 1]
-    theirs = log_json(live.log, game.state, other)[entry.version - 1]
-    public = log_json(live.log, game.state, None)[entry.version - 1]
-    assert mine["text"] == entry.text and entry.text.split()[1] in entry.text
-    assert theirs["text"] == public["text"] == "card (hidden)"
-    assert not mine["public"] and not theirs["public"]
-    assert build_view(live, other)["log"][-1]["text"] == "card (hidden)"
+    mine = {e["index"]: e for e in build_view(live, entry.seat)["log"]}
+    theirs = {e["index"]: e for e in build_view(live, other)["log"]}
+    public = {e["index"]: e for e in build_view(live, None)["log"]}
+    assert mine[index]["card"] == entry.card
+    assert theirs[index]["card"] is None and public[index]["card"] is None
+    assert theirs[index] == public[index]
+    revealed = [e for e in public.values() if e["kind"] == "card_revealed"
+                and e["index"] > index and e["card"] == entry.card]
+    assert revealed and revealed[0]["index"] in theirs
+
+
+def test_each_entry_is_made_once_per_form() -> None:
+    live = live_game(2, 7)
+    play(live, random.Random(7), 12)
+    first = build_view(live, 0)["log"]
+    again = build_view(live, 0)["log"]
+    assert all(a is b for a, b in zip(first, again, strict=True))
+    logs = {seat: {e["index"]: e for e in build_view(live, seat)["log"]} for seat in (0, 1, None)}
+    private = 0
+    for index, entry in enumerate(live.game.entries):
+        owner = entry.private_to
+        if owner is None:  # everyone reads the same object
+            assert logs[0][index] is logs[1][index] is logs[None][index]
+            continue
+        private += 1  # the team reads it in full, the others share the redacted form
+        other = 1 - owner
+        assert logs[owner][index] is not logs[other][index]
+        assert logs[other][index] is logs[None][index]
+        assert logs[owner][index]["card"] and logs[other][index]["card"] is None
+    assert private >= 2  # both starting cards (R5.7)
+
+
+def test_texts_name_the_realms_once_they_are_taken() -> None:
+    live = live_game(2, 8)
+    entry = live.game.entries[0]
+    first = build_view(live, None)["log"][0]
+    assert first["kind"] == "turn_order_rolled"
+    assert first["text"]["en"] == entry.text("en", [-1, -1])
+    play(live, random.Random(8), 4)  # both realms taken
+    realms = live.game.state.realm
+    assert all(r >= 0 for r in realms)
+    again = build_view(live, None)["log"][0]
+    assert again["index"] == first["index"] and again["text"] != first["text"]
+    assert again["text"] == {lang: entry.text(lang, realms) for lang in LANGS}
 
 
 def test_views_are_cached_per_version_and_seat() -> None:
     live = live_game(2, 1)
-    first = build_view(live, 0)
-    assert build_view(live, 0) is first
-    before = live.game.state
-    step = live.game.play(live.game.legal_actions()[0], before.pending.seat)
-    live.record(before, step)
-    assert build_view(live, 0) is first  # not published yet: views stay where they were
+    first = cached_view(live, 0)
+    assert cached_view(live, 0) is first
+    live.game.play(live.game.legal_actions()[0], live.game.state.pending.seat)
+    assert cached_view(live, 0) is first  # not published yet: views stay where they were
+    assert build_view(live, 0)["version"] == 0
+    assert all(e["version"] == 0 for e in build_view(live, 0)["log"])
     live.publish()
-    assert build_view(live, 0)["version"] == first["version"] + 1
+    assert cached_view(live, 0) is not first
+    assert build_view(live, 0)["version"] == first.version + 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 
 import httpx
 import pytest
@@ -38,13 +39,20 @@ def test_view_on_connect_and_after_every_change(live_server: LiveServer) -> None
         first = {s: (await sock.wait_for(lambda m: m["type"] == "view"))["view"]
                  for s, sock in seats.items()}
         assert {v["seat"] for v in first.values()} == {0, 1}
+        with httpx.Client(base_url=live_server.http) as http:
+            for s, view in first.items():  # on connect: the whole log, as over HTTP
+                assert view["log_since"] == -1 and view["log"]
+                whole = http.get(f"/api/games/{game_id}/view", headers=auth(tokens[s])).json()
+                assert view["log"] == whole["log"] and whole["log_since"] == -1
         mover = next(s for s, v in first.items() if v["your_turn"])
         version = first[mover]["version"]
         await seats[mover].send({"type": "action", "index": 0, "version": version})
         for sock in [*seats.values(), spectator]:
             view = (await sock.wait_for(lambda m: m["type"] == "view"
                                         and m["view"]["version"] == version + 1))["view"]
-            assert view["log"][-1]["seat"] == mover
+            assert view["log_since"] == version  # only what the decision made
+            assert view["log"] and all(e["version"] == version + 1 for e in view["log"])
+            assert view["log"][0]["index"] == first[mover]["log"][-1]["index"] + 1
         await seats[mover].send({"type": "ping"})
         await seats[mover].wait_for(lambda m: m["type"] == "pong")
         for sock in [*seats.values(), spectator]:
@@ -76,6 +84,9 @@ def test_reconnect_gets_the_current_view_at_once(live_server: LiveServer) -> Non
         first = await again.wait_for(lambda m: m["type"] == "view")
         assert first["view"]["version"] >= current["version"] > 0
         assert first["view"]["seat"] == 0
+        assert first["view"]["log_since"] == -1  # a reconnect gets the whole log again
+        if first["view"]["version"] == current["version"]:
+            assert first["view"]["log"] == current["log"]
         await again.close()
 
     run_async(scenario())
@@ -125,6 +136,53 @@ def test_bad_messages_get_errors_and_change_nothing(live_server: LiveServer) -> 
             await s.close()
 
     run_async(scenario())
+
+
+def test_the_logs_of_a_connections_views_add_up_to_the_whole_log(
+        live_server: LiveServer) -> None:
+    """Bots play on in bursts and views follow each other quickly: each view still carries
+    every entry made since the view sent before on that connection, once."""
+    game_id, tokens = new_game(live_server, ["human", "random", "random"], quick=True, seed=8)
+    rng = random.Random(8)
+
+    async def scenario() -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+        sock = await Socket.open(f"{live_server.ws}/ws/games/{game_id}?token={tokens[0]}")
+        spectator = await Socket.open(f"{live_server.ws}/ws/games/{game_id}")
+        acted = -1
+        for _ in range(40):
+            view = (await sock.wait_for(lambda m, acted=acted: m["type"] == "view" and (
+                m["view"]["your_turn"] and m["view"]["version"] > acted
+                or m["view"]["result"] is not None)))["view"]
+            if view["result"] is not None:
+                break
+            acted = view["version"]
+            await sock.send({"type": "action", "index": rng.choice(view["legal"])["index"],
+                             "version": acted})
+        await asyncio.sleep(0.2)
+        await sock.close()
+        await spectator.close()
+        return ([m["view"] for m in sock.messages if m["type"] == "view"],
+                [m["view"] for m in spectator.messages if m["type"] == "view"])
+
+    seat_views, spectator_views = run_async(scenario())
+    with httpx.Client(base_url=live_server.http) as http:
+        for views, headers in ((seat_views, auth(tokens[0])), (spectator_views, {})):
+            last = views[-1]["version"]
+            whole = http.get(f"/api/games/{game_id}/view?since=0", headers=headers).json()
+            assert whole["version"] >= last
+            whole_log = [e for e in whole["log"] if e["version"] <= last]
+            start = http.get(f"/api/games/{game_id}/view", headers=headers).json()["log"]
+            got = [e for v in views for e in v["log"]]
+            assert views[0]["log_since"] == -1
+            for before, after in zip(views, views[1:], strict=False):
+                assert after["log_since"] == before["version"]
+            # bots' bursts: some views cover several decisions
+            assert any(b["version"] - a["version"] > 1
+                       for a, b in zip(views, views[1:], strict=False))
+            assert got[0] == start[0] and len(got) < 500  # nothing cut
+            assert got == [e for e in start if e["version"] <= last]
+            assert [e for e in got if e["version"] > 0] == whole_log
+    assert len(seat_views) > 5
 
 
 @pytest.mark.parametrize(("query", "code"), [("?token=forged", 4403), ("", 4404)])
@@ -186,8 +244,9 @@ def test_bots_pause_so_every_bot_decision_is_seen(tmp_path: object) -> None:
                     continue
                 start = len(sock.messages)
                 nxt = (await sock.wait_for(lambda m: m["type"] == "view", start))["view"]
-                if nxt["log"][-1]["seat"] != 0:
+                if view["to_move"] != 0:  # a bot's decision
                     bot_views.append(nxt)
+                    assert nxt["log_since"] == view["version"]
             await sock.close()
             return [m["view"] for m in sock.messages if m["type"] == "view"]
 

@@ -190,23 +190,47 @@ _TEXTS: Final[dict[str, tuple[str, str, str]]] = {
     "pair_tie": ("tie, no hit", "gelijk, geen treffer", "Gleichstand, kein Treffer"),
     "pair_tie_scales": ("tie: defender's hit (Scales)", "gelijk: treffer voor de verdediger",
                         "Gleichstand: Treffer für den Verteidiger"),
-    "unpaired": ("unpaired", "zonder paar", "ohne Paar"),
     "dropped": ("lowest dropped (mountain)", "laagste vervalt (berg)",
                 "niedrigster entfällt (Gebirge)"),
     "hits": ("Hits: attacker loses {a}, defender loses {d}",
              "Treffers: aanvaller verliest {a}, verdediger verliest {d}",
              "Treffer: Angreifer verliert {a}, Verteidiger verliert {d}"),
-    "losses": ("Losses: {units}", "Verliezen: {units}", "Verluste: {units}"),
-    "battle_won": ("{who} takes {tile}.", "{who} verovert {tile}.", "{who} erobert {tile}."),
-    "battle_emptied": ("{tile} is left empty.", "{tile} blijft leeg achter.",
-                       "{tile} bleibt leer zurück."),
-    "eliminated": ("{who}'s Crown has fallen: out of the game.",
-                   "De Kroon van {who} is gevallen: uit het spel.",
-                   "Die Krone von {who} ist gefallen: aus dem Spiel."),
-    "battle_held": ("{who} holds {tile}.", "{who} houdt {tile}.", "{who} hält {tile}."),
-    "card_played": ("{who} plays {card}", "{who} speelt {card}", "{who} spielt {card}"),
+    "attackers": ("Attackers", "Aanvallers", "Angreifer"),
+    "defenders": ("Defenders", "Verdedigers", "Verteidiger"),
+    "cards": ("Magic cards", "Magiekaarten", "Magiekarten"),
+    "no_card": ("no card", "geen kaart", "keine Karte"),
     "face_down": ("a magic card (face down)", "een magiekaart (gedekt)",
                   "eine Magiekarte (verdeckt)"),
+    "card_down": ("{card} (face down)", "{card} (gedekt)", "{card} (verdeckt)"),
+    "card_shown": ("{card} (revealed)", "{card} (onthuld)", "{card} (aufgedeckt)"),
+    "card_spent": ("{card} (played)", "{card} (gespeeld)", "{card} (gespielt)"),
+    "card_back": ("{card} (back to the hand, {rule})", "{card} (terug naar de hand, {rule})",
+                  "{card} (zurück auf die Hand, {rule})"),
+    "killed": ("Killed", "Gesneuveld", "Gefallen"),
+    "killed_by_card": ("{unit} (by {card})", "{unit} (door {card})", "{unit} (durch {card})"),
+    "saved_by": ("Saved by {card}: {units}", "Gered door {card}: {units}",
+              "Gerettet durch {card}: {units}"),
+    "fallen": ("Where they go", "Waar ze heen gaan", "Wohin sie kommen"),
+    "to_graveyard": ("graveyard of {who} (scalps)", "kerkhof van {who} (scalpen)",
+                     "Friedhof von {who} (Skalpe)"),
+    "to_reserve": ("reserve of {who}", "reserve van {who}", "Reserve von {who}"),
+    "to_trophies": ("trophies of {who}", "trofeeën van {who}", "Trophäen von {who}"),
+    "to_removed": ("out of the game", "uit het spel", "aus dem Spiel"),
+    "battle_won": ("{who} takes {tile}.", "{who} verovert {tile}.", "{who} erobert {tile}."),
+    "battle_attacker_won": ("{who} wins the battle for {tile}.",
+                            "{who} wint het gevecht om {tile}.",
+                            "{who} gewinnt den Kampf um {tile}."),
+    "battle_emptied": ("{tile} is left empty.", "{tile} blijft leeg achter.",
+                       "{tile} bleibt leer zurück."),
+    "battle_held": ("{who} holds {tile}.", "{who} houdt {tile}.", "{who} hält {tile}."),
+    "battle_stopped": ("The battle for {tile} is stopped: no dice, nothing moves.",
+                       "Het gevecht om {tile} is gestopt: geen dobbelstenen, niets beweegt.",
+                       "Der Kampf um {tile} ist abgebrochen: keine Würfel, nichts bewegt "
+                       "sich."),
+    "invasion": ("Invasion of {tile}: {units}", "Invasie van {tile}: {units}",
+                 "Einmarsch in {tile}: {units}"),
+    "left_behind": ("staying on {tile}: {units}", "blijven op {tile}: {units}",
+                    "bleiben auf {tile}: {units}"),
     "legend": ("Units: {units}; + upgraded; free = room left on the tile",
                "Eenheden: {units}; + opgewaardeerd; vrij = plek op de tegel",
                "Einheiten: {units}; + aufgewertet; frei = Platz auf dem Plättchen"),
@@ -228,7 +252,7 @@ _TEXTS: Final[dict[str, tuple[str, str, str]]] = {
         "  help        this text\n"
         "  odds        exact odds of every attack you could declare now\n"
         "  map         show the map and the players again\n"
-        "  log         the whole log of this session\n"
+        "  log         the whole game log, as far as you may see it\n"
         "  save FILE   save the game (resume with: kaladan play --load FILE)\n"
         "  quit        save to the autosave file and stop",
         "Typ het nummer van een optie, of de notatie (bv. 'move T1 T2 sword').\n"
@@ -237,7 +261,7 @@ _TEXTS: Final[dict[str, tuple[str, str, str]]] = {
         "  help        deze tekst\n"
         "  odds        exacte kansen van elke aanval die je nu kunt aankondigen\n"
         "  map         toon de kaart en de spelers opnieuw\n"
-        "  log         het hele logboek van deze sessie\n"
+        "  log         het hele logboek van het spel, voor zover je het mag zien\n"
         "  save FILE   sla het spel op (verder met: kaladan play --load FILE)\n"
         "  quit        sla op in het autosave-bestand en stop",
         "Tippe die Nummer einer Option oder ihre Notation (z. B. 'move T1 T2 sword').\n"
@@ -247,7 +271,7 @@ _TEXTS: Final[dict[str, tuple[str, str, str]]] = {
         "  help        dieser Text\n"
         "  odds        genaue Chancen jedes Angriffs, den du jetzt ansagen kannst\n"
         "  map         Karte und Spieler erneut zeigen\n"
-        "  log         das ganze Protokoll dieser Sitzung\n"
+        "  log         das ganze Spielprotokoll, soweit du es sehen darfst\n"
         "  save FILE   Spiel speichern (weiter mit: kaladan play --load FILE)\n"
         "  quit        in die Autosave-Datei speichern und aufhören",
     ),

@@ -1,6 +1,8 @@
 """Rich renderables of the terminal game: header, players, hand, event card, log, battle,
 options and the final result. Everything shown comes from public information (R5.13) plus the
-hand of the one seat the screen is for; no other seat's hand is ever rendered.
+hand of the one seat the screen is for; no other seat's hand is ever rendered. Log lines are
+the game log's entries (``rules.gamelog``) as that seat may read them; the battle panel's
+body comes from ``battle_view``.
 """
 
 from __future__ import annotations
@@ -15,11 +17,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..battle_report import BattleReport
+from ..rules.gamelog import Entry
 from ..rules.state import GameState, Phase
 from ..rules.units import SPECIAL, UnitType, is_upgraded, type_of
 from . import i18n
-from .battle import Outcome
 from .hexmap import legend_text, map_text
 from .savefile import SeatPlan
 from .style import realm_style
@@ -33,6 +34,22 @@ class LogEntry:
 
     text: str
     style: str = ""
+
+
+# Entries that stand out in the log; the others take the colour of the seat they name.
+_BOLD_KINDS = frozenset({"turn_started", "event_card_drawn", "battle_started", "battle_ended",
+                         "tile_captured", "eliminated", "final_round", "game_over"})
+
+
+def log_line(entry: Entry, state: GameState, lang: str) -> LogEntry:
+    """One log entry as a line: the engine's sentence (``Entry.text``) in ``lang``."""
+    if entry.KIND in _BOLD_KINDS:
+        style = "bold"
+    else:
+        seat = getattr(entry, "seat", getattr(entry, "attacker", -1))
+        style = realm_style(state.realm[seat]) if isinstance(seat, int) and 0 <= seat < state.n \
+            else ""
+    return LogEntry(entry.text(lang, state.realm), style)
 
 
 def seat_name(state: GameState, plan: SeatPlan, lang: str, seat: int) -> str:
@@ -73,12 +90,6 @@ def unit_list(units: Sequence[int], lang: str) -> str:
         mark = i18n.unit_abbrev(lang, utype) + ("+" if up else "")
         parts.append(mark if n == 1 else f"{mark}×{n}")
     return " ".join(parts) or "-"
-
-
-def unit_names(units: Sequence[int], lang: str) -> str:
-    """Full glossary names: ``Sword, Archer+``."""
-    return ", ".join(i18n.unit_name(lang, type_of(c)) + ("+" if is_upgraded(c) else "")
-                     for c in units)
 
 
 def reserve_text(state: GameState, seat: int, lang: str) -> str:
@@ -184,75 +195,11 @@ def log_panel(entries: Sequence[LogEntry], lang: str, last: int = 10) -> Panel:
     return Panel(body, title=i18n.text(lang, "log"), title_align="left")
 
 
-def _dice(sizes: Sequence[int], rolls: Sequence[int]) -> str:
-    """Each die with what it rolled: ``D12→9 D6→2``."""
-    return " ".join(f"D{s}→{r}" for s, r in zip(sizes, rolls, strict=True)) or "-"
-
-
-def roll_text(roll: BattleReport, state: GameState, plan: SeatPlan, lang: str) -> Text:
-    """Both pools, the rolls sorted and paired highest against highest, and the hits."""
-    names = state.world.names
-    out = Text()
-    out.append(i18n.text(lang, "battle_head", attacker=seat_name(state, plan, lang, roll.attacker),
-                         defender=seat_name(state, plan, lang, roll.defender),
-                         a=names[roll.a_tile], d=names[roll.d_tile]), style="bold")
-    out.append("\n")
-    for seat, card in sorted(roll.cards.items()):
-        out.append(i18n.text(lang, "card_played", who=seat_name(state, plan, lang, seat),
-                             card=f"{card} {i18n.card_name(lang, card)}") + "\n")
-    attack, defence, dropped = roll.pairs()
-    a_style, d_style = realm_style(state.realm[roll.attacker]), realm_style(
-        state.realm[roll.defender])
-    out.append(f"{i18n.text(lang, 'attack_pool')}: ", style=a_style)
-    out.append(_dice(roll.attack_dice, roll.attack_rolls) + "\n")
-    out.append(f"{i18n.text(lang, 'defence_pool')}: ", style=d_style)
-    out.append(_dice(roll.defence_dice, roll.defence_rolls))
-    if dropped is not None:
-        out.append(f"  ({i18n.text(lang, 'dropped')}: {dropped})")
-    out.append(f"\n{i18n.text(lang, 'pairs')}:\n")
-    for k in range(max(len(attack), len(defence))):
-        a = attack[k] if k < len(attack) else None
-        d = defence[k] if k < len(defence) else None
-        if a is None or d is None:
-            result = i18n.text(lang, "unpaired")
-        elif a > d:
-            result = i18n.text(lang, "pair_attacker")
-        elif d > a:
-            result = i18n.text(lang, "pair_defender")
-        else:
-            result = i18n.text(lang, "pair_tie_scales" if roll.scales else "pair_tie")
-        out.append(f"  {'-' if a is None else a:>2} : {'-' if d is None else d:<2}  {result}\n")
-    hits_a, hits_d = roll.hits
-    out.append(i18n.text(lang, "hits", a=hits_a, d=hits_d), style="bold")
-    return out
-
-
-def outcome_text(outcome: Outcome, state: GameState, plan: SeatPlan, lang: str) -> Text:
-    tile = state.world.names[outcome.d_tile]
-    if outcome.taken:
-        line = i18n.text(lang, "battle_won", who=seat_name(state, plan, lang, outcome.attacker),
-                         tile=tile)
-    elif outcome.emptied:
-        line = i18n.text(lang, "battle_emptied", tile=tile)
-    else:
-        line = i18n.text(lang, "battle_held", who=seat_name(state, plan, lang, outcome.defender),
-                         tile=tile)
-    out = Text(line, style="bold")
-    if outcome.losses:
-        by_owner: dict[int, list[int]] = {}
-        for c in outcome.losses:
-            by_owner.setdefault(c >> 7, []).append(c)
-        parts = [f"{seat_name(state, plan, lang, seat)}: {unit_names(units, lang)}"
-                 for seat, units in sorted(by_owner.items())]
-        out.append(" " + i18n.text(lang, "losses", units="; ".join(parts)))
-    return out
-
-
 def battle_panel(parts: Sequence[Text], lang: str) -> Panel:
     body = Text()
     for i, part in enumerate(parts):
         if i:
-            body.append("\n")
+            body.append("\n\n")
         body.append_text(part)
     return Panel(body, title=i18n.text(lang, "battle"), title_align="left", border_style="red")
 

@@ -1,7 +1,11 @@
 """Stepping through a recorded game: forward, backward or to any decision.
 
-The record is replayed once (checked against its recorded chance) and the position after every
-decision kept; positions are shared-structure copies, so even a long game is cheap to hold.
+The record is replayed (checked against its recorded chance) and the position after every
+decision kept, with the game log the replay produced (``Game.entries``) and where each
+decision's entries begin (``Game.entry_starts``): the log panel and the battle panel of a step
+are those entries. A replay looks back at a game whose record names every decision, so its log
+is shown whole (face-down cards by name). Positions are shared-structure copies, so even a long
+game is cheap to hold.
 """
 
 from __future__ import annotations
@@ -10,20 +14,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rich.console import RenderableType
 from rich.text import Text
 
-from ..battle_report import battle_report
 from ..game import Game
 from ..record import replay
-from ..rules.actions import parse_action
 from ..rules.config import Config
 from ..rules.errors import FormatError
+from ..rules.gamelog import Entry
 from ..rules.state import GameState
 from . import i18n
-from .render import LogEntry, board_view, roll_text, seat_name
+from .battle_view import battle_text, last_battle
+from .render import LogEntry, board_view, log_line, seat_name
 from .savefile import SAVE_FORMAT, SeatPlan
 from .screen import Screen
-from .style import realm_style
+
+LOG_SHOWN = 10
 
 
 @dataclass(slots=True)
@@ -34,6 +40,12 @@ class Frames:
     seats: list[int]
     actions: list[str]
     plan: SeatPlan
+    entries: list[Entry]  # the whole game log of the replay
+    starts: list[int]  # starts[j]: index in ``entries`` of the first entry of decision j + 1
+
+    def end(self, k: int) -> int:
+        """The index after the last entry of step ``k`` (step 0: the setup's entries)."""
+        return self.starts[k] if k < len(self.starts) else len(self.entries)
 
 
 def unwrap(data: Any) -> tuple[Mapping[str, Any], tuple[str, ...] | None]:
@@ -58,7 +70,7 @@ def frames(record: Mapping[str, Any], seats: tuple[str, ...] | None, lang: str) 
         states.append(game.state)
     plan = SeatPlan(seats if seats is not None else ("-",) * game.config.players, lang)
     return Frames(states, [s.seat for s in finished.steps], [s.action for s in finished.steps],
-                  plan)
+                  plan, game.entries, game.entry_starts)
 
 
 def step_line(f: Frames, k: int) -> str:
@@ -74,20 +86,29 @@ def listing(f: Frames) -> list[str]:
     return [step_line(f, k) for k in range(1, len(f.states))]
 
 
-def _battle(f: Frames, k: int) -> list[Text]:
+def battle_at(f: Frames, k: int) -> list[Text]:
+    """The battle step ``k`` took part in (declared, fought or ended it), as far as it got."""
     if k == 0:
         return []
-    before, after = f.states[k - 1], f.states[k]
-    roll = battle_report(before, parse_action(f.actions[k - 1], before))
-    out: list[Text] = []
-    if roll is not None:
-        out.append(roll_text(roll, after, f.plan, f.plan.lang))
-    return out
+    span = last_battle(f.entries, f.end(k))
+    state = f.states[k]
+    if span is None or (span[1] <= f.starts[k - 1] and state.battle is None):
+        return []
+    start, end = span
+    return [battle_text(f.entries[start:end], state, f.plan, f.plan.lang,
+                        open_=state.battle is not None)]
 
 
-def _log(f: Frames, k: int) -> list[LogEntry]:
-    return [LogEntry(step_line(f, j), realm_style(f.states[j].realm[f.seats[j - 1]]))
-            for j in range(max(1, k - 11), k + 1)]
+def log_at(f: Frames, k: int, last: int = LOG_SHOWN) -> list[LogEntry]:
+    """The last lines of the log up to the end of step ``k``."""
+    end = f.end(k)
+    return [log_line(e, f.states[k], f.plan.lang) for e in f.entries[max(0, end - last):end]]
+
+
+def screen_at(f: Frames, k: int, width: int = 0) -> RenderableType:
+    """What the step-through view shows above its prompt for step ``k``."""
+    return board_view(f.states[k], f.plan, f.plan.lang, None, log_at(f, k), battle_at(f, k),
+                      width)
 
 
 def view(f: Frames, screen: Screen) -> int:
@@ -98,9 +119,7 @@ def view(f: Frames, screen: Screen) -> int:
     message = ""
     while True:
         screen.clear()
-        state = f.states[k]
-        screen.show(board_view(state, f.plan, lang, None, _log(f, k), _battle(f, k),
-                               screen.width))
+        screen.show(screen_at(f, k, screen.width))
         screen.say(step_line(f, k), "bold")
         if message:
             screen.say(message, "yellow")

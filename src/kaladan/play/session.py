@@ -1,10 +1,14 @@
 """One terminal game: seats take turns, humans type, bots choose, everything is logged.
 
 Every decision goes through ``Game.play`` (checked, never half-applied), so bad input is
-reported and changes nothing. Humans see the public position plus their own hand only; with two
-or more humans at one keyboard the screen is wiped and the next player is asked to take over
-before each of their decisions (hot-seat). Bots decide from their ``SeatView`` with a random
-source fixed by seed, seat and decision number, so a saved game continues identically.
+reported and changes nothing. What happened is the game log ``Game.play`` returns
+(``rules.gamelog``): the log lines and the battle panel are its entries, as the seat at the
+keyboard may read them (``gamelog.visible``); nothing is worked out by comparing positions.
+Humans see the public position plus their own hand only; with two or more humans at one
+keyboard the screen is wiped and the next player is asked to take over before each of their
+decisions (hot-seat), and each screen's log is filtered anew for the seat it is drawn for.
+Bots decide from their ``SeatView`` with a random source fixed by seed, seat and decision
+number, so a saved game continues identically.
 """
 
 from __future__ import annotations
@@ -16,37 +20,28 @@ from pathlib import Path
 
 from rich.text import Text
 
-from ..battle_report import battle_report
 from ..bots.base import Bot, SeatView
 from ..bots.registry import make_bot
 from ..game import Game
 from ..odds import odds_for_attack
-from ..public_log import is_private
-from ..rules.actions import (
-    ATTACK,
-    MAGIC,
-    VOLLEY,
-    Action,
-)
+from ..rules.actions import ATTACK, VOLLEY, Action
 from ..rules.errors import IllegalActionError, KaladanError
-from ..rules.state import GameState
+from ..rules.gamelog import Entry, visible
 from . import i18n
-from .battle import BattleWatch
+from .battle_view import battle_text, closes_battle, last_battle, recent_battles
 from .render import (
     LogEntry,
     board_view,
     header,
+    log_line,
     numbered,
     offered_cards,
     options_text,
-    outcome_text,
     result_text,
-    roll_text,
     seat_name,
 )
 from .savefile import SeatPlan, bot_rng, write_save
 from .screen import Screen
-from .style import realm_style
 
 _YES = ("y", "yes", "j", "ja")
 _COMMANDS = {
@@ -57,7 +52,7 @@ _COMMANDS = {
     "save": "save", "opslaan": "save", "speichern": "save",
     "quit": "quit", "exit": "quit", "stop": "quit", "beenden": "quit",
 }
-BATTLES_SHOWN = 2
+LOG_SHOWN = 10  # log lines on a terminal screen
 
 
 class Turn(enum.Enum):
@@ -66,14 +61,6 @@ class Turn(enum.Enum):
     PLAYED = "played"
     AGAIN = "again"
     STOP = "stop"
-
-
-def public_action_text(text: str, kind: str, lang: str) -> str:
-    """An action as every seat may read it: the card names of private decisions are hidden
-    (``kaladan.public_log``, R5.13)."""
-    if not is_private(text):
-        return text
-    return f"{MAGIC}: {i18n.text(lang, 'face_down')}" if kind == MAGIC else f"{kind} ?"
 
 
 def percent(p: float) -> str:
@@ -86,18 +73,22 @@ class Session:
     plan: SeatPlan
     screen: Screen
     autosave: Path
-    log: list[LogEntry] = field(default_factory=list)
-    battles: list[tuple[int, list[Text]]] = field(default_factory=list)  # (slot, report)
+    # Messages of the session itself (a game loaded), each at its place in ``game.entries``.
+    notes: list[tuple[int, LogEntry]] = field(default_factory=list)
     last_human: int | None = None
     full_shown: tuple[int, int, int] | None = None
-    watch: BattleWatch = field(default_factory=BattleWatch)
-    rolled: bool = False  # the battle in progress has rolled its dice
+    battle_printed: int = -1  # where in game.entries the last battle a script got starts
     bots: dict[int, Bot] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for seat, spec in enumerate(self.plan.seats):
             if not self.plan.is_human(seat):
                 self.bots[seat] = make_bot(spec)
+        game = self.game
+        done = last_battle(game.entries)
+        if done is not None and game.state.battle is not None:  # saved during a battle
+            done = last_battle(game.entries, done[0])
+        self.battle_printed = -1 if done is None else done[0]
 
     @property
     def lang(self) -> str:
@@ -114,6 +105,8 @@ class Session:
     def run(self) -> int:
         """Play until the game ends or input runs out; the exit code (0 either way)."""
         game = self.game
+        if not self.screen.interactive and not game.steps:  # a new game: its setup
+            self.say_entries(game.entries)
         try:
             while not game.is_over:
                 seat = game.state.pending.seat
@@ -227,8 +220,8 @@ class Session:
         elif command == "map":
             self.draw(seat, full=True)
         elif command == "log":
-            for entry in self.log:
-                self.screen.say(entry.text, entry.style)
+            for line in self.log_lines(seat):
+                self.screen.say(line.text, line.style)
         elif command == "save":
             if not rest:
                 self.screen.say(self.t("save_usage"), "yellow")
@@ -266,59 +259,81 @@ class Session:
                 la=f"{float(odds.expected_attacker_losses):.2f}",
                 ld=f"{float(odds.expected_defender_losses):.2f}"))
 
-    # --- applying decisions and logging them -----------------------------------------------
+    # --- applying decisions and showing what happened ----------------------------------------
 
     def apply(self, action: Action, seat: int) -> None:
-        """Play one decision (checked) and log it with its battle, if one was fought."""
-        game = self.game
-        before = game.state
-        shown = public_action_text(game.format(action), action.kind, self.lang)
-        game.play(action, seat)
-        after = game.state
-        self.add_log(f"{self.name(seat)}: {shown}", realm_style(before.realm[seat]))
-        if after.last_event is not None and after.last_event != before.last_event:
-            self.add_log(f"{i18n.glossary(self.lang, 'event_card')}: {after.last_event} "
-                         f"{i18n.card_name(self.lang, after.last_event)}", "bold")
-        roll = battle_report(before, action)
-        if roll is not None:
-            report = roll_text(roll, after, self.plan, self.lang)
-            self.battles.append((after.slot, [report]))
-            self.rolled = True
-            if not self.screen.interactive:
-                self.screen.show(report)
-            hits_a, hits_d = roll.hits
-            names = after.world.names
-            self.log.append(LogEntry(f"{i18n.glossary(self.lang, 'battle')} "
-                                     f"{names[roll.a_tile]} → {names[roll.d_tile]}: "
-                                     + self.t("hits", a=hits_a, d=hits_d), "bold"))
-        outcome = self.watch.step(before, action, after)
-        if outcome is not None:
-            line = outcome_text(outcome, after, self.plan, self.lang)
-            if self.rolled:  # the end of the battle whose dice are shown
-                self.battles[-1][1].append(line)
-            else:  # stopped before any die was rolled (a card, R20.9)
-                self.battles.append((after.slot, [line]))
-            self.rolled = False
-            self.add_log(line.plain, "bold")
-        for fallen in range(after.n):
-            if after.eliminated[fallen] and not before.eliminated[fallen]:  # R18.1
-                self.add_log(self.t("eliminated", who=self.name(fallen)), "bold")
+        """Play one decision (checked). A script is told at once what it may see of what
+        happened (``Game.play``'s log entries), and the whole battle when one has ended."""
+        caused = self.game.play(action, seat)
+        if self.screen.interactive:
+            return
+        self.say_entries(caused)
+        if self.game.state.battle is None and any(closes_battle(e) for e in caused):
+            done = last_battle(self.game.entries)
+            if done is not None and done[0] > self.battle_printed:
+                self.battle_printed = done[0]
+                self.screen.show(self.battle(done, self.watcher()), whole_lines=True)
+
+    def watcher(self) -> int | None:
+        """Whose eyes shared output is for: the humans' seat when they are all one team (R23.5:
+        allies see each other's cards), else nobody's but a spectator's (hot-seat rivals)."""
+        humans = self.plan.humans()
+        team = self.game.state.team
+        if humans and len({team[s] for s in humans}) == 1:
+            return humans[0]
+        return None
+
+    def say_entries(self, entries: Sequence[Entry]) -> None:
+        state = self.game.state
+        for entry in visible(entries, state.team, self.watcher()):
+            line = log_line(entry, state, self.lang)
+            self.screen.say(line.text)
 
     def add_log(self, message: str, style: str = "") -> None:
-        self.log.append(LogEntry(message, style))
+        """A message of the session (not of the game) in the log, where it happened."""
+        self.notes.append((len(self.game.entries), LogEntry(message, style)))
         if not self.screen.interactive:
             self.screen.say(message)
 
-    # --- drawing -------------------------------------------------------------------------
+    def log_lines(self, seat: int | None, last: int | None = None) -> list[LogEntry]:
+        """The log as ``seat`` may read it (``None``: a spectator), with the session's notes;
+        only the ``last`` lines when given (only those are put into words)."""
+        state = self.game.state
+        entries = self.game.entries
+        start = 0
+        if last is not None:  # read back from the end until enough lines are visible
+            start = len(entries)
+            while start > 0:
+                start = max(0, start - 4 * last)
+                shown = visible(entries[start:], state.team, seat)
+                if len(shown) + sum(1 for at, _ in self.notes if at >= start) >= last:
+                    break
+        lines: list[LogEntry] = []
+        at = start
+        for place, note in [*self.notes, (len(entries), None)]:
+            if place < start:
+                continue
+            lines += [log_line(e, state, self.lang)
+                      for e in visible(entries[at:place], state.team, seat)]
+            if note is not None:
+                lines.append(note)
+            at = place
+        return lines if last is None else lines[-last:]
 
-    def recent_battles(self, state: GameState) -> list[Text]:
-        """Reports of battles fought in the last round (the viewer's and everyone since)."""
-        recent = [parts for slot, parts in self.battles if state.slot - slot < state.n]
-        self.battles = self.battles[-BATTLES_SHOWN:]
-        out: list[Text] = []
-        for parts in recent[-BATTLES_SHOWN:]:
-            out.extend(parts)
-        return out
+    def battle(self, span: tuple[int, int], seat: int | None) -> Text:
+        """The battle of ``game.entries[span]`` as ``seat`` may see it."""
+        state = self.game.state
+        start, end = span
+        open_ = state.battle is not None and end == len(self.game.entries)
+        return battle_text(visible(self.game.entries[start:end], state.team, seat), state,
+                           self.plan, self.lang, open_)
+
+    def recent_battles(self, seat: int | None) -> list[Text]:
+        """The battles of the last round (the viewer's own turn and everyone's since)."""
+        spans = recent_battles(self.game.entries, self.game.state.n)
+        return [self.battle(span, seat) for span in spans]
+
+    # --- drawing -------------------------------------------------------------------------
 
     def draw(self, seat: int, full: bool = False) -> None:
         """The screen for ``seat``'s decision. A terminal redraws everything; a script gets
@@ -331,8 +346,9 @@ class Session:
         offered = offered_cards(texts, state.hand[seat])
         if screen.interactive:
             screen.clear()
-            screen.show(board_view(state, self.plan, self.lang, seat, self.log[-10:],
-                                   self.recent_battles(state), screen.width, offered))
+            screen.show(board_view(state, self.plan, self.lang, seat,
+                                   self.log_lines(seat, LOG_SHOWN), self.recent_battles(seat),
+                                   screen.width, offered))
         elif full or key != self.full_shown or offered:
             screen.show(board_view(state, self.plan, self.lang, seat, None, [], 0, offered))
         else:
@@ -342,10 +358,12 @@ class Session:
 
     def show_end(self) -> None:
         state = self.game.state
+        viewer = self.watcher()
         if self.screen.interactive:
             self.screen.clear()
-            self.screen.show(board_view(state, self.plan, self.lang, None, self.log[-10:],
-                                        self.recent_battles(state), self.screen.width))
+            self.screen.show(board_view(state, self.plan, self.lang, None,
+                                        self.log_lines(viewer, LOG_SHOWN),
+                                        self.recent_battles(viewer), self.screen.width))
         else:
             self.screen.show(board_view(state, self.plan, self.lang, None, None, []))
             self.screen.show(result_text(state, self.plan, self.lang), whole_lines=True)

@@ -1,9 +1,9 @@
 """A game held in memory by the server: the engine's Game plus what the views need.
 
-Besides the Game the server keeps, per game, the log of applied decisions (private ones are
-shown as hidden to other teams, ``kaladan.public_log``) and the last battle's dice
-(``kaladan.battle_report``).
-Both are derived from the decision log alone, so a game rebuilt by replay has the same ones.
+The log the views show is the engine's (``live.game.entries``, ``rules.gamelog``): each entry
+goes to clients as JSON, made once per entry and per form a reader may see
+(``gamelog.visible``), when first needed. The log lives in the Game, so a game rebuilt by
+replaying its stored decisions has the same log.
 """
 
 from __future__ import annotations
@@ -11,72 +11,20 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from bisect import bisect_right
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ..battle_report import BattleReport, battle_report
 from ..bots.base import Bot
-from ..game import Game, Step
-from ..public_log import action_kind, is_private
-from ..rules.actions import parse_action
+from ..game import Game
+from ..rules.gamelog import Entry, visible
+from ..rules.logtext import LANGS
 from ..rules.state import GameState
 
 QUICK_BOTS = frozenset({"random", "greedy"})
-
-
-@dataclass(slots=True)
-class LogEntry:
-    """One applied decision as the log shows it; its JSON (for readers who may and may not see
-    its cards) is made once, by ``views.log_item``."""
-
-    version: int  # the game's version after this decision
-    seat: int
-    text: str
-    private: bool = field(init=False)  # names a card only the seat's team may read
-    json_cache: dict[bool, tuple[dict[str, Any], str]] = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        self.private = is_private(self.text)
-        self.json_cache = {}
-
-    @property
-    def kind(self) -> str:
-        return action_kind(self.text)
-
-
-@dataclass(slots=True)
-class LastBattle:
-    """The game's latest battle whose dice rolled, and the units each seat has lost in it so
-    far (R16.13-R16.25): a loser may choose casualties in later decisions."""
-
-    report: BattleReport
-    losses: dict[int, int]
-    over: bool
-
-    def follow(self, state: GameState) -> None:
-        """Update the losses after a later decision of the same battle."""
-        self.losses = self.report.losses(state)
-        self.over = state.battle is None or not state.battle.attack_rolls
-
-    def to_json(self, names: tuple[str, ...] | list[str]) -> dict[str, Any]:
-        report = self.report
-        attack, defence, dropped = report.pairs()
-        hits_a, hits_d = report.hits
-        return {
-            "attacker": report.attacker, "defender": report.defender,
-            "attacking_tile": names[report.a_tile], "defended_tile": names[report.d_tile],
-            "attack_dice": [f"d{d}" for d in report.attack_dice],
-            "defence_dice": [f"d{d}" for d in report.defence_dice],
-            "attack_rolls": attack,
-            "defence_rolls": sorted(report.defence_rolls, reverse=True),
-            "pairs": [list(pair) for pair in report.paired()],
-            "dropped": [] if dropped is None else [dropped],
-            "hits": {"attacker": hits_a, "defender": hits_d},
-            "losses": {str(seat): n for seat, n in sorted(self.losses.items())},
-            "over": self.over,
-        }
 
 
 @dataclass(slots=True)
@@ -104,29 +52,115 @@ class SeatInfo:
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """A consistent (version, state, last battle) for views; states are never changed in
-    place, so a view can be built while the next decision is being applied."""
+    """A consistent (version, state, log) for views. States are never changed in place and
+    the game's entry lists only grow, so a view can be built while the next decision is
+    being applied: it reads the first ``count`` entries of ``entries`` only."""
 
     version: int
     state: GameState
-    battle: dict[str, Any] | None = None
+    entries: Sequence[Entry]  # the Game's list (shared, appended to by later decisions)
+    starts: Sequence[int]  # the Game's ``entry_starts``: where each step's entries begin
+    count: int  # how many entries are published
+
+    def first_after(self, since: int) -> int:
+        """The index of the first entry made after version ``since`` (step ``since``'s
+        entries have version ``since + 1``; -1: the first entry of all)."""
+        if since < 0:
+            return 0
+        return self.starts[since] if since < self.version else self.count
+
+
+@dataclass(frozen=True, slots=True)
+class ShownEntry:
+    """One form of a log entry as it goes to clients: ``to_json()`` with its ``index`` in the
+    game's log, its ``version`` and its ``text`` per language; and that JSON as text."""
+
+    data: dict[str, Any]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedEntry:
+    """One entry of the log as each reader sees it: per seat, then for spectators, the form
+    ``gamelog.visible`` gives (None: the entry is left out). Readers who see the same form
+    share one ``ShownEntry``."""
+
+    version: int
+    forms: tuple[ShownEntry | None, ...]
+
+    def for_reader(self, seat: int | None) -> ShownEntry | None:
+        return self.forms[-1 if seat is None else seat]
+
+
+def entry_json(entry: Entry, index: int, version: int, realms: Sequence[int]) -> ShownEntry:
+    """The JSON of one entry form (docs/api.md "The log")."""
+    data = entry.to_json()
+    data["index"] = index
+    data["version"] = version
+    data["text"] = {lang: entry.text(lang, realms) for lang in LANGS}
+    return ShownEntry(data, dumps(data))
+
+
+def logged_entry(entry: Entry, index: int, version: int, teams: Sequence[int],
+                 realms: Sequence[int]) -> LoggedEntry:
+    made: list[tuple[Entry, ShownEntry]] = []
+    forms: list[ShownEntry | None] = []
+    for reader in (*range(len(teams)), None):
+        seen = visible((entry,), teams, reader)
+        if not seen:
+            forms.append(None)
+            continue
+        form = seen[0]  # the entry itself, or a redacted copy (a new object each time)
+        shown = next((s for f, s in made if f == form), None)
+        if shown is None:
+            shown = entry_json(form, index, version, realms)
+            made.append((form, shown))
+        forms.append(shown)
+    return LoggedEntry(version, tuple(forms))
+
+
+class LogJson:
+    """The JSON of one game's log entries, each made when a view first needs it (a rebuilt
+    game's old entries only if someone reads them). Used on the event loop only. Texts name
+    seats by realm (``P1 (Kimbria)``), so they are made again when a realm is taken (in the
+    setup only)."""
+
+    def __init__(self) -> None:
+        self.items: list[LoggedEntry | None] = []
+        self.source: Sequence[Entry] | None = None
+        self.realms: tuple[int, ...] = ()
+
+    def entry(self, snapshot: Snapshot, index: int) -> LoggedEntry:
+        """Entry ``index`` (below ``snapshot.count``) of the snapshot's game."""
+        realms = tuple(snapshot.state.realm)
+        if snapshot.entries is not self.source or realms != self.realms:
+            # another Game (rebuilt after a storage failure) or a realm taken
+            self.items, self.source, self.realms = [], snapshot.entries, realms
+        if index >= len(self.items):
+            self.items.extend([None] * (snapshot.count - len(self.items)))
+        item = self.items[index]
+        if item is None:
+            version = bisect_right(snapshot.starts, index, 0, snapshot.version)
+            item = self.items[index] = logged_entry(snapshot.entries[index], index, version,
+                                                    snapshot.state.team, realms)
+        return item
 
 
 @dataclass(slots=True)
 class CachedView:
-    """One seat's view at one version, shared by every request and connection of that seat;
-    its JSON text is made once, when first sent, from the log entries' own JSON texts."""
+    """One seat's view at one version, shared by every request and connection of that seat.
+    ``view`` holds everything but the log; its JSON text is made once, and the log part of
+    a message (the entries after some version) is put together from the entries' own
+    JSON texts, once per ``since``."""
 
-    version: int
+    snapshot: Snapshot
     view: dict[str, Any]
-    log_texts: list[str]  # the JSON of each item of ``view["log"]``
-    text: str | None = None
+    head: str | None = None  # the JSON text of ``view`` without its closing brace
+    logs: dict[int, tuple[list[ShownEntry], str]] = field(default_factory=dict)
 
-    def json_text(self) -> str:
-        if self.text is None:
-            rest = {key: value for key, value in self.view.items() if key != "log"}
-            self.text = (dumps(rest)[:-1] + ',"log":[' + ",".join(self.log_texts) + "]}")
-        return self.text
+    @property
+    def version(self) -> int:
+        return self.snapshot.version
 
 
 def dumps(value: Any) -> str:
@@ -142,17 +176,16 @@ class LiveGame:
     game: Game
     seats: list[SeatInfo]
     bots: list[Bot | None]
-    log: list[LogEntry] = field(default_factory=list)
-    battle: LastBattle | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[asyncio.Event] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     snapshot: Snapshot | None = None
+    log_json: LogJson = field(default_factory=LogJson)
     view_cache: dict[int | None, CachedView] = field(default_factory=dict)
     recent_errors: deque[str] = field(default_factory=lambda: deque(maxlen=20))
 
     def __post_init__(self) -> None:
-        self.snapshot = Snapshot(len(self.game.steps), self.game.state)
+        self.publish()
 
     @property
     def quick_bots(self) -> bool:
@@ -174,24 +207,12 @@ class LiveGame:
             return "over"
         return "running" if all(s.joined for s in self.seats) else "open"
 
-    def record(self, before: GameState, step: Step) -> None:
-        """Note an applied step: its log entry, battle dice and losses. Views see it only
-        after ``publish``."""
-        self.log.append(LogEntry(len(self.log) + 1, step.seat, step.action))
-        state = self.game.state
-        if self.battle is not None and not self.battle.over:
-            self.battle.follow(state)
-        if not step.chance:  # no die was rolled
-            return
-        report = battle_report(before, parse_action(step.action, before))
-        if report is not None:
-            self.battle = LastBattle(report, report.losses(state), state.battle is None)
-
     def publish(self) -> None:
-        """Let views show the recorded steps (once they are stored)."""
-        state = self.game.state
-        battle = None if self.battle is None else self.battle.to_json(state.world.names)
-        self.snapshot = Snapshot(len(self.game.steps), state, battle)
+        """Let views show the decisions applied so far and their log entries (once they
+        are stored)."""
+        game = self.game
+        self.snapshot = Snapshot(len(game.steps), game.state, game.entries, game.entry_starts,
+                                 len(game.entries))
 
     def bot_rng(self, seat: int) -> random.Random:
         """A bot's generator for this decision: a function of the game's seed, seat and

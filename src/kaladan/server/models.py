@@ -105,29 +105,25 @@ class AttackOdds(BaseModel):
     expected_defender_losses: float
 
 
-class LogItem(BaseModel):
-    version: int = Field(description="the game's version after this decision")
-    seat: int
-    text: str = Field(description="a private decision of another seat reads "
-                      "'magic committed' or '<kind> (hidden)'")
-    public: bool = Field(description="false: only this seat and its allies see the text")
+class LogText(BaseModel):
+    en: str
+    nl: str
+    de: str
 
 
-class BattleView(BaseModel):
-    attacker: int
-    defender: int
-    attacking_tile: str
-    defended_tile: str
-    attack_dice: list[str]
-    defence_dice: list[str]
-    attack_rolls: list[int] = Field(description="sorted, highest first")
-    defence_rolls: list[int] = Field(description="sorted, highest first")
-    pairs: list[list[int]] = Field(description="[attack, defence] compared (R16.16)")
-    dropped: list[int] = Field(description="the defence die dropped on a mountain "
-                               "(mountain_defence=drop_lowest)")
-    hits: dict[str, int] = Field(description="hits by the dice on 'attacker' and 'defender'")
-    losses: dict[str, int] = Field(description="units each seat lost in the battle so far")
-    over: bool
+class LogEntry(BaseModel):
+    """One entry of the engine's log (``rules.gamelog``) as this reader may see it: the
+    fields of its kind (docs/formats.md "Log entries"; units as "seat/token", tiles by name)
+    and three the server adds."""
+
+    model_config = ConfigDict(extra="allow")
+
+    kind: str = Field(description="battle_started, card_revealed, dice_rolled, ...")
+    index: int = Field(description="its place in the game's whole log (hidden entries "
+                       "included, so a reader may see gaps): to append and de-duplicate")
+    version: int = Field(description="the version it belongs to: step k's entries have "
+                         "version k + 1, the game's set-up before any decision version 0")
+    text: LogText = Field(description="a short sentence per language")
 
 
 class ResultView(BaseModel):
@@ -151,9 +147,12 @@ class View(BaseModel):
     your_turn: bool
     legal: list[LegalAction] = Field(description="only for the seat to decide")
     odds: dict[str, AttackOdds] = Field(description="per attack text in 'legal'")
-    log: list[LogItem] = Field(description="the most recent 100 decisions")
-    battle: BattleView | None = Field(description="the last battle fought")
     result: ResultView | None
+    log_since: int = Field(description="``log`` holds the entries made after this version; "
+                           "-1: the whole log")
+    log: list[LogEntry] = Field(description="the log entries this reader may read (another "
+                                "team's secret card left out) with ``log_since`` < version "
+                                "<= ``version``, oldest first, at most the newest 500")
 
 
 class ErrorDetail(BaseModel):

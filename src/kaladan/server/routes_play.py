@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import Response
 
 from ..record import to_record
@@ -12,7 +12,7 @@ from .deps import seat_of, service_of
 from .errors import ApiError
 from .models import ActionRequest, View, errors
 from .service import GameService
-from .views import view_text
+from .views import LOG_LIMIT, view_text
 
 router = APIRouter(prefix="/api/games", tags=["play"])
 Service = Annotated[GameService, Depends(service_of)]
@@ -21,9 +21,15 @@ GameId = Annotated[str, Path(max_length=200)]
 
 @router.get("/{game_id}/view", response_model=View, responses=errors(403, 404),
             summary="The current view of a seat (with its token) or of a spectator")
-async def view(game_id: GameId, request: Request, service: Service) -> Any:
+async def view(
+    game_id: GameId, request: Request, service: Service,
+    since: Annotated[int | None, Query(ge=0, description="only the log entries made after "
+                                       "this version; absent: the whole log (the newest "
+                                       f"{LOG_LIMIT} entries)")] = None,
+) -> Any:
     live = await service.get(game_id)
-    return Response(view_text(live, seat_of(request, live, required=False)),
+    seat = seat_of(request, live, required=False)
+    return Response(view_text(live, seat, -1 if since is None else since),
                     media_type="application/json")
 
 
@@ -32,12 +38,15 @@ async def view(game_id: GameId, request: Request, service: Service) -> Any:
              summary="Make the seat's decision")
 async def act(game_id: GameId, body: ActionRequest, request: Request, service: Service) -> Any:
     """Apply one decision by text or by index into ``legal``. 409 when it is not this seat's
-    turn or ``version`` is stale, 422 with the rule id when the rules forbid it."""
+    turn or ``version`` is stale, 422 with the rule id when the rules forbid it. The view
+    that follows carries the log entries made after ``version`` (without it: the whole
+    log)."""
     live = await service.get(game_id)
     seat = seat_of(request, live, required=True)
     assert seat is not None
     await service.act(live, seat, body.action, body.index, body.version)
-    return Response(view_text(live, seat), media_type="application/json")
+    since = -1 if body.version is None else body.version
+    return Response(view_text(live, seat, since), media_type="application/json")
 
 
 @router.get("/{game_id}/record", responses=errors(404, 409),

@@ -1,7 +1,8 @@
 """Real-time play: one WebSocket per seat (with its token) or spectator.
 
-The server sends the current view on connect and after every change; several changes in a
-row are sent as one view of the newest version. A rejected message gets an error and changes
+The server sends the current view on connect (with the whole log) and after every change
+(with the log entries made since the view sent before); several changes in a row are sent as
+one view of the newest version. A rejected message gets an error and changes
 nothing; the connection stays open.
 """
 
@@ -19,7 +20,7 @@ from .errors import ApiError
 from .limits import MAX_MESSAGE, RateLimiter
 from .live import LiveGame
 from .service import GameService
-from .views import cached_view
+from .views import cached_text, cached_view
 
 router = APIRouter()
 
@@ -74,15 +75,19 @@ class Connection:
             await self.websocket.send_text(text)
 
     async def _write_views(self) -> None:
+        """Send the view whenever it changed: the first with the whole log, every later one
+        with the log entries made after the version this connection was sent last."""
         last: object = None
+        sent = -1
         try:
             while True:
                 await self.changed.wait()
                 self.changed.clear()
                 cached = cached_view(self.live, self.seat)
-                if cached is not last:  # the view's text is shared by the seat's connections
-                    await self._send_text('{"type":"view","view":' + cached.json_text() + "}")
-                    last = cached
+                if cached is not last:  # the view's parts are shared by the seat's connections
+                    text = cached_text(self.live, cached, self.seat, sent)
+                    await self._send_text('{"type":"view","view":' + text + "}")
+                    last, sent = cached, cached.version
         except (WebSocketDisconnect, RuntimeError):
             return  # the socket closed while sending
 

@@ -25,7 +25,7 @@ from ..bots.registry import bot_codes, make_bot
 from ..game import Game
 from ..record import ReplayError
 from ..rules.actions import Action
-from ..rules.config import MODES, OPTIONS, Config
+from ..rules.config import MODES, OPTIONS, Config, Mode
 from ..rules.errors import IllegalActionError, InvalidActionError, KaladanError
 from ..rules.legal import legal_actions
 from ..rules.state import GameState
@@ -83,7 +83,7 @@ def make_config(mode: str, players: int, options: Mapping[str, str],
         changes["layout"] = dict(world)
         changes.setdefault("world", "custom")
     try:
-        return Config(players=players, mode=mode, quick_setup=quick, **changes)
+        return Config(players=players, mode=Mode(mode), quick_setup=quick, **changes)
     except KaladanError as exc:
         raise ApiError(400, "invalid_config", str(exc),
                        getattr(exc, "rule", None) or None) from exc
@@ -96,15 +96,14 @@ def rebuild(stored: StoredGame) -> LiveGame:
     live = LiveGame(stored.id, stored.name, stored.created, game, seats,
                     [None if s.bot is None else make_bot(s.bot) for s in seats])
     for i, (seat, text, chance) in enumerate(stored.steps):
-        before = game.state
-        if before.pending.seat != seat:
+        if game.state.pending.seat != seat:
             raise ReplayError(f"step {i} ({text!r}): seat {seat} stored, seat "
-                              f"{before.pending.seat} to decide")
-        step = game.play(text, seat)
+                              f"{game.state.pending.seat} to decide")
+        game.play(text, seat)  # the log entries too: the same decisions make the same log
+        step = game.steps[-1]
         if list(step.chance) != chance:
             raise ReplayError(f"step {i} ({text!r}): chance {list(step.chance)} differs "
                               f"from the stored {chance}")
-        live.record(before, step)
     live.publish()
     return live
 
@@ -304,11 +303,9 @@ class GameService:
 
     def _play(self, live: LiveGame, action: Action | str, seat: int) -> None:
         """Check and apply one decision in memory (not yet stored nor shown)."""
-        game = live.game
-        before = game.state
         shown = action if isinstance(action, str) else None
         try:
-            step = game.play(action, seat)
+            live.game.play(action, seat)
         except IllegalActionError as exc:
             raise ApiError(422, "illegal_action", exc.reason, exc.rule, shown) from exc
         except InvalidActionError as exc:
@@ -320,25 +317,37 @@ class GameService:
             log.exception("action %r in game %s could not be read", shown, live.game_id)
             raise ApiError(400, "invalid_action", f"cannot read action {shown!r}", None,
                            shown) from exc
-        live.record(before, step)
 
     def _store(self, live: LiveGame, stored: int) -> None:
         """Store the steps after version ``stored`` in one transaction, then publish them.
-        If the database refuses, the game is rebuilt from what it holds: storage is the
-        truth, and nobody saw the lost steps."""
+        If the database refuses, the game goes back to what it holds: storage is the truth,
+        and nobody saw the lost steps. The log lives in the Game, so it goes back with it."""
         game = live.game
         new = [(s.seat, s.action, s.chance) for s in game.steps[stored:]]
         try:
             self.store.add_steps(live.game_id, stored, new, "over" if game.is_over else None)
         except Exception as exc:
             log.exception("cannot store steps of game %s", live.game_id)
-            restored = self._load(live.game_id)
-            if restored is not None:
-                live.game, live.log, live.battle = restored.game, restored.log, restored.battle
-                live.publish()
+            live.game = self._stored_game(live, stored)
+            live.publish()
             raise ApiError(503, "storage_unavailable", "the decision could not be stored; "
                            "try again") from exc
         live.publish()
+
+    def _stored_game(self, live: LiveGame, stored: int) -> Game:
+        """The game as the database holds it; when it cannot be read either, the game's
+        own first ``stored`` steps replayed (they were stored before)."""
+        try:
+            restored = self._load(live.game_id)
+        except Exception:
+            log.exception("cannot read game %s back", live.game_id)
+            restored = None
+        if restored is not None:
+            return restored.game
+        game = Game.new(live.game.config, live.game.seed)
+        for step in live.game.steps[:stored]:
+            game.play(step.action, step.seat)
+        return game
 
     # --- bots and listeners -------------------------------------------------------------
 

@@ -1,24 +1,22 @@
-"""What the server sends: every view is built from one seat's observation (R5.13), or for
-spectators from the public part of it. Seeds, tokens, chance logs and the deck order never
-appear here; private decisions show as "committed" to everyone who may not see them."""
+"""What the server sends: every view is built from one seat's observation (R5.13; spectators:
+``observe(state, None)``) and the engine's log entries that seat may read
+(``gamelog.visible``). Seeds, tokens, chance logs and the deck order never appear here."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..odds import odds_for_attack
-from ..public_log import hidden_text, may_read
-from ..rules.actions import ATTACK, GIFT, KILL, Action, format_action
+from ..rules.actions import ATTACK, KILL, Action, format_action
 from ..rules.combat import attack_pool, defence_pool
 from ..rules.errors import KaladanError
 from ..rules.legal import legal_actions
-from ..rules.observe import Observation, observe
+from ..rules.observe import observe
 from ..rules.state import GameState
 from ..rules.world import Terrain
-from .live import CachedView, LiveGame, LogEntry, dumps
+from .live import CachedView, LiveGame, ShownEntry, dumps
 
-LOG_LIMIT = 100  # the most recent decisions sent with every view
-PRIVATE_PLAYER_FIELDS = ("hand", "pool", "buyable")
+LOG_LIMIT = 500  # the most log entries one view carries (the newest)
 # The odds of an attack depend only on both dice pools, the mountain and scales rules and the
 # number of units on each side (``odds.odds_for_attack``); games keep meeting the same ones.
 OddsKey = tuple[tuple[int, ...], tuple[int, ...], bool, bool, int, int]
@@ -28,22 +26,6 @@ _odds_memo: dict[OddsKey, dict[str, Any]] = {}
 # ``kill``'s, which names units by the tile's owner): the same texts keep being offered.
 TEXT_MEMO_LIMIT = 50_000
 _text_memo: dict[tuple[Action, int, tuple[str, ...]], str] = {}
-
-
-def public_observation(state: GameState) -> Observation:
-    """What every seat may see: an observation without any hand, realm pool or buyable card,
-    and a battle card only once it is revealed to all seats (R5.13, R16.5)."""
-    obs = observe(state, 0)
-    obs["seat"] = None
-    for player in obs["players"]:
-        for key in PRIVATE_PLAYER_FIELDS:
-            player.pop(key, None)
-    battle = obs["battle"]
-    if battle is not None and battle["cards"]:
-        seen = [observe(state, s)["battle"]["cards"] for s in range(state.n)]
-        battle["cards"] = {p: card if all(v.get(p) == card for v in seen) else "committed"
-                           for p, card in battle["cards"].items()}
-    return obs
 
 
 def action_text(action: Action, state: GameState) -> str:
@@ -61,8 +43,7 @@ def action_text(action: Action, state: GameState) -> str:
 
 def action_json(index: int, action: Action, state: GameState) -> dict[str, Any]:
     names = state.world.names
-    tiles = [] if action.kind == GIFT else [  # a gift's tile field holds the amount
-        names[t] for t in (action.tile, action.tile2) if t >= 0]
+    tiles = [names[t] for t in (action.tile, action.tile2) if t >= 0]
     return {"index": index, "text": action_text(action, state), "kind": action.kind,
             "tiles": tiles}
 
@@ -100,29 +81,6 @@ def attack_odds(state: GameState, action: Action) -> dict[str, Any] | None:
     return chances
 
 
-def log_item(entry: LogEntry, visible: bool) -> tuple[dict[str, Any], str]:
-    """An entry's JSON and its text for readers who may (``visible``) or may not see its
-    cards; made once per entry (shared, not to be changed)."""
-    item = entry.json_cache.get(visible)
-    if item is None:
-        data = {"version": entry.version, "seat": entry.seat,
-                "text": entry.text if visible else hidden_text(entry.text),
-                "public": not entry.private}
-        item = entry.json_cache[visible] = (data, dumps(data))
-    return item
-
-
-def log_items(entries: list[LogEntry], state: GameState,
-              seat: int | None) -> list[tuple[dict[str, Any], str]]:
-    return [log_item(entry, not entry.private or may_read(state, entry.seat, seat))
-            for entry in entries[-LOG_LIMIT:]]
-
-
-def log_json(entries: list[LogEntry], state: GameState, seat: int | None) -> list[dict[str, Any]]:
-    """The log as ``seat`` (None: a spectator) may read it: the last ``LOG_LIMIT`` entries."""
-    return [data for data, _ in log_items(entries, state, seat)]
-
-
 def result_json(state: GameState) -> dict[str, Any] | None:
     result = state.result
     if result is None:
@@ -131,18 +89,55 @@ def result_json(state: GameState) -> dict[str, Any] | None:
             "team": result.team, "tie_break": [list(r) for r in result.tie_break]}
 
 
-def build_view(live: LiveGame, seat: int | None) -> dict[str, Any]:
-    """The view of ``seat`` (None: a spectator) at the game's current version, cached per
-    version: views are shared and must not be changed."""
-    return cached_view(live, seat).view
+def build_view(live: LiveGame, seat: int | None, since: int = -1) -> dict[str, Any]:
+    """The view of ``seat`` (None: a spectator) at the game's current version with the log
+    entries after version ``since`` (-1: the whole log, up to ``LOG_LIMIT``), as a new dict
+    (its parts are shared and must not be changed)."""
+    cached = cached_view(live, seat)
+    entries, _ = log_part(live, cached, seat, since)
+    return {**cached.view, "log_since": max(since, -1), "log": [e.data for e in entries]}
 
 
-def view_text(live: LiveGame, seat: int | None) -> str:
-    """The JSON text of ``build_view(live, seat)``, serialised once per version and seat."""
-    return cached_view(live, seat).json_text()
+def view_text(live: LiveGame, seat: int | None, since: int = -1) -> str:
+    """The JSON text of ``build_view(live, seat, since)``, from parts made once."""
+    return cached_text(live, cached_view(live, seat), seat, since)
+
+
+def cached_text(live: LiveGame, cached: CachedView, seat: int | None, since: int) -> str:
+    """The JSON text of the view ``cached`` with the log entries after version ``since``."""
+    if cached.head is None:
+        cached.head = dumps(cached.view)[:-1]
+    _, log = log_part(live, cached, seat, since)
+    return f'{cached.head},"log_since":{max(since, -1)},"log":[{log}]}}'
+
+
+def log_part(live: LiveGame, cached: CachedView, seat: int | None,
+             since: int) -> tuple[list[ShownEntry], str]:
+    """The entries ``seat`` may read (``gamelog.visible``) made after version ``since``, at
+    the cached view's version: the last ``LOG_LIMIT`` of them; and their JSON texts joined."""
+    since = max(since, -1)
+    known = cached.logs.get(since)
+    if known is not None:
+        return known
+    snapshot = cached.snapshot
+    first = snapshot.first_after(since)
+    shown: list[ShownEntry] = []
+    for i in range(snapshot.count - 1, first - 1, -1):  # newest first, up to the limit
+        form = live.log_json.entry(snapshot, i).for_reader(seat)
+        if form is not None:
+            shown.append(form)
+            if len(shown) == LOG_LIMIT:
+                break
+    shown.reverse()
+    part = (shown, ",".join(e.text for e in shown))
+    if len(cached.logs) >= 8:  # a view is asked for with a few ``since`` only
+        cached.logs.clear()
+    cached.logs[since] = part
+    return part
 
 
 def cached_view(live: LiveGame, seat: int | None) -> CachedView:
+    """The parts of ``seat``'s view at the current version but its log, made once."""
     snapshot = live.snapshot
     assert snapshot is not None
     cached = live.view_cache.get(seat)
@@ -162,17 +157,13 @@ def cached_view(live: LiveGame, seat: int | None) -> CachedView:
                 chances = attack_odds(state, action)
                 if chances is not None:
                     odds[item["text"]] = chances
-    version = snapshot.version
-    log = log_items(live.log[max(0, version - LOG_LIMIT):version], state, seat)
     view = {
-        "game_id": live.game_id, "seat": seat, "version": version,
+        "game_id": live.game_id, "seat": seat, "version": snapshot.version,
         "status": live.status,
-        "observation": public_observation(state) if seat is None else observe(state, seat),
+        "observation": observe(state, seat),
         "to_move": to_move, "your_turn": your_turn, "legal": legal, "odds": odds,
-        "log": [data for data, _ in log],
-        "battle": snapshot.battle,
         "result": result_json(state),
     }
-    cached = CachedView(version, view, [text for _, text in log])
+    cached = CachedView(snapshot, view)
     live.view_cache[seat] = cached
     return cached

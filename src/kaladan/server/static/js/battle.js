@@ -1,84 +1,175 @@
-// The battle view: both dice pools, the rolls sorted and paired (R16.17-R16.20), the losses.
-// The server's view.battle (the last battle with its pairs and losses) is preferred; a battle
-// declared but not yet rolled comes from observation.battle.
+// The battle view, rendered from the log entries of one battle (docs/api.md "The log"): from
+// its battle_started entry to its battle_ended, and the invasion that follows. Both sides,
+// the cards (a card committed face down shows as such until its card_revealed entry), every
+// die with its face and its unit or bonus, the pairs with who lost each (R16.16-R16.19), the
+// units killed and saved, and the result. Nothing here is worked out from the rules: every
+// number is an entry's.
 
 import {h, mount} from "./dom.js";
 import {seatColor} from "./board.js";
-import {playerLabel} from "./panels.js";
-import {cardName, t} from "./i18n.js";
+import {cardBox, playerLabel} from "./panels.js";
+import {cardName, logText, t, term, unitName} from "./i18n.js";
 
-const size = (die) => Number(String(die).replace(/^d/i, ""));
-const desc = (list) => [...list].sort((a, b) => b - a);
+// Entries right after battle_ended that still belong to the battle: the invasion (R17.6-R17.8).
+const AFTERMATH = new Set(["left_behind", "tile_captured"]);
+const isAftermath = (entry) => AFTERMATH.has(entry.kind)
+  || (entry.kind === "moved" && entry.cause === "invasion");
 
-function dieBox(value, side, extra = "") {
-  return h("span", {class: `die ${side} ${extra}`.trim()}, h("span", {class: "die-value"}, value));
+/** The position in `log` of the latest battle_started entry, or -1. */
+export function lastBattleStart(log) {
+  for (let i = log.length - 1; i >= 0; i--) if (log[i].kind === "battle_started") return i;
+  return -1;
 }
 
-/** The battle to show, or null: {..., live} where live means it is still being fought. */
-export function currentBattle(view) {
-  const live = view.observation.battle;
-  const last = view.battle;
-  const sameTiles = live && last && live.attacking_tile === last.attacking_tile
-    && live.defended_tile === last.defended_tile && live.attack_rolls.length > 0;
-  if (live && !sameTiles) return {...live, live: true};
-  if (last) return {...last, cards: live ? live.cards : {}, step: live?.step, live: !!live};
+/** The entries of the battle whose battle_started entry is log[start]. */
+export function battleEntries(log, start) {
+  const out = [log[start]];
+  let ended = false;
+  for (let i = start + 1; i < log.length; i++) {
+    const entry = log[i];
+    if (entry.kind === "battle_started") break;
+    if (ended && !isAftermath(entry)) break;
+    out.push(entry);
+    if (entry.kind === "battle_ended") ended = true;
+  }
+  return out;
+}
+
+/** The cards of the battle, per side leader, in the order they were played. */
+function cardPlays(entries) {
+  const plays = [];
+  const latest = (seat, test) => {
+    for (let i = plays.length - 1; i >= 0; i--) if (plays[i].seat === seat && test(plays[i])) return plays[i];
+    return null;
+  };
+  const on = {
+    card_committed: (e) => plays.push({seat: e.seat, card: e.card, state: "committed"}),
+    card_revealed: (e) => {
+      const play = latest(e.seat, (p) => p.state === "committed");
+      if (play) Object.assign(play, {card: e.card, state: "revealed", holder: e.holder});
+      else plays.push({seat: e.seat, card: e.card, state: "revealed", holder: e.holder});
+    },
+    card_spent: (e) => {
+      const play = latest(e.seat, (p) => p.card === e.card);
+      if (play) play.state = "spent"; else plays.push({seat: e.seat, card: e.card, state: "spent"});
+    },
+    card_returned: (e) => {
+      const play = latest(e.seat, (p) => p.card === e.card);
+      if (play) Object.assign(play, {state: "returned", rule: e.rule});
+      else plays.push({seat: e.seat, card: e.card, state: "returned", rule: e.rule});
+    },
+    no_card: (e) => plays.push({seat: e.seat, card: null, state: `none_${e.window}`}),
+  };
+  for (const entry of entries) on[entry.kind]?.(entry);
+  return plays;
+}
+
+const byKind = (entries, kind) => entries.filter((e) => e.kind === kind);
+const unitOnly = (ref) => unitName(ref.split("/").pop());
+
+function dieBox(die, side, extra = "") {
+  const what = die.unit ? unitOnly(die.unit) : term(die.bonus);
+  return h("span", {class: `die ${side} ${extra}`.trim(), title: `D${die.size}: ${what}`},
+    h("span", {class: "die-value"}, die.face), h("span", {class: "die-size"}, `D${die.size}`));
+}
+
+function diceRow(roll) {
+  const pool = (dice, side) => h("div", {class: `dice dice-${side}`},
+    h("span", {class: "muted"}, t(side === "attack" ? "battle.attack_pool" : "battle.defence_pool"), " "),
+    dice.map((die) => h("span", {class: "die-with-source"}, dieBox(die, side),
+      h("span", {class: "die-source"}, die.unit ? unitOnly(die.unit) : term(die.bonus)))));
+  return h("div", {class: "pools"},
+    pool(roll.attack, "attack"), pool(roll.defence, "defence"));
+}
+
+function pairRows(compared) {
+  const face = (value, side, win) => h("span", {class: `die ${side}${win ? " win" : ""}`},
+    h("span", {class: "die-value"}, value));
+  const rows = compared.pairs.map((pair) => {
+    const outcome = pair.loser === "defender" ? "attacker-wins" : pair.loser === "attacker" ? "defender-wins" : "tie";
+    return h("li", {class: `pair ${outcome}`, "data-loser": pair.loser || "none"},
+      face(pair.attack, "attack", outcome === "attacker-wins"),
+      h("span", {class: "versus"}, outcome === "tie" ? "=" : outcome === "attacker-wins" ? ">" : "<"),
+      face(pair.defence, "defence", outcome === "defender-wins"),
+      h("span", {class: "pair-loser muted"}, t(`battle.loser_${pair.loser || "none"}`)));
+  });
+  if (compared.dropped >= 0) {  // R16.16: a mountain's defender drops its lowest die
+    rows.push(h("li", {class: "pair unpaired dropped"}, h("span", {class: "die empty"}),
+      h("span", {class: "versus"}), h("span", {class: "die defence struck"}, h("span", {class: "die-value"}, compared.dropped)),
+      h("span", {class: "pair-loser muted"}, t("battle.dropped"))));
+  }
+  return h("ol", {class: "pairs", "aria-label": t("battle.pairs")}, rows);
+}
+
+function cardLine(play, obs) {
+  const who = h("b", {}, playerLabel(obs, play.seat), ": ");
+  if (play.state.startsWith("none_")) {
+    return h("li", {class: "battle-card none"}, who, t(`battle.${play.state}`));
+  }
+  if (!play.card) return h("li", {class: "battle-card committed"}, who, t("battle.committed"));
+  const note = play.state === "committed" ? t("battle.committed_known") : t(`battle.card_${play.state}`);
+  return h("li", {class: `battle-card ${play.state}`, "data-card": play.card}, who,
+    h("span", {class: "card-name"}, cardName(play.card)), " — ", h("span", {class: "muted"}, note),
+    cardBox(play.card));
+}
+
+function unitLine(entry, obs) {
+  return h("li", {"data-unit": entry.unit, title: logText(entry)},
+    h("span", {class: "swatch", style: `background:${seatColor(obs, entry.seat)}`}),
+    unitName(entry.unit), ` (${entry.tile})`, entry.card ? ` — ${cardName(entry.card)}` : "");
+}
+
+function turnOf(log, start) {
+  for (let i = start; i >= 0; i--) if (log[i].kind === "turn_started") return log[i].turn;
   return null;
 }
 
-function pairing(battle) {
-  if (battle.pairs) return {pairs: battle.pairs, dropped: battle.dropped || []};
-  const attack = desc(battle.attack_rolls || []);
-  const defence = desc(battle.defence_rolls || []);
-  return {pairs: attack.slice(0, defence.length).map((a, i) => [a, defence[i]]), dropped: []};
-}
-
-export function renderBattle(el, view) {
-  const battle = currentBattle(view);
-  if (!battle) { el.hidden = true; mount(el); return; }
+/**
+ * Render the battle whose battle_started entry has the index `chosen` (a past battle picked in
+ * the log), or when chosen is null the latest battle. onClose goes back to the latest.
+ */
+export function renderBattle(el, view, log, chosen, onClose) {
+  const latest = lastBattleStart(log);
+  const picked = chosen === null ? -1 : log.findIndex((e) => e.index === chosen);
+  const start = picked >= 0 && log[picked].kind === "battle_started" ? picked : latest;
+  if (start < 0) { el.hidden = true; mount(el); return; }
   el.hidden = false;
   const obs = view.observation;
-  const attack = desc(battle.attack_rolls || []);
-  const defence = desc(battle.defence_rolls || []);
-  const {pairs, dropped} = pairing(battle);
-  for (const die of dropped) defence.splice(defence.lastIndexOf(die), 1);  // R16.16
-  let attackerHits = 0;
-  let defenderHits = 0;
-  const rows = pairs.map(([a, d]) => {
-    // R16.19: the lower result takes a hit; a tie hits nobody, or the defender under EG2.
-    let outcome = "tie";
-    if (a > d || (a === d && obs.scales)) { outcome = "attacker-wins"; defenderHits++; }
-    else if (d > a) { outcome = "defender-wins"; attackerHits++; }
-    return h("li", {class: `pair ${outcome}`},
-      dieBox(a, "attack", outcome === "attacker-wins" ? "win" : ""),
-      h("span", {class: "versus"}, outcome === "tie" ? "=" : outcome === "attacker-wins" ? ">" : "<"),
-      dieBox(d, "defence", outcome === "defender-wins" ? "win" : ""));
-  });
-  // R16.18: the larger pool's remaining dice are ignored.
-  for (const a of attack.slice(pairs.length)) rows.push(h("li", {class: "pair unpaired"}, dieBox(a, "attack"), h("span", {class: "versus"}), h("span", {class: "die empty"})));
-  for (const d of defence.slice(pairs.length)) rows.push(h("li", {class: "pair unpaired"}, h("span", {class: "die empty"}), h("span", {class: "versus"}), dieBox(d, "defence")));
-  for (const d of dropped) rows.push(h("li", {class: "pair unpaired dropped"}, h("span", {class: "die empty"}), h("span", {class: "versus"}), dieBox(d, "defence", "struck")));
-  const rolled = attack.length > 0 || defence.length > 0;
-  const hits = battle.hits || {attacker: attackerHits, defender: defenderHits};
-  const losses = battle.losses ? Object.entries(battle.losses).filter(([, n]) => n > 0) : null;
-  const cardsPlayed = Object.entries(battle.cards || {}).map(([seat, card]) =>
-    h("li", {}, playerLabel(obs, Number(seat)), ": ", card === "committed" ? t("game.committed") : cardName(card)));
-  const side = (seat, tile, key) => h("div", {class: "side"},
+  const entries = battleEntries(log, start);
+  const begun = entries[0];
+  const ended = byKind(entries, "battle_ended")[0] || null;
+  const rolls = byKind(entries, "dice_rolled");
+  const compared = byKind(entries, "pairs_compared");
+  const killed = byKind(entries, "unit_killed");
+  const saved = byKind(entries, "unit_saved");
+  const plays = cardPlays(entries);
+  const past = start !== latest;
+  const live = !ended && !past;
+  const side = (seat, tile, units, key) => h("div", {class: `side side-${key}`},
     h("span", {class: "swatch", style: `background:${seatColor(obs, seat)}`}),
-    h("b", {}, t(key)), " ", playerLabel(obs, seat), tile ? ` (${tile})` : "");
-  const pool = (dice, kind) => dice.map((d) => h("span", {class: `die ${kind} pool`}, `d${size(d)}`));
+    h("b", {}, t(`battle.${key}`)), " ", playerLabel(obs, seat), ` (${tile})`,
+    h("span", {class: "side-units muted"}, " ", units.map(unitOnly).join(", ")));
+  const title = past ? t("battle.past", {n: turnOf(log, start) ?? "?"}) : live ? "" : t("battle.last");
+  const more = entries.filter((e) => !["battle_started", "card_committed", "card_revealed", "card_spent",
+    "card_returned", "no_card", "dice_rolled", "pairs_compared", "unit_killed", "unit_saved", "battle_ended"].includes(e.kind));
   mount(el,
-    h("h2", {}, t("battle.title"), battle.live ? "" : ` — ${t("battle.last")}`),
-    h("div", {class: "sides"},
-      side(battle.attacker, battle.attacking_tile, "battle.attacker"),
-      side(battle.defender, battle.defended_tile, "battle.defender")),
-    cardsPlayed.length ? h("ul", {class: "battle-cards"}, cardsPlayed) : null,
-    h("div", {class: "pools"},
-      h("div", {class: "pool-attack"}, h("span", {class: "muted"}, t("battle.attack_pool")), " ", pool(battle.attack_dice || [], "attack")),
-      h("div", {class: "pool-defence"}, h("span", {class: "muted"}, t("battle.defence_pool")), " ", pool(battle.defence_dice || [], "defence"))),
-    rolled
-      ? h("ol", {class: "pairs", "aria-label": t("battle.pairs")}, rows)
-      : h("p", {class: "muted"}, t("battle.not_rolled")),
-    rolled ? h("p", {class: "hits"}, t("battle.hits", {a: hits.attacker, d: hits.defender})) : null,
-    losses ? h("p", {class: "losses"}, t("battle.lost"), " ",
-      losses.length ? losses.map(([seat, n]) => `${playerLabel(obs, Number(seat))} ${n}`).join(", ") : "0") : null);
+    h("h2", {}, t("battle.title"), title ? ` — ${title}` : "",
+      past ? h("button", {type: "button", class: "link battle-close", onclick: onClose}, t("battle.back")) : null),
+    h("div", {class: "sides", "data-battle": begun.index},
+      side(begun.attacker, begun.a_tile, begun.attackers, "attacker"),
+      side(begun.defender, begun.d_tile, begun.defenders, "defender")),
+    plays.length ? h("ul", {class: "battle-cards"}, plays.map((play) => cardLine(play, obs))) : null,
+    rolls.length ? rolls.map((roll, i) => h("div", {class: "battle-round"},
+      diceRow(roll),
+      compared[i] ? pairRows(compared[i]) : null,
+      compared[i] ? h("p", {class: "hits"}, t("battle.hits", {a: compared[i].attacker_hits, d: compared[i].defender_hits}),
+        " · ", t("battle.losses", {a: compared[i].attacker_losses, d: compared[i].defender_losses})) : null))
+      : h("p", {class: "muted"}, ended ? t("battle.no_dice") : t("battle.not_rolled")),
+    killed.length ? h("div", {class: "killed"}, h("span", {class: "muted"}, t("battle.killed")),
+      h("ul", {class: "unit-list"}, killed.map((e) => unitLine(e, obs)))) : null,
+    saved.length ? h("div", {class: "saved"}, h("span", {class: "muted"}, t("battle.saved")),
+      h("ul", {class: "unit-list"}, saved.map((e) => unitLine(e, obs)))) : null,
+    more.length ? h("ul", {class: "battle-more muted"}, more.map((e) => h("li", {class: `log-${e.kind}`}, logText(e)))) : null,
+    ended ? h("p", {class: `battle-result result-${ended.result}`}, logText(ended))
+      : h("p", {class: "battle-result muted"}, t("battle.in_progress")));
 }

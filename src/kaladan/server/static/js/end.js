@@ -1,4 +1,5 @@
-// The end screen: how the game ended, scores (R22.1) and tie-break rolls (R22.4).
+// The end screen: how the game ended, scores with their parts (R22.1, from the log's game_over
+// entry) and tie-break rolls (R22.4).
 
 import {byId, h, mount} from "./dom.js";
 import {seatColor} from "./board.js";
@@ -7,18 +8,16 @@ import {t} from "./i18n.js";
 
 let shownFor = null;
 
-/** Per seat the parts of a free-for-all score (R22.1): Crown trophies, castles, scalps, other
- * tiles and gold, as counted from the final observation; the total comes from the server. */
-function breakdown(obs) {
-  return obs.players.map((p) => {
-    const tiles = Object.entries(obs.board).filter(([, units]) => units.length && units[0].startsWith(`${p.seat}/`))
-      .map(([name]) => name);
-    const castles = tiles.filter((name) => name.startsWith("C")).length;
-    return [p.trophies.length, castles, p.graveyard.length, tiles.length - castles, p.gold];
-  });
+const PARTS = ["trophies", "castles", "scalps", "tiles", "gold", "six_gates"];
+
+/** The score parts of R22.1 per seat, in points, from the log's game_over entry (null when
+ * the log does not hold it). */
+function scoreParts(log) {
+  for (let i = log.length - 1; i >= 0; i--) if (log[i].kind === "game_over") return log[i].scores;
+  return null;
 }
 
-export function renderEnd(view) {
+export function renderEnd(view, log) {
   const result = view.result || view.observation.result;
   const dialog = byId("end");
   if (!result) { if (dialog.open) dialog.close(); shownFor = null; return; }
@@ -31,9 +30,9 @@ export function renderEnd(view) {
     : result.team !== null && result.team !== undefined ? t("end.team_wins", {team: result.team + 1})
     : winners.includes(view.seat) ? t("end.you_win") : t("end.wins", {who: playerLabel(obs, result.winner)});
   const tieBreak = result.tie_break;
-  const team = result.team !== null && result.team !== undefined;
-  const parts = team ? null : breakdown(obs);
-  const heads = team ? [] : ["end.crowns", "end.castles", "end.scalps", "end.tiles", "end.gold"];
+  const parts = scoreParts(log);
+  const shown = parts ? PARTS.filter((part) => part !== "six_gates" || parts.some((p) => p && p.six_gates)) : [];
+  const heads = shown.map((part) => `end.${part}`);
   mount(dialog.querySelector(".dialog-body"),
     h("h2", {id: "end-title"}, headline),
     h("p", {class: "muted"}, t(`end.reason_${result.end}`)),
@@ -43,9 +42,9 @@ export function renderEnd(view) {
       h("tbody", {}, order.map((seat) => h("tr", {class: winners.includes(seat) ? "winner" : ""},
         h("td", {}, h("span", {class: "swatch", style: `background:${seatColor(obs, seat)}`}),
           playerLabel(obs, seat), winners.includes(seat) ? " ★" : ""),
-        parts ? parts[seat].map((n) => h("td", {class: "num"}, n)) : null,
+        shown.map((part) => h("td", {class: "num"}, parts[seat] ? parts[seat][part] : "—")),
         h("td", {class: "num"}, h("b", {}, result.scores[seat] === null ? t("game.eliminated") : result.scores[seat]))))))),
-    parts ? h("p", {class: "muted"}, t("end.formula"), obs.six_gates ? ` ${t("end.six_gates")}` : "") : null,
+    parts ? h("p", {class: "muted"}, t("end.formula"), obs.six_gates ? ` ${t("end.six_gates_rule")}` : "") : null,
     Array.isArray(tieBreak) && tieBreak.length
       ? h("div", {class: "tie-break"}, h("h3", {}, t("end.tie_break")),
         h("ol", {}, tieBreak.map((sums) => h("li", {}, sums.join(" : ")))))

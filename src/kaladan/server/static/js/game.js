@@ -1,17 +1,20 @@
 // A game page: one seat (/play/{game}/{seat}) or a spectator (/watch/{game}). Every change
-// arrives as a whole view over the WebSocket; the page re-renders from the latest view.
+// arrives as a view over the WebSocket with the log entries made since the view before
+// (docs/api.md); the page keeps the log and re-renders from the latest view and the log.
 
 import {api, ApiError, GameSocket, seatToken} from "./api.js";
 import {byId, h, mount, s, toast} from "./dom.js";
 import {confirmAttack, renderActions, tilesOfAction} from "./actions.js";
-import {renderBattle, currentBattle} from "./battle.js";
+import {lastBattleStart, renderBattle} from "./battle.js";
 import {renderBoard} from "./board.js";
 import {renderEnd} from "./end.js";
 import {t, term} from "./i18n.js";
 import {renderCards, renderEvent, renderLog, renderPhases, renderPlayers} from "./panels.js";
 
 const game = {id: null, seat: null, token: null, view: null, summary: null, socket: null,
-  ui: {selected: null, selected2: null}, sending: false};
+  ui: {selected: null, selected2: null}, sending: false,
+  log: [],  // every log entry received, oldest first, by their index
+  battle: null};  // the index of the battle_started entry picked in the log, or null: the latest
 
 function layout(root) {
   const legend = ["field", "forest", "mountain", "castle"].map((terrain) =>
@@ -69,8 +72,35 @@ async function onAction(entry) {
   }
 }
 
+/**
+ * Add a view's log entries: the whole log when log_since is -1, else the entries made after
+ * version log_since, appended by index (an index already known is replaced). False when the
+ * view's entries do not follow on from the log held (entries would be missing).
+ */
+function mergeLog(view) {
+  const entries = view.log || [];
+  if (view.log_since < 0) { game.log = entries.slice(); return true; }
+  if (!game.view || view.log_since > game.view.version) return false;
+  const last = game.log.length ? game.log[game.log.length - 1].index : -1;
+  for (const entry of entries) {
+    if (entry.index > last) { game.log.push(entry); continue; }
+    const at = game.log.findIndex((e) => e.index === entry.index);
+    if (at >= 0) game.log[at] = entry;
+  }
+  return true;
+}
+
+async function reload() {
+  try { onView(await api("GET", `/api/games/${encodeURIComponent(game.id)}/view`, {token: game.token})); }
+  catch (err) { onError({message: err.message}); }
+}
+
 function onView(view) {
   if (game.view && view.version < game.view.version) return;  // a late message
+  const latestIndex = () => { const at = lastBattleStart(game.log); return at < 0 ? -1 : game.log[at].index; };
+  const before = latestIndex();
+  if (!mergeLog(view)) { reload(); return; }  // a gap: fetch the whole log again
+  if (latestIndex() !== before) game.battle = null;  // a new battle shows itself at once
   // A new decision starts with a clear selection (only this seat's own actions change the
   // version while it is to move).
   if (!game.view || view.version !== game.view.version) game.ui = {selected: null, selected2: null};
@@ -110,7 +140,6 @@ function draw() {
   const targets = new Set(game.ui.selected
     ? legal.filter((e) => tilesOfAction(e).includes(game.ui.selected)).flatMap(tilesOfAction)
       .filter((tile) => tile !== game.ui.selected) : []);
-  const battle = currentBattle(view);
   // The version and whose turn it is, as attributes: handy for tests and for debugging.
   const root = byId("game");
   root.dataset.version = view.version;
@@ -120,16 +149,20 @@ function draw() {
     h("b", {}, game.summary?.name || game.id), " ",
     h("span", {class: "muted"}, view.seat === null ? t("game.spectator") : t("game.seat", {n: view.seat + 1})));
   renderBoard(byId("board"), obs, {selected: game.ui.selected, actionable, targets,
-    battle: battle?.live ? [battle.attacking_tile, battle.defended_tile] : [], onTile});
+    battle: obs.battle ? [obs.battle.attacking_tile, obs.battle.defended_tile] : [], onTile});
   renderActions(byId("actions"), view, game.ui, {onAction, clearSelection: () => {
     game.ui.selected = null; game.ui.selected2 = null; render(); }});
-  renderBattle(byId("battle"), view);
+  renderBattle(byId("battle"), view, game.log, game.battle, () => { game.battle = null; render(); });
   renderPhases(byId("phases"), view, game.summary?.options?.phase_order);
   renderPlayers(byId("players"), view);
   renderEvent(byId("event"), view);
   renderCards(byId("cards"), view);
-  renderLog(byId("log"), view);
-  renderEnd(view);
+  renderLog(byId("log"), view, game.log, {onBattle: (index) => {
+    game.battle = index;
+    render();
+    byId("battle")?.scrollIntoView({block: "nearest"});
+  }});
+  renderEnd(view, game.log);
 }
 
 function setStatus(status) {
@@ -145,7 +178,7 @@ function fatal(message) {
 
 /** Open a game page; seat is null for a spectator. */
 export async function showGame(root, gameId, seat, code) {
-  Object.assign(game, {id: gameId, seat, view: null, ui: {selected: null, selected2: null}});
+  Object.assign(game, {id: gameId, seat, view: null, ui: {selected: null, selected2: null}, log: [], battle: null});
   if (seat !== null) {
     try { game.token = await seatToken(gameId, seat, code); }
     catch (err) { fatal(err instanceof ApiError && err.status === 404 ? t("game.unknown") : err.message); return; }

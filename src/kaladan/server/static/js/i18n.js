@@ -98,6 +98,9 @@ export function unitAbbr(type) {
   return t(`abbr.${type}`);
 }
 
+/** A log entry's sentence in the current language (the server sends en, nl and de). */
+export const logText = (entry) => (entry.text ? entry.text[lang] || entry.text.en : entry.kind);
+
 export function cardName(id) {
   const c = data.cards;
   const card = c.magic[id] || c.events[id] || c.end_game[id];

@@ -1,8 +1,9 @@
-// Side panels: players, phase tracker, magic cards, the event card and the log.
+// Side panels: players, phase tracker, magic cards, the event card and the log (the engine's
+// entries, docs/api.md "The log").
 
 import {h, mount} from "./dom.js";
 import {seatColor} from "./board.js";
-import {cards, describeAction, local, phaseName, realmName, t, term, unitAbbr} from "./i18n.js";
+import {cards, local, logText, phaseName, realmName, t, term, unitAbbr} from "./i18n.js";
 
 const PHASES = {
   seeds: ["event", "spawn", "income", "action", "purchase", "reinforce"],
@@ -67,7 +68,8 @@ export function renderPhases(el, view, phaseOrder) {
     h("p", {class: "muted"}, t("game.deck", {n: obs.deck_count})));
 }
 
-function cardBox(id, extra) {
+/** A magic card with its name, id, who may play it and when, its condition and its text. */
+export function cardBox(id, extra) {
   const card = cards().magic[id];
   if (!card) return h("div", {class: "card"}, id);
   return h("article", {class: "card", "data-card": id},
@@ -107,23 +109,45 @@ export function renderEvent(el, view) {
         : null));
 }
 
-/** A log line; other seats' private decisions arrive as "magic committed" or "<kind> (hidden)". */
-function logText(text) {
-  if (text === "magic committed") return t("game.magic_committed");
-  const hidden = /^(\w+) \(hidden\)$/.exec(text);
-  if (hidden) return t("game.hidden", {kind: t(`kind.${hidden[1]}`)});
-  return describeAction(text);
-}
+const LOG_SHOWN = 300;  // the newest entries in the panel (the page keeps the whole log)
 
-export function renderLog(el, view) {
+/** The seat an entry is about, for its colour swatch. */
+const entrySeat = (entry) => (Number.isInteger(entry.seat) ? entry.seat
+  : Number.isInteger(entry.attacker) ? entry.attacker : null);
+
+/**
+ * The log panel: the engine's entries in the current language, each with its kind as a class
+ * (log-event_card_drawn, log-battle_started, log-eliminated ... stand out). A battle's line
+ * opens that battle in the battle view (handlers.onBattle with the entry's index).
+ */
+export function renderLog(el, view, log, handlers) {
   const obs = view.observation;
-  const entries = (view.log || []).slice(-80).map((entry) => h("li", {},
-    entry.seat === null || entry.seat === undefined || entry.seat < 0
-      ? h("span", {class: "muted"}, "· ")
-      : h("span", {class: "swatch", style: `background:${seatColor(obs, entry.seat)}`}),
-    entry.seat >= 0 ? h("b", {}, `${t("game.player_short", {n: entry.seat + 1})}: `) : null,
-    logText(entry.text)));
-  mount(el, h("h2", {}, t("panel.log")), h("ol", {class: "log"}, entries));
+  const first = Math.max(0, log.length - LOG_SHOWN);
+  let inBattle = false;
+  const items = [];
+  for (let i = first; i < log.length; i++) {
+    const entry = log[i];
+    if (entry.kind === "battle_started") inBattle = true;
+    const seat = entrySeat(entry);
+    const swatch = seat !== null && seat >= 0 && obs.players[seat]
+      ? h("span", {class: "swatch", style: `background:${seatColor(obs, seat)}`}) : null;
+    const classes = ["log-entry", `log-${entry.kind}`];
+    if (inBattle && entry.kind !== "battle_started") classes.push("in-battle");
+    const text = logText(entry);
+    items.push(h("li", {class: classes.join(" "), "data-index": entry.index, "data-kind": entry.kind}, swatch,
+      entry.kind === "battle_started"
+        ? h("button", {type: "button", class: "link log-battle", title: t("log.open_battle"),
+          onclick: () => handlers.onBattle(entry.index)}, text)
+        : text));
+    if (entry.kind === "battle_ended") inBattle = false;
+  }
+  // Follow the newest entries, unless the reader has scrolled back to look at older ones.
+  const old = el.querySelector(".log");
+  const following = !old || old.scrollHeight - old.scrollTop - old.clientHeight < 12;
+  const kept = old ? old.scrollTop : 0;
+  mount(el, h("h2", {}, t("panel.log")),
+    first > 0 ? h("p", {class: "muted log-more"}, t("log.older", {n: first})) : null,
+    h("ol", {class: "log"}, items));
   const list = el.querySelector(".log");
-  list.scrollTop = list.scrollHeight;
+  list.scrollTop = following ? list.scrollHeight : kept;
 }
