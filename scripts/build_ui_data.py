@@ -4,6 +4,7 @@ step and no server round trip for card texts, names and costs:
     src/kaladan/server/static/data/cards.json     magic, event and end-game cards, realms
     src/kaladan/server/static/data/glossary.json  localized unit, terrain and phase names (R1)
     src/kaladan/server/static/data/units.json     unit dice and costs (R13.1, R11.2)
+    src/kaladan/server/static/data/log_texts.json the game log's sentence templates (en/nl/de)
 
 Run after changing ``src/kaladan/rules/data``; tests/e2e/test_ui_data.py checks that the committed
 files equal this script's output.
@@ -52,13 +53,20 @@ def units() -> object:
     return {"units": data["units"], "costs": data["costs"]}
 
 
+def log_texts() -> object:
+    """The log's sentence templates and words, as the engine writes them (rules/logtext.py)."""
+    raw = resources.files("kaladan.rules.data").joinpath("log_texts.json").read_text("utf-8")
+    data = json.loads(raw)
+    return {"texts": data["texts"], "words": data["words"]}
+
+
 def render() -> dict[str, str]:
     """File name -> exact text to ship."""
     def dump(value: object) -> str:
         return json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
     return {"cards.json": dump(cards()), "glossary.json": dump(glossary()),
-            "units.json": dump(units())}
+            "units.json": dump(units()), "log_texts.json": dump(log_texts())}
 
 
 def main(argv: list[str]) -> int:

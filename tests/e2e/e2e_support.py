@@ -149,3 +149,22 @@ def actionable_tile(page: Any) -> str:
         assert wait_for_decision(page)
     tile: str = page.eval_on_selector("#board .tile.actionable", "el => el.dataset.tile")
     return tile
+
+
+def entry_text(entry: dict[str, Any], lang: str, realms: list[str | None]) -> str:
+    """The engine's sentence for a log entry as the API sends it (``realms``: each seat's
+    realm id, as in the view's observation): what the browser must show."""
+    from kaladan.rules.gamelog import entry_from_json
+    from kaladan.rules.units import REALM_INDEX
+
+    return entry_from_json(entry).text(lang, [REALM_INDEX[r] if r else -1 for r in realms])
+
+
+def public_view(server: str, game_id: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"{server}/api/games/{game_id}/view", timeout=10) as response:
+        view: dict[str, Any] = json.load(response)
+    return view
+
+
+def realms_of(view: dict[str, Any]) -> list[str | None]:
+    return [p["realm"] for p in view["observation"]["players"]]

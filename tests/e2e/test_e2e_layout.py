@@ -13,6 +13,9 @@ from e2e_support import (
     actionable_tile,
     checked_page,
     create_game,
+    entry_text,
+    public_view,
+    realms_of,
     wait_for_decision,
 )
 from playwright.sync_api import expect
@@ -86,8 +89,9 @@ def test_language_switch(page: Any, server: str) -> None:
         public = json.load(response)["log"]  # the log's sentences, in Dutch
     entry = public[-1]
     line = page.locator(f"#log li[data-index='{entry['index']}']")
-    expect(line).to_have_text(entry["text"]["nl"])
-    assert entry["text"]["nl"] != entry["text"]["en"]
+    realms = realms_of(public_view(server, created["game_id"]))
+    expect(line).to_have_text(entry_text(entry, "nl", realms))
+    assert entry_text(entry, "nl", realms) != entry_text(entry, "en", realms)
 
 
 def test_keyboard_selects_a_tile(page: Any, server: str) -> None:

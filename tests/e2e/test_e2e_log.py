@@ -10,7 +10,15 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from e2e_support import click_and_wait, create_game, first_or_pass, wait_for_decision
+from e2e_support import (
+    click_and_wait,
+    create_game,
+    entry_text,
+    first_or_pass,
+    public_view,
+    realms_of,
+    wait_for_decision,
+)
 from playwright.sync_api import expect
 
 CARDS = json.loads((Path(__file__).resolve().parents[2] / "src" / "kaladan" / "server"
@@ -48,10 +56,11 @@ def test_the_battle_view_and_the_log_name_the_card_a_bot_played(page: Any,
     revealed = page.locator("#log .log-card_revealed").first
     index = int(revealed.get_attribute("data-index") or "")
     log = spectator_log(server, created["game_id"])
+    realms = realms_of(public_view(server, created["game_id"]))
     entry = next(e for e in log if e["index"] == index)
     card = CARDS["magic"][entry["card"]]
     assert entry["seat"] != 0  # a bot's card
-    expect(revealed).to_have_text(entry["text"]["en"])
+    expect(revealed).to_have_text(entry_text(entry, "en", realms))
     assert card["name"]["en"] in revealed.inner_text()
     for line in page.locator("#log .log-card_committed").all():  # face down: no card named
         assert entry["card"] not in line.inner_text()
@@ -74,7 +83,7 @@ def test_the_battle_view_and_the_log_name_the_card_a_bot_played(page: Any,
     assert losers == [p["loser"] or "none" for p in pairs]
     killed = [e for e in battle if e["kind"] == "unit_killed"]
     assert view.locator(".killed li").count() == len(killed)
-    expect(view.locator(".battle-result")).to_have_text(battle[-1]["text"]["en"])
+    expect(view.locator(".battle-result")).to_have_text(entry_text(battle[-1], "en", realms))
     latest = [e["index"] for e in log if e["kind"] == "battle_started"][-1]
     if latest != start:  # a past battle: back to the latest one
         view.locator(".battle-close").click()
@@ -140,3 +149,53 @@ def test_a_past_battle_opens_from_the_log_and_the_scores_are_the_entrys(
     expect(view.locator(".side-defender")).to_contain_text(f"({started['d_tile']})")
     view.locator(".battle-close").click()
     expect(view.locator(f"[data-battle='{battles[-1]['index']}']")).to_be_visible()
+
+
+def parity_entries() -> tuple[list[dict[str, Any]], list[str | None], list[list[str]]]:
+    """Every entry of a few whole games (free-for-all and team, setup played as decisions,
+    cards played whenever allowed) as JSON, and the engine's sentences for each in en, nl, de."""
+    import random
+
+    from kaladan.game import Game
+    from kaladan.rules.config import Config
+    from kaladan.rules.units import REALMS
+
+    entries: list[dict[str, Any]] = []
+    texts: list[list[str]] = []
+    # The seats named by these realms in every game's sentences, the last one still unknown.
+    realms: list[str | None] = ["kimbria", "nanchia", "khalisia", "ardinor", "zhojira", None]
+    index = [REALMS.index(r) if r else -1 for r in realms]
+    for mode, players, seed, options in (
+            ("free_for_all", 3, 4, {"realm_conflict": "roll_off"}),
+            ("team_2v2", 4, 5, {"starting_magic": "random"}),
+            ("free_for_all", 2, 6, {"end_game_card": "gilded_silence"})):
+        game = Game.new(Config(players=players, mode=mode, **options), seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            legal = game.legal_actions()
+            cards = [a for a in legal if a.kind in ("magic", "volley")]
+            game.play(rng.choice(cards) if cards and rng.random() < 0.8 else rng.choice(legal))
+        for seat in (0, None):
+            for entry in game.log(seat):
+                entries.append(entry.to_json())
+                texts.append([entry.text(lang, index) for lang in ("en", "nl", "de")])
+    return entries, realms, texts
+
+
+def test_the_browser_writes_every_entry_as_the_engine_does(page: Any, server: str) -> None:
+    """static/js/logtext.js and kaladan.rules.logtext give the same sentence for every entry
+    of whole games, in every language, hidden forms included."""
+    entries, realms, expected = parity_entries()
+    assert len({e["kind"] for e in entries}) > 35
+    page.goto(server + "/")
+    got = page.evaluate("""async ({entries, realms}) => {
+        const {LogText} = await import("/static/js/logtext.js");
+        const get = (path) => fetch(path).then((r) => r.json());
+        const [texts, cards, glossary] = await Promise.all([get("/static/data/log_texts.json"),
+            get("/static/data/cards.json"), get("/static/data/glossary.json")]);
+        const log = new LogText({...texts, cards, glossary});
+        return entries.map((e) => ["en", "nl", "de"].map((lang) => log.describe(e, lang, realms)));
+    }""", {"entries": entries, "realms": realms})
+    mismatches = [(e, want, have) for e, want, have in zip(entries, expected, got, strict=True)
+                  if want != have]
+    assert mismatches == []

@@ -109,8 +109,7 @@ def check_log_entry(game: Game, viewer: int | None, item: dict[str, Any],
     forms = visible([entry], game.state.team, viewer)
     assert forms, f"seat {viewer} got entry {index} ({entry.KIND}), hidden from it"
     expected = {**forms[0].to_json(), "index": index, "version": versions[index]}
-    assert {k: v for k, v in item.items() if k != "text"} == expected
-    assert set(item["text"]) == {"en", "nl", "de"}
+    assert item == expected
     fields = PRIVATE_KINDS.get(item["kind"])
     team = item.get("team")
     if fields and (viewer is None or team != game.state.team[viewer]):
@@ -240,7 +239,7 @@ def test_starting_cards_are_named_to_their_seat_only(live_server: LiveServer) ->
             mine = r.json()
             assert mine["log_since"] == view["version"]  # the entries of this decision
             [taken] = [e for e in mine["log"] if e["kind"] == "starting_card_taken"]
-            assert taken["card"] == card and card in taken["text"]["en"]
+            assert taken["card"] == card
             assert taken["version"] == view["version"] + 1
             other = http.get(f"/api/games/{game_id}/view",
                              headers={"Authorization": f"Bearer {tokens[1 - seat]}"}).json()
@@ -249,7 +248,6 @@ def test_starting_cards_are_named_to_their_seat_only(live_server: LiveServer) ->
                 [theirs] = [e for e in log if e["index"] == taken["index"]]
                 assert theirs["kind"] == "starting_card_taken" and theirs["card"] is None
                 assert card not in json.dumps(theirs)
-                assert theirs["text"]["en"] != taken["text"]["en"]
             hidden_seen += 1
     assert hidden_seen == 2
 

@@ -229,7 +229,7 @@ def test_openapi_documents_the_api(client: TestClient) -> None:
             "LogEntry"} <= set(schemas)
     view = schemas["View"]["properties"]
     assert {"log", "log_since"} <= set(view) and "battle" not in view
-    assert {"kind", "index", "version", "text"} <= set(schemas["LogEntry"]["properties"])
+    assert {"kind", "index", "version"} <= set(schemas["LogEntry"]["properties"])
     since = paths["/api/games/{game_id}/view"]["get"]["parameters"]
     assert any(p["name"] == "since" for p in since)
     assert "422" in paths["/api/games/{game_id}/actions"]["post"]["responses"]

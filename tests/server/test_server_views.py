@@ -6,15 +6,24 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 from live_support import live_game
 
 from kaladan.rules.catalog import MAGIC_CARD_BY_ID
-from kaladan.rules.gamelog import ENTRY_KINDS, CardCommitted, StartingCardTaken, visible
-from kaladan.rules.logtext import LANGS
+from kaladan.rules.gamelog import (
+    ENTRY_KINDS,
+    CardCommitted,
+    StartingCardTaken,
+    entry_from_json,
+    visible,
+)
+from kaladan.rules.logtext import templates, words
 from kaladan.server.live import LiveGame
 from kaladan.server.views import LOG_LIMIT, build_view, cached_view, view_text
+
+STATIC = Path(__file__).resolve().parents[2] / "src" / "kaladan" / "server" / "static"
 
 
 def play(live: LiveGame, rng: random.Random, steps: int) -> None:
@@ -40,19 +49,17 @@ def versions(live: LiveGame) -> list[int]:
 
 def expected_log(live: LiveGame, seat: int | None) -> list[dict[str, Any]]:
     """What the views must send of the whole log to ``seat``: each entry ``visible`` lets it
-    read, in that form, with its index, version and texts."""
+    read, in that form, with its index and version (the words are the client's)."""
     game = live.game
     out = []
     for i, (entry, version) in enumerate(zip(game.entries, versions(live), strict=True)):
         shown = visible([entry], game.state.team, seat)
         if shown:
-            out.append({**shown[0].to_json(), "index": i, "version": version,
-                        "text": {lang: shown[0].text(lang, game.state.realm)
-                                 for lang in LANGS}})
+            out.append({**shown[0].to_json(), "index": i, "version": version})
     return out
 
 
-def test_the_log_is_the_engines_entries_with_index_version_and_texts() -> None:
+def test_the_log_is_the_engines_entries_with_index_and_version() -> None:
     live = live_game(3, 2, quick=True)
     play(live, random.Random(2), 60)
     game = live.game
@@ -62,11 +69,12 @@ def test_the_log_is_the_engines_entries_with_index_version_and_texts() -> None:
         assert view["version"] == len(game.steps) and view["log_since"] == -1
         assert view["log"] == expected_log(live, seat)
         assert "battle" not in view
-    texts = {e["text"]["en"] for e in build_view(live, None)["log"]}
-    assert any("Turn 1" in text for text in texts)
-    assert all(set(e["text"]) == {"en", "nl", "de"} for e in build_view(live, 0)["log"])
-    # "index", "version" and "text" are the server's: no entry kind has such a field
-    assert not {"index", "version", "text"} & {
+    kinds = {e["kind"] for e in build_view(live, None)["log"]}
+    assert {"turn_started", "event_card_drawn", "income"} <= kinds
+    public = visible(game.entries, game.state.team, None)
+    assert [entry_from_json(e) for e in build_view(live, None)["log"]] == public
+    # "index" and "version" are the server's: no entry kind has such a field
+    assert not {"index", "version"} & {
         f for cls in ENTRY_KINDS.values() for f in cls.__dataclass_fields__}
 
 
@@ -127,7 +135,7 @@ def test_a_secret_card_is_named_to_its_team_only() -> None:
         assert len(shown) == 1
         if seat is not None and game.state.team[seat] == team:
             assert shown[0]["card"] == entry.card
-            assert entry.card in shown[0]["text"]["en"]
+            assert entry_from_json(shown[0]) == entry
         else:
             assert shown[0]["card"] is None and shown[0]["kind"] == "starting_card_taken"
             text = json.dumps(shown[0])
@@ -179,18 +187,14 @@ def test_each_entry_is_made_once_per_form() -> None:
     assert private >= 2  # both starting cards (R5.7)
 
 
-def test_texts_name_the_realms_once_they_are_taken() -> None:
+def test_log_entries_carry_data_and_the_ui_ships_the_engines_sentences() -> None:
+    """Entries carry no words: the browser makes them from the engine's own templates, which
+    the static data holds as they are (a client in any language reads the same log)."""
     live = live_game(2, 8)
-    entry = live.game.entries[0]
-    first = build_view(live, None)["log"][0]
-    assert first["kind"] == "turn_order_rolled"
-    assert first["text"]["en"] == entry.text("en", [-1, -1])
-    play(live, random.Random(8), 4)  # both realms taken
-    realms = live.game.state.realm
-    assert all(r >= 0 for r in realms)
-    again = build_view(live, None)["log"][0]
-    assert again["index"] == first["index"] and again["text"] != first["text"]
-    assert again["text"] == {lang: entry.text(lang, realms) for lang in LANGS}
+    play(live, random.Random(8), 4)
+    assert all("text" not in e for e in build_view(live, None)["log"])
+    shipped = json.loads((STATIC / "data" / "log_texts.json").read_text("utf-8"))
+    assert shipped == {"texts": templates(), "words": words()}
 
 
 def test_views_are_cached_per_version_and_seat() -> None:

@@ -48,6 +48,7 @@ from .units import (
     KIMBRIA,
     LAURIELLE,
     NANCHIA,
+    OWNER_SHIFT,
     SPECIAL,
     ZHOJIRA,
     Seat,
@@ -547,9 +548,9 @@ def _pool(state: GameState, battle: Battle, units: Sequence[UnitCode], attacking
     pool: list[int] = []
     start = 0
     while start < len(units):
-        owner = owner_of(units[start])
+        owner = units[start] >> OWNER_SHIFT
         end = start
-        while end < len(units) and owner_of(units[end]) == owner:
+        while end < len(units) and units[end] >> OWNER_SHIFT == owner:
             end += 1
         pool += side_dice(units[start:end], attacking, terrain, d_units, crown_d8, wolf,
                           _mods(battle, owner))

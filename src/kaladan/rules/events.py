@@ -26,8 +26,8 @@ from .state import Decision, EventContext, GameState, Pending
 from .units import (
     CATAPULT,
     CROWN,
+    OWNER_SHIFT,
     Seat,
-    owner_of,
     type_of,
 )
 from .world import Terrain
@@ -186,7 +186,7 @@ def _auto(state: GameState, ctx: EventContext, seat: Seat) -> None:
     elif card == "EV19" and seat in ctx.marked:
         _gold(state, seat, -1, card)
     elif card == "EV20":
-        if any(owner_of(c) == seat and type_of(c) == CATAPULT
+        if any(c >> OWNER_SHIFT == seat and type_of(c) == CATAPULT
                for units in state.board for c in units):
             _gold(state, seat, 1, card)
     elif card in _TERRAIN_GOLD:

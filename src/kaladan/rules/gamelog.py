@@ -18,7 +18,7 @@ Tiles are written by name (``"T3"``), units are unit codes (``units.py``) and ap
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar, Final, TypeAlias
 
@@ -53,8 +53,9 @@ class Entry:
     def to_json(self) -> dict[str, Any]:
         """The entry as JSON: ``{"kind": ..., field: value, ...}`` (docs/formats.md)."""
         out: dict[str, Any] = {"kind": self.KIND}
-        for f in fields(self):  # type: ignore[arg-type]
-            out[f.name] = _to_json(getattr(self, f.name), str(f.type))
+        for name, convert in _fields_of(type(self)):
+            value = getattr(self, name)
+            out[name] = value if convert is None else convert(value)
         return out
 
     def text(self, lang: str = "en", realms: Sequence[int] = ()) -> str:
@@ -63,17 +64,46 @@ class Entry:
         return describe(self, lang, realms)
 
 
-def _to_json(value: Any, type_text: str) -> Any:
-    if isinstance(value, Entry) or hasattr(value, "to_json"):
-        return value.to_json()
+Convert = Callable[[Any], Any]
+_FIELDS: dict[str, tuple[tuple[str, Convert | None], ...]] = {}
+
+
+def _fields_of(cls: type[Entry]) -> tuple[tuple[str, Convert | None], ...]:
+    """An entry class's fields and how each becomes JSON (None: as it is), chosen once from
+    the field's annotation (text, under ``from __future__ import annotations``)."""
+    known = _FIELDS.get(cls.KIND)
+    if known is None:
+        known = _FIELDS[cls.KIND] = tuple(
+            (f.name, _converter(str(f.type))) for f in fields(cls))  # type: ignore[arg-type]
+    return known
+
+
+def _unit_or_none(c: UnitCode) -> str | None:
+    return unit_ref(c) if c >= 0 else None
+
+
+def _units_json(units: tuple[UnitCode, ...]) -> list[str]:
+    return [unit_ref(c) for c in units]
+
+
+def _parts_json(parts: tuple[Any, ...]) -> list[Any]:
+    return [None if p is None else p.to_json() for p in parts]
+
+
+def _nested_json(value: Any) -> Any:
+    return [_nested_json(v) for v in value] if isinstance(value, tuple) else value
+
+
+def _converter(type_text: str) -> Convert | None:
+    if type_text.startswith(("tuple[Die", "tuple[Pair", "tuple[ScoreParts")):
+        return _parts_json
+    if type_text.startswith("tuple[UnitCode"):
+        return _units_json
     if "UnitCode" in type_text:
-        if isinstance(value, int):
-            return unit_ref(value) if value >= 0 else None
-        if isinstance(value, tuple):
-            return [unit_ref(c) for c in value]
-    if isinstance(value, tuple):
-        return [_to_json(v, type_text) for v in value]
-    return value
+        return _unit_or_none
+    if type_text.startswith("tuple"):
+        return _nested_json
+    return None
 
 
 # --- parts of entries -----------------------------------------------------------------------

@@ -24,7 +24,9 @@ from .units import (
     ELIMINATED_CARD_COST,
     EXTRA_CARD_COST,
     GENERAL,
+    OWNER_SHIFT,
     PLACE_COST,
+    PLAIN_CODES,
     REALMS,
     SHIELD,
     SPECIAL,
@@ -186,7 +188,7 @@ def add_moves(out: ActionList, state: GameState, seat: Seat,
         ends = _tile_info(units)[3]
         for d in neighbours[src]:
             target = board[d]
-            if target and team[owner_of(target[0])] != me:  # R10.3, R23.16: empty or friendly
+            if target and team[target[0] >> OWNER_SHIFT] != me:  # R10.3, R23.16: empty or friendly
                 continue
             room = cap[d] - len(target)
             if room > 0:
@@ -330,7 +332,7 @@ def _action(state: GameState, seat: Seat) -> ActionList:
         for d in neighbours[src]:
             target = board[d]
             if target:
-                if team[owner_of(target[0])] != me:
+                if team[target[0] >> OWNER_SHIFT] != me:
                     attack_list.append(_new(Action, (A.ATTACK, src, d, (), (), "", "", -1, 0, ())))
                     continue
                 if d > src and (not teams or state.occupies(seat, d)):
@@ -371,10 +373,11 @@ def volleys(state: GameState, seat: Seat) -> list[Action]:
     distance = state.world.distance
     out = []
     for a in state.controlled(seat):
-        if not any(owner_of(c) == seat and type_of(c) == ARCHER for c in board[a]):
+        if not any(c >> OWNER_SHIFT == seat and type_of(c) == ARCHER for c in board[a]):
             continue
         for d, units in enumerate(board):
-            if units and state.team[owner_of(units[0])] != state.team[seat] and distance[a][d] == 2:
+            if (units and state.team[units[0] >> OWNER_SHIFT] != state.team[seat]
+                    and distance[a][d] == 2):
                 out.append(Action(A.VOLLEY, a, d))
     return out
 
@@ -452,7 +455,7 @@ def _spawn(state: GameState, seat: Seat) -> list[Action]:
             continue
         for t in BASIC_TYPES:
             if reserve[t] > 0:
-                out.append(_new(Action, (A.SPAWN, castle, -1, (code(seat, 0, t),), (),
+                out.append(_new(Action, (A.SPAWN, castle, -1, (PLAIN_CODES[seat][t],), (),
                                          "", "", -1, 0, ())))
     return out
 
@@ -524,7 +527,8 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
         return result
     out: list[Action] = []
     # Place units (R11.2 first four rows; R11.7 a General only once returned by R7.14).
-    buyable_units = [code(seat, 0, t) for t, cost in _PLACEABLE if cost <= gold and reserve[t]]
+    plain = PLAIN_CODES[seat]
+    buyable_units = [plain[t] for t, cost in _PLACEABLE if cost <= gold and reserve[t]]
     if PLACE_COST[SPECIAL] <= gold:
         buyable_units += [code(seat, r, SPECIAL) for r in state.reserve_specials[seat]]
     mine = state.controlled(seat)
@@ -612,7 +616,7 @@ def _reinforce(state: GameState, seat: Seat) -> ActionList:
                 starts.append(size)
                 parts.append((_build_single_moves, _get_single_move, src, d, kinds))
                 size += n_kinds
-            elif team[owner_of(target[0])] == me:  # R23.20: an empty or friendly tile
+            elif team[target[0] >> OWNER_SHIFT] == me:  # R23.20: an empty or friendly tile
                 if len(target) < cap[d]:
                     starts.append(size)
                     parts.append((_build_single_moves, _get_single_move, src, d, kinds))

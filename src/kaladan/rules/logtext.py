@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import fields
 from functools import cache
 from importlib import resources
+from string import Formatter
 from typing import Any
 
 from .catalog import END_GAME_CARD_BY_ID, EVENT_CARD_BY_ID, GLOSSARY, MAGIC_CARD_BY_ID, REALM_BY_ID
@@ -36,6 +37,13 @@ def templates() -> dict[str, dict[str, str]]:
     return texts
 
 
+def words() -> dict[str, dict[str, str]]:
+    """The small words the templates share: ``{"nobody": {"en": ..., ...}, ...}``."""
+    table: dict[str, dict[str, str]] = _data()["words"]
+    return table
+
+
+@cache
 def word(key: str, lang: str) -> str:
     """One of the small words the templates share (``a card``, ``nobody``, causes)."""
     words: dict[str, dict[str, str]] = _data()["words"]
@@ -47,11 +55,17 @@ def seat_name(seat: int | None, lang: str, realms: Sequence[int]) -> str:
     """``P1 (Kimbria)``; ``P1`` while the realm is unknown; a word for nobody."""
     if seat is None or seat < 0:
         return word("nobody", lang)
-    if seat < len(realms) and realms[seat] >= 0:
-        return f"P{seat + 1} ({REALM_BY_ID[REALMS[realms[seat]]].name.get(lang)})"
+    return _seat_label(seat, realms[seat] if seat < len(realms) else -1, lang)
+
+
+@cache
+def _seat_label(seat: int, realm: int, lang: str) -> str:
+    if realm >= 0:
+        return f"P{seat + 1} ({REALM_BY_ID[REALMS[realm]].name.get(lang)})"
     return f"P{seat + 1}"
 
 
+@cache
 def unit_name(c: int, lang: str) -> str:
     t = type_of(c)
     if t == SPECIAL:
@@ -61,6 +75,7 @@ def unit_name(c: int, lang: str) -> str:
     return name + ("+" if is_upgraded(c) else "")
 
 
+@cache
 def card_name(card: str | None, lang: str) -> str:
     if card is None:
         return word("a_card", lang)
@@ -83,34 +98,52 @@ def _pairs(pairs: Sequence[Any], lang: str) -> str:
     return ", ".join(f"{p.attack}:{p.defence}" for p in pairs) or "-"
 
 
-def _value(name: str, type_text: str, value: Any, lang: str, realms: Sequence[int]) -> str:
+Format = Callable[[Any, str, Sequence[int]], str]  # (value, lang, realms) -> text
+
+
+def _units(value: Any, lang: str, realms: Sequence[int]) -> str:
+    return ", ".join(unit_name(c, lang) for c in value) or word("none", lang)
+
+
+def _cards(value: Any, lang: str, realms: Sequence[int]) -> str:
+    return ", ".join(card_name(c, lang) for c in value)
+
+
+def _shares(value: Any, lang: str, realms: Sequence[int]) -> str:
+    return ", ".join(f"{seat_name(s, lang, realms)} {n}" for s, n in value)
+
+
+def _rounds(value: Any, lang: str, realms: Sequence[int]) -> str:
+    return "; ".join(", ".join(f"{seat_name(s, lang, realms)} {f}" for s, f in r) for r in value)
+
+
+def _scores(value: Any, lang: str, realms: Sequence[int]) -> str:
+    return ", ".join(f"{seat_name(s, lang, realms)} {'-' if p is None else p.total}"
+                     for s, p in enumerate(value))
+
+
+def _formatter(name: str, type_text: str) -> Format:
+    """How a field is written in a sentence, chosen by its name and annotation."""
     if name in _SEAT_FIELDS:
-        return seat_name(value, lang, realms)
+        return seat_name
     if type_text.startswith("tuple[Die"):
-        return _dice(value, lang)
+        return lambda value, lang, realms: _dice(value, lang)
     if type_text.startswith("tuple[Pair"):
-        return _pairs(value, lang)
+        return lambda value, lang, realms: _pairs(value, lang)
     if "UnitCode" in type_text:
-        if isinstance(value, tuple):
-            return ", ".join(unit_name(c, lang) for c in value) or word("none", lang)
-        return unit_name(value, lang)
+        if type_text.startswith("tuple"):
+            return _units
+        return lambda value, lang, realms: unit_name(value, lang)
     if "Card" in type_text or name == "cause":
-        if isinstance(value, tuple):
-            return ", ".join(card_name(c, lang) for c in value)
-        return card_name(value, lang)
-    if name == "phase":
-        return word(f"phase_{value}", lang)
-    if name == "realm":
-        return REALM_BY_ID[value].name.get(lang)
-    if name == "shares":
-        return ", ".join(f"{seat_name(s, lang, realms)} {n}" for s, n in value)
-    if name == "rounds":
-        return "; ".join(", ".join(f"{seat_name(s, lang, realms)} {f}" for s, f in r)
-                         for r in value)
-    if name == "scores":
-        return ", ".join(f"{seat_name(s, lang, realms)} {'-' if p is None else p.total}"
-                         for s, p in enumerate(value))
-    return str(value)
+        if type_text.startswith("tuple"):
+            return _cards
+        return lambda value, lang, realms: card_name(value, lang)
+    special: dict[str, Format] = {
+        "phase": lambda value, lang, realms: word(f"phase_{value}", lang),
+        "realm": lambda value, lang, realms: REALM_BY_ID[value].name.get(lang),
+        "shares": _shares, "rounds": _rounds, "scores": _scores,
+    }
+    return special.get(name, lambda value, lang, realms: str(value))
 
 
 def _variant(entry: Any) -> str:
@@ -139,14 +172,32 @@ _VARIANTS: dict[str, Callable[[Any], str]] = {
 }
 
 
+Compiled = tuple[str, tuple[tuple[str, Format], ...]]
+_COMPILED: dict[tuple[str, str], Compiled] = {}
+
+
+def _compiled(cls: type, key: str, lang: str) -> Compiled:
+    """The template for an entry class, variant and language, and how to write each field it
+    names: worked out once, so a sentence costs only the values it shows."""
+    known = _COMPILED.get((key, lang))
+    if known is None:
+        known = _COMPILED[key, lang] = _compile(cls, key, lang)
+    return known
+
+
+def _compile(cls: type, key: str, lang: str) -> Compiled:
+    table = templates()
+    template = table.get(key) or table[cls.KIND]  # type: ignore[attr-defined]
+    text = template.get(lang) or template["en"]
+    used = {name for _, name, _, _ in Formatter().parse(text) if name}
+    return text, tuple((f.name, _formatter(f.name, str(f.type))) for f in fields(cls)
+                       if f.name in used)
+
+
 def describe(entry: Any, lang: str = "en", realms: Sequence[int] = ()) -> str:
     """The sentence for ``entry`` in ``lang`` (English when the language is unknown)."""
-    table = templates()
-    key = _variant(entry)
-    template = table.get(key) or table[entry.KIND]
-    text = template.get(lang) or template["en"]
-    values = {f.name: _value(f.name, str(f.type), getattr(entry, f.name), lang, realms)
-              for f in fields(entry)}
+    text, used = _compiled(type(entry), _variant(entry), lang)
+    values = {name: write(getattr(entry, name), lang, realms) for name, write in used}
     if entry.KIND == "gold_changed":
         values["amount"] = str(abs(entry.delta))
     return text.format(**values)

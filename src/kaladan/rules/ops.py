@@ -7,7 +7,7 @@ from bisect import bisect_left, insort
 
 from .gamelog import FinalRound
 from .state import GameState
-from .units import SPECIAL, Seat, UnitCode, owner_of, plain, realm_of, type_of
+from .units import OWNER_SHIFT, SPECIAL, Seat, UnitCode, plain, realm_of, type_of
 
 
 def gold_frozen(state: GameState) -> bool:
@@ -38,14 +38,14 @@ def _with(units: tuple[UnitCode, ...], c: UnitCode) -> tuple[UnitCode, ...]:
 def add_unit(state: GameState, tile: int, c: UnitCode) -> None:
     board = state.board
     board[tile] = _with(board[tile], c)
-    state.mine_cache[owner_of(c)] = None
+    state.mine_cache[c >> OWNER_SHIFT] = None
 
 
 def take_unit(state: GameState, tile: int, c: UnitCode) -> None:
     """Take one unit off the board (it goes wherever the caller puts it)."""
     board = state.board
     board[tile] = _without(board[tile], c)
-    state.mine_cache[owner_of(c)] = None
+    state.mine_cache[c >> OWNER_SHIFT] = None
 
 
 def take_from_reserve(state: GameState, seat: Seat, c: UnitCode) -> None:
@@ -78,7 +78,7 @@ def move_units(state: GameState, src: int, dst: int, units: tuple[UnitCode, ...]
     board[dst] = tuple(sorted(board[dst] + units))
     cache = state.mine_cache
     for c in units:  # an invasion may move allies' units too (R23.26)
-        cache[owner_of(c)] = None
+        cache[c >> OWNER_SHIFT] = None
 
 
 def swap_units(state: GameState, a: int, b: int, from_a: tuple[UnitCode, ...],
@@ -92,8 +92,8 @@ def swap_units(state: GameState, a: int, b: int, from_a: tuple[UnitCode, ...],
         left_b.remove(c)
     board[a] = tuple(sorted(left_a + list(from_b)))
     board[b] = tuple(sorted(left_b + list(from_a)))
-    state.mine_cache[owner_of(from_a[0])] = None
-    state.mine_cache[owner_of(from_b[0])] = None
+    state.mine_cache[from_a[0] >> OWNER_SHIFT] = None
+    state.mine_cache[from_b[0] >> OWNER_SHIFT] = None
 
 
 def upgrade(state: GameState, tile: int, c: UnitCode) -> None:

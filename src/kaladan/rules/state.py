@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .chance import Chance
 from .config import Config
-from .units import BASIC_TYPES, Seat, UnitCode, owner_of, type_of
+from .units import BASIC_TYPES, OWNER_SHIFT, Seat, UnitCode, type_of
 from .world import World
 
 if TYPE_CHECKING:
@@ -301,23 +301,23 @@ class GameState:
     def tile_owner(self, tile: int) -> Seat:
         """A player on ``tile`` (free-for-all: the only one, R4.7), or -1 if empty."""
         units = self.board[tile]
-        return owner_of(units[0]) if units else -1
+        return units[0] >> OWNER_SHIFT if units else -1
 
     def tile_team(self, tile: int) -> int:
         """The team on ``tile`` (never two, R4.7, R23.8), or -1 if empty."""
         units = self.board[tile]
-        return self.team[owner_of(units[0])] if units else -1
+        return self.team[units[0] >> OWNER_SHIFT] if units else -1
 
     def occupies(self, seat: Seat, tile: int) -> bool:
         """R1.9: at least one unit of ``seat`` stands on ``tile``."""
-        return any(owner_of(c) == seat for c in self.board[tile])
+        return any(c >> OWNER_SHIFT == seat for c in self.board[tile])
 
     def own_units(self, seat: Seat, tile: int) -> tuple[UnitCode, ...]:
         """The units of ``seat`` on ``tile``, in canonical order (allies may share it)."""
         units = self.board[tile]
         if not self.teams:
-            return units if units and owner_of(units[0]) == seat else ()
-        return tuple(c for c in units if owner_of(c) == seat)
+            return units if units and units[0] >> OWNER_SHIFT == seat else ()
+        return tuple(c for c in units if c >> OWNER_SHIFT == seat)
 
     def allies(self, seat: Seat) -> list[Seat]:
         """The other players of ``seat``'s team (none in free-for-all)."""
@@ -332,10 +332,10 @@ class GameState:
         if mine is None:
             if self.teams:  # R23.9: a tile you occupy, maybe with allies
                 mine = [t for t, units in enumerate(self.board)
-                        if any(owner_of(c) == seat for c in units)]
+                        if any(c >> OWNER_SHIFT == seat for c in units)]
             else:
                 mine = [t for t, units in enumerate(self.board)
-                        if units and owner_of(units[0]) == seat]
+                        if units and units[0] >> OWNER_SHIFT == seat]
             self.mine_cache[seat] = mine
         return mine
 
@@ -346,20 +346,21 @@ class GameState:
         team = self.team
         mine = team[seat]
         return [t for t, units in enumerate(self.board)
-                if units and team[owner_of(units[0])] == mine]
+                if units and team[units[0] >> OWNER_SHIFT] == mine]
 
     def units_on_board(self, seat: Seat) -> int:
         """Units of ``seat`` on the board (R7.13: only the player's own, R23.13)."""
         if not self.teams:
-            return sum(len(units) for units in self.board if units and owner_of(units[0]) == seat)
-        return sum(1 for units in self.board for c in units if owner_of(c) == seat)
+            return sum(len(units) for units in self.board
+                       if units and units[0] >> OWNER_SHIFT == seat)
+        return sum(1 for units in self.board for c in units if c >> OWNER_SHIFT == seat)
 
     def basic_units_on_board(self, seat: Seat) -> list[tuple[int, UnitCode]]:
         """(tile, unit) for every basic unit of ``seat`` on the board, canonical order."""
         out = []
         for t, units in enumerate(self.board):
             for c in units:
-                if owner_of(c) == seat and type_of(c) in BASIC_TYPES:
+                if c >> OWNER_SHIFT == seat and type_of(c) in BASIC_TYPES:
                     out.append((t, c))
         return out
 

@@ -21,7 +21,6 @@ from typing import Any
 from ..bots.base import Bot
 from ..game import Game
 from ..rules.gamelog import Entry, visible
-from ..rules.logtext import LANGS
 from ..rules.state import GameState
 
 QUICK_BOTS = frozenset({"random", "greedy"})
@@ -73,7 +72,8 @@ class Snapshot:
 @dataclass(frozen=True, slots=True)
 class ShownEntry:
     """One form of a log entry as it goes to clients: ``to_json()`` with its ``index`` in the
-    game's log, its ``version`` and its ``text`` per language; and that JSON as text."""
+    game's log and its ``version``; and that JSON as text. Sentences are made by the browser
+    from the engine's templates (static/data/log_texts.json), not sent."""
 
     data: dict[str, Any]
     text: str
@@ -92,17 +92,18 @@ class LoggedEntry:
         return self.forms[-1 if seat is None else seat]
 
 
-def entry_json(entry: Entry, index: int, version: int, realms: Sequence[int]) -> ShownEntry:
+def entry_json(entry: Entry, index: int, version: int) -> ShownEntry:
     """The JSON of one entry form (docs/api.md "The log")."""
     data = entry.to_json()
     data["index"] = index
     data["version"] = version
-    data["text"] = {lang: entry.text(lang, realms) for lang in LANGS}
     return ShownEntry(data, dumps(data))
 
 
-def logged_entry(entry: Entry, index: int, version: int, teams: Sequence[int],
-                 realms: Sequence[int]) -> LoggedEntry:
+def logged_entry(entry: Entry, index: int, version: int, teams: Sequence[int]) -> LoggedEntry:
+    if entry.private_to is None:  # public: one form for every reader (most entries)
+        public = entry_json(entry, index, version)
+        return LoggedEntry(version, (public,) * (len(teams) + 1))
     made: list[tuple[Entry, ShownEntry]] = []
     forms: list[ShownEntry | None] = []
     for reader in (*range(len(teams)), None):
@@ -113,7 +114,7 @@ def logged_entry(entry: Entry, index: int, version: int, teams: Sequence[int],
         form = seen[0]  # the entry itself, or a redacted copy (a new object each time)
         shown = next((s for f, s in made if f == form), None)
         if shown is None:
-            shown = entry_json(form, index, version, realms)
+            shown = entry_json(form, index, version)
             made.append((form, shown))
         forms.append(shown)
     return LoggedEntry(version, tuple(forms))
@@ -121,28 +122,23 @@ def logged_entry(entry: Entry, index: int, version: int, teams: Sequence[int],
 
 class LogJson:
     """The JSON of one game's log entries, each made when a view first needs it (a rebuilt
-    game's old entries only if someone reads them). Used on the event loop only. Texts name
-    seats by realm (``P1 (Kimbria)``), so they are made again when a realm is taken (in the
-    setup only)."""
+    game's old entries only if someone reads them). Used on the event loop only."""
 
     def __init__(self) -> None:
         self.items: list[LoggedEntry | None] = []
         self.source: Sequence[Entry] | None = None
-        self.realms: tuple[int, ...] = ()
 
     def entry(self, snapshot: Snapshot, index: int) -> LoggedEntry:
         """Entry ``index`` (below ``snapshot.count``) of the snapshot's game."""
-        realms = tuple(snapshot.state.realm)
-        if snapshot.entries is not self.source or realms != self.realms:
-            # another Game (rebuilt after a storage failure) or a realm taken
-            self.items, self.source, self.realms = [], snapshot.entries, realms
+        if snapshot.entries is not self.source:  # another Game (rebuilt after a failure)
+            self.items, self.source = [], snapshot.entries
         if index >= len(self.items):
             self.items.extend([None] * (snapshot.count - len(self.items)))
         item = self.items[index]
         if item is None:
             version = bisect_right(snapshot.starts, index, 0, snapshot.version)
             item = self.items[index] = logged_entry(snapshot.entries[index], index, version,
-                                                    snapshot.state.team, realms)
+                                                    snapshot.state.team)
         return item
 
 
@@ -163,9 +159,13 @@ class CachedView:
         return self.snapshot.version
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
 def dumps(value: Any) -> str:
-    """Compact JSON text, as sent to clients."""
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    """Compact JSON text, as sent to clients (one encoder for all: making one per call costs
+    more than encoding a log entry)."""
+    return _ENCODER.encode(value)
 
 
 @dataclass(eq=False)

@@ -105,16 +105,10 @@ class AttackOdds(BaseModel):
     expected_defender_losses: float
 
 
-class LogText(BaseModel):
-    en: str
-    nl: str
-    de: str
-
-
 class LogEntry(BaseModel):
     """One entry of the engine's log (``rules.gamelog``) as this reader may see it: the
     fields of its kind (docs/formats.md "Log entries"; units as "seat/token", tiles by name)
-    and three the server adds."""
+    and two the server adds. Sentences come from /static/data/log_texts.json."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -123,7 +117,6 @@ class LogEntry(BaseModel):
                        "included, so a reader may see gaps): to append and de-duplicate")
     version: int = Field(description="the version it belongs to: step k's entries have "
                          "version k + 1, the game's set-up before any decision version 0")
-    text: LogText = Field(description="a short sentence per language")
 
 
 class ResultView(BaseModel):

@@ -8,7 +8,7 @@ import {confirmAttack, renderActions, tilesOfAction} from "./actions.js";
 import {lastBattleStart, renderBattle} from "./battle.js";
 import {renderBoard} from "./board.js";
 import {renderEnd} from "./end.js";
-import {t, term} from "./i18n.js";
+import {setSeatRealms, t, term} from "./i18n.js";
 import {renderCards, renderEvent, renderLog, renderPhases, renderPlayers} from "./panels.js";
 
 const game = {id: null, seat: null, token: null, view: null, summary: null, socket: null,
@@ -135,6 +135,7 @@ function draw() {
   const view = game.view;
   if (!view || !byId("board")) return;
   const obs = view.observation;
+  setSeatRealms(obs.players.map((p) => p.realm));
   const legal = view.legal || [];
   const actionable = new Set(legal.flatMap(tilesOfAction));
   const targets = new Set(game.ui.selected
