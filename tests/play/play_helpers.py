@@ -7,6 +7,7 @@ ends, so a test sees one complete session from start to finish.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import sys
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pexpect
 from pexpect.popen_spawn import PopenSpawn
+from rich.console import Console, RenderableType
 
 KALADAN = [sys.executable, "-m", "kaladan.cli.main"]
 # The action prompt ends in "(help) > ", the attack confirmation in "[y/n] " or "[j/n] ", the
@@ -109,3 +111,12 @@ def drive(child: pexpect.spawn | PopenSpawn, attack: bool = False, limit: int = 
     else:
         out.exit_status = child.wait()
     return out
+
+
+def plain(renderable: RenderableType, width: int = 160) -> str:
+    """A renderable as the text a terminal without colours shows."""
+    console = Console(width=width, color_system=None, file=io.StringIO())
+    console.print(renderable)
+    out = console.file
+    assert isinstance(out, io.StringIO)
+    return out.getvalue()

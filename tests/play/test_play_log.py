@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
-from rich.console import Console, RenderableType
+from play_helpers import plain
 
 from kaladan.bots.base import SeatView
 from kaladan.bots.registry import make_bot
@@ -41,14 +41,6 @@ FIELD = {"C1": "0/crown", "T7": "0/sword 0/sword", "T4": "1/shield 1/sword", "C2
 # EX6: Khalisia's Crown, Shield and Archer on its castle C2, attacked from Field T1; 3 hits.
 EX6 = {"C1": "0/crown", "T1": "0/general 0/sword 0/sword", "C2": "1/crown 1/shield 1/archer"}
 EX6_THREE_HITS = [12, 8, 8, 1, 1, 9]
-
-
-def plain(renderable: RenderableType, width: int = 160) -> str:
-    console = Console(width=width, color_system=None, file=io.StringIO())
-    console.print(renderable)
-    out = console.file
-    assert isinstance(out, io.StringIO)
-    return out.getvalue()
 
 
 def named(card: str) -> str:

@@ -3,12 +3,11 @@ battle panel: test_play_log.py)."""
 
 from __future__ import annotations
 
-import io
 import random
 from pathlib import Path
 
 import pytest
-from rich.console import Console, RenderableType
+from play_helpers import plain
 
 from kaladan.game import Game
 from kaladan.play import i18n
@@ -26,14 +25,6 @@ from kaladan.rules.config import Config
 from kaladan.rules.errors import ConfigError, FormatError
 from kaladan.rules.state import GameState
 from kaladan.rules.world import standard_world
-
-
-def _plain(renderable: RenderableType, width: int = 160) -> str:
-    console = Console(width=width, color_system=None, file=io.StringIO())
-    console.print(renderable)
-    out = console.file
-    assert isinstance(out, io.StringIO)
-    return out.getvalue()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
@@ -88,7 +79,7 @@ def test_the_screen_shows_only_the_viewers_hand() -> None:
     state = game.state
     plan = parse_seats("human,human")
     for viewer in (0, 1):
-        text = _plain(board_view(state, plan, "en", viewer, [], []))
+        text = plain(board_view(state, plan, "en", viewer, [], []))
         for card in state.hand[viewer]:
             assert card in text and i18n.card_name("en", card) in text
         for card in state.hand[1 - viewer]:
@@ -98,7 +89,7 @@ def test_the_screen_shows_only_the_viewers_hand() -> None:
 def test_r23_5_a_team_screen_shows_the_allys_hand_and_no_opponents() -> None:
     game = Game.new(Config(players=4, mode="team_2v2", quick_setup=True), 4)
     state = game.state
-    text = _plain(board_view(state, parse_seats("human,human,human,human"), "en", 0, [], []))
+    text = plain(board_view(state, parse_seats("human,human,human,human"), "en", 0, [], []))
     for ally in (0, 2):
         assert all(card in text for card in state.hand[ally])
     for enemy in (1, 3):

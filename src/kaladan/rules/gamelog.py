@@ -23,7 +23,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar, Final, TypeAlias
 
 from .logtext import describe
-from .units import REALMS, SPECIAL, Seat, UnitCode, parse_unit_ref, realm_of, type_of, unit_ref
+from .units import Seat, UnitCode, parse_unit_ref, unit_ref
 
 Tile: TypeAlias = str  # a tile's name, as in the notation
 Card: TypeAlias = str  # a magic, event or end-game card id
@@ -746,8 +746,3 @@ def _from_json(value: Any, type_text: str) -> Any:
 
 def _tuples(value: Any) -> Any:
     return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
-
-
-def special_realm(c: UnitCode) -> str:
-    """The realm whose special unit ``c`` is (R14.1), or "" for any other unit."""
-    return REALMS[realm_of(c)] if type_of(c) == SPECIAL else ""

@@ -7,19 +7,25 @@ from .state import GameState, Result
 from .units import Seat, owner_of
 from .world import Terrain
 
+Points = tuple[int, int, int, int, int, int]  # the rows of R22.1, in the order of ScoreParts
+
 
 def score(state: GameState, seat: Seat) -> int:
     """R22.1: trophies 5, castles 3, scalps 2, other tiles 1, gold // 2, Six Gates (EG1)."""
-    return parts(state, seat).total
+    return sum(_points(state, seat))  # bots score leaves of their search: no ScoreParts here
 
 
 def parts(state: GameState, seat: Seat) -> ScoreParts:
     """``score`` split into the rows of R22.1, in points."""
+    return ScoreParts(*_points(state, seat))
+
+
+def _points(state: GameState, seat: Seat) -> Points:
     tiles = state.controlled(seat)
     castles = sum(1 for t in tiles if state.world.terrain[t] == Terrain.CASTLE)
     gates = 2 * len({state.world.terrain[t] for t in tiles}) if state.six_gates else 0
-    return ScoreParts(5 * len(state.trophies[seat]), 3 * castles, 2 * len(state.graveyard[seat]),
-                      len(tiles) - castles, state.gold[seat] // 2, gates)
+    return (5 * len(state.trophies[seat]), 3 * castles, 2 * len(state.graveyard[seat]),
+            len(tiles) - castles, state.gold[seat] // 2, gates)
 
 
 def score_parts(state: GameState) -> tuple[ScoreParts | None, ...]:
@@ -64,19 +70,23 @@ def winner(state: GameState, scores: list[int | None]) -> tuple[Seat, list[list[
 def team_score(state: GameState, team: int) -> int:
     """R23.34-R23.35: fallen enemy Crowns 5, friendly castles 3, scalps 2, other friendly tiles
     1 (a shared tile once), the team's gold // 2, Six Gates per friendly tile type."""
-    return team_parts(state, team).total
+    return sum(_team_points(state, team))
 
 
 def team_parts(state: GameState, team: int) -> ScoreParts:
     """``team_score`` split into its parts, in points."""
+    return ScoreParts(*_team_points(state, team))
+
+
+def _team_points(state: GameState, team: int) -> Points:
     members = [p for p in range(state.n) if state.team[p] == team]
     tiles = [t for t, units in enumerate(state.board)
              if units and state.team[owner_of(units[0])] == team]
     castles = sum(1 for t in tiles if state.world.terrain[t] == Terrain.CASTLE)
     gates = 2 * len({state.world.terrain[t] for t in tiles}) if state.six_gates else 0
-    return ScoreParts(5 * sum(len(state.trophies[p]) for p in members), 3 * castles,
-                      2 * sum(len(state.graveyard[p]) for p in members), len(tiles) - castles,
-                      sum(state.gold[p] for p in members) // 2, gates)
+    return (5 * sum(len(state.trophies[p]) for p in members), 3 * castles,
+            2 * sum(len(state.graveyard[p]) for p in members), len(tiles) - castles,
+            sum(state.gold[p] for p in members) // 2, gates)
 
 
 def team_result(state: GameState, end: str, winning_team: int | None = None) -> Result:
