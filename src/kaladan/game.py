@@ -12,16 +12,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .rules.actions import Action, format_action, parse_action
+from .rules.actions import GIFT, Action, format_action, parse_action
 from .rules.apply import apply
 from .rules.config import Config
 from .rules.errors import InvalidActionError
 from .rules.gamelog import Entry, visible
-from .rules.legal import legal_actions
+from .rules.legal import gifts, legal_actions
 from .rules.notation import position_from_json, position_to_json
 from .rules.observe import Observation, observe
 from .rules.setup import new_game
 from .rules.state import GameState
+
+
+def is_gift(text: str) -> bool:
+    """A gift's text: the one action a player may take out of turn (R23.11)."""
+    return text.split(" ", 1)[0] == GIFT
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +64,10 @@ class Game:
     def legal_actions(self) -> list[Action]:
         return list(legal_actions(self.state))
 
+    def gifts(self, seat: int) -> list[Action]:
+        """The gifts ``seat`` may make now, whoever holds the decision (R23.11)."""
+        return gifts(self.state, seat)
+
     def legal_texts(self) -> list[str]:
         return [format_action(a, self.state) for a in legal_actions(self.state)]
 
@@ -72,15 +81,20 @@ class Game:
              dice: Iterable[int] = ()) -> list[Entry]:
         """Apply one decision, checked, and return the log entries it caused (all of them:
         filter with ``rules.gamelog.visible`` before showing them to a seat). ``dice``
-        forces the next chance outcomes. The step itself is ``steps[-1]``."""
+        forces the next chance outcomes. The step itself is ``steps[-1]``.
+
+        ``seat`` is the acting seat: the pending one, or any player of a team giving gold
+        (R23.11: a gift at any moment leaves the pending decision where it is)."""
         if isinstance(action, str):
             action = parse_action(action, self.state)
         acting = self.state.pending.seat
-        text = self.format(action) if action in legal_actions(self.state) else ""
+        if seat is not None and action.kind == GIFT:
+            acting = seat
         work = self.state.copy()
         work.chance.force(dice)
         caused: list[Entry] = []
         apply(work, action, seat, caused)
+        text = self.format(action)
         if work.chance.forced:
             raise InvalidActionError(f"{len(work.chance.forced)} forced outcome(s) were not "
                                      f"used by {text!r}")

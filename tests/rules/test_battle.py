@@ -496,18 +496,31 @@ def test_r6_1_eliminated_player_takes_no_more_turns() -> None:
     assert g.state.active == 2
 
 
-def test_r18_4_special_units_go_to_killer_unupgraded_and_are_buyable() -> None:
-    """R18.4, R11.2: the Lion+ (on T7) joins seat 0's reserve plain; it costs 2 gold."""
+def test_r18_4_special_units_go_to_killer_unupgraded_and_are_buyable_next_turn() -> None:
+    """R18.4, R11.2: the Lion+ (on T7) joins seat 0's reserve plain; it can be placed for 2
+    gold from seat 0's next turn on ("ab dem nächsten Zug"), not in this turn's Purchase."""
     g = at(CROWN_AT_HOME_3P, players=3, gold=[6, 0, 0])
     g.play("attack T5 C2", dice=[8, 8, 1])
     s = g.state
     assert s.reserve_specials[0] == [KHALISIA, KIMBRIA]
     assert s.reserve_specials[2] == [NANCHIA]  # only the killer gets it
+    assert s.specials_waiting[0] == (KIMBRIA,)
     assert pending(g) == (Decision.PURCHASE, 0)
+    assert [t for t in g.legal_texts() if "special:kimbria" in t] == []
+    with pytest.raises(IllegalActionError) as refused:
+        g.play("buy special:kimbria C2")
+    assert refused.value.rule == "R18.4"
+    assert g.state.gold[0] == 6 and g.state.reserve_specials[0] == [KHALISIA, KIMBRIA]
+    pass_turn(g)  # seat 0's turn ends
+    pass_turn(g)  # seat 2's
+    assert g.state.active == 0 and g.state.specials_waiting[0] == ()
+    while pending(g) != (Decision.PURCHASE, 0):
+        g.play("pass" if "pass" in g.legal_texts() else "end")
     assert "buy special:kimbria C2" in g.legal_texts()
+    gold = g.state.gold[0]
     g.play("buy special:kimbria C2")
     assert on(g, "C2") == ["0/special:kimbria", "0/sword", "0/sword"]
-    assert g.state.gold[0] == 4
+    assert g.state.gold[0] == gold - 2
 
 
 def test_r18_4_special_in_reserve_or_killed_in_the_battle_is_transferred() -> None:

@@ -18,9 +18,9 @@ from collections import Counter
 
 import pytest
 
-from kaladan.rules.apply import apply_unchecked
+from kaladan.rules.apply import apply, apply_unchecked
 from kaladan.rules.config import OPTIONS, Config
-from kaladan.rules.legal import legal_actions
+from kaladan.rules.legal import gifts, legal_actions
 from kaladan.rules.magic import realm_cards
 from kaladan.rules.observe import observe
 from kaladan.rules.setup import new_game
@@ -68,6 +68,8 @@ def check_units(state: GameState) -> None:
                 seen[(seat, t)] += state.reserve[seat][t]
         for realm in state.reserve_specials[seat]:
             specials[realm] += 1
+        # R18.4: a special received this turn waits in its new owner's reserve
+        assert set(state.specials_waiting[seat]) <= set(state.reserve_specials[seat])
     for seat in range(state.n):
         if state.realm[seat] < 0:
             continue
@@ -136,6 +138,21 @@ def crowns_standing(state: GameState) -> set[int]:
     return {c >> 7 for units in state.board for c in units if type_of(c) == CROWN}
 
 
+def give_out_of_turn(state: GameState, rng: random.Random) -> None:
+    """R23.11: a player who does not hold the decision gives an ally gold (checked apply);
+    the pending decision and every seat's team gold stay as they were."""
+    givers = [p for p in range(state.n) if p != state.pending.seat and state.gold[p] > 0]
+    if not givers:
+        return
+    seat = rng.choice(givers)
+    options = gifts(state, seat)
+    assert options, f"seat {seat} has gold but no gift to make"
+    pending, team_gold = state.pending, sum(state.gold[p] for p in state.allies(seat))
+    apply(state, rng.choice(options), seat)
+    assert state.pending == pending
+    assert sum(state.gold[p] for p in state.allies(seat)) > team_gold
+
+
 def play_checked(index: int, config: Config | None = None) -> GameState:
     config = random_config(index) if config is None else config
     state = new_game(config, 10_000 + index)
@@ -155,6 +172,8 @@ def play_checked(index: int, config: Config | None = None) -> GameState:
             if state.active in fallen_at and state.turn > fallen_at[state.active]:
                 played_after.add(state.active)  # R23.28: a fallen Crown fights on
                 assert state.phase != Phase.OVER
+        if state.teams and rng.random() < 0.05:
+            give_out_of_turn(state, rng)
         legal = legal_actions(state)
         apply_unchecked(state, legal[rng.randrange(len(legal))])
         steps += 1
@@ -220,7 +239,8 @@ def test_random_team_games_keep_invariants(mode: str, chunk: int) -> None:
         ends[state.result.end] += 1
         if state.result.end != "draw":
             assert state.result.team in (0, 1) and state.result.winner is None
+        for team in (0, 1):  # every player scores the team total (R23.34), draws too
             team_scores = {state.result.scores[p] for p in range(players)
-                           if state.team[p] == state.result.team}
-            assert len(team_scores) == 1  # every player scores the team total (R23.34)
+                           if state.team[p] == team}
+            assert len(team_scores) == 1
     assert sum(ends.values()) == TEAM_GAMES // TEAM_CHUNKS

@@ -106,6 +106,16 @@ def at(board: dict[str, str], players: int = 2, **options: object) -> Game:
 
 
 
+def pass_turn(g: Game) -> None:
+    """Let the active player do nothing for the rest of the turn."""
+    seat = g.state.active
+    for _ in range(20):
+        if g.state.active != seat or g.is_over:
+            return
+        g.play("pass" if "pass" in g.legal_texts() else "end")
+    raise AssertionError("the turn did not end")
+
+
 def index(g: Game, name: str) -> int:
     return g.state.world.index(name)
 
@@ -505,6 +515,10 @@ def test_r14_9_special_unit_of_an_eliminated_player_changes_hands() -> None:
     s = g.state
     assert s.reserve_specials == [[KHALISIA, KIMBRIA], [], [NANCHIA]]
     assert g.state.pending == Pending(Decision.PURCHASE, 0)
+    pass_turn(g)
+    pass_turn(g)  # R18.4: placeable from seat 0's next turn on
+    while g.state.pending != Pending(Decision.PURCHASE, 0):
+        g.play("pass" if "pass" in g.legal_texts() else "end")
     g.play("buy special:kimbria C2")
     (lion,) = [c for c in g.state.board[index(g, "C2")] if type_of(c) == UnitType.SPECIAL]
     assert owner_of(lion) == 0 and realm_of(lion) == KIMBRIA

@@ -22,7 +22,7 @@ from kaladan.rules.combat import side_leader
 from kaladan.rules.config import Config
 from kaladan.rules.errors import ConfigError, IllegalActionError
 from kaladan.rules.observe import observe
-from kaladan.rules.scoring import team_result, team_score
+from kaladan.rules.scoring import scores, team_result, team_score
 from kaladan.rules.state import Decision, GameState, Phase
 from kaladan.rules.units import KHALISIA, UnitType
 from kaladan.rules.world import standard_world
@@ -804,6 +804,11 @@ def test_r23_32_last_crowns_of_both_teams_fall_in_one_battle_draw() -> None:
     assert g.is_over and s.result is not None
     assert s.result.end == "draw"
     assert s.result.winner is None and s.result.team is None
+    # Team totals like every team result, not individual scores (R23.34, decision 32).
+    totals = [team_score(s, p % 2) for p in range(4)]
+    assert s.result.scores == totals
+    assert totals[0] == totals[2] and totals[1] == totals[3]
+    assert s.result.scores != scores(s)
 
 
 def test_r23_33_final_round_then_team_totals() -> None:

@@ -25,17 +25,19 @@ from .gamelog import (
     Swapped,
     Upgraded,
 )
-from .legal import ask_or_skip, legal_actions, spendable_gold
+from .legal import ask_or_skip, gifts, legal_actions, spendable_gold
 from .state import Decision, GameState
 from .units import (
     CASTLE_UPGRADE_COST,
     ELIMINATED_CARD_COST,
     EXTRA_CARD_COST,
     PLACE_COST,
+    SPECIAL,
     SWAP_CARD_COST,
     UPGRADE_COST,
     Seat,
     owner_of,
+    realm_of,
     type_of,
 )
 
@@ -44,9 +46,11 @@ def apply(state: GameState, action: Action, seat: Seat | None = None,
           sink: Sink | None = None) -> None:
     """Apply ``action`` for the pending seat after checking it is legal now.
 
-    ``seat``, when given, must be the seat whose decision is pending. Raises
-    IllegalActionError (with the rule id) and leaves the state unchanged otherwise.
-    ``sink``, when given, receives the log entries of what happened (``gamelog``).
+    ``seat``, when given, must be the seat whose decision is pending, except for a gift:
+    any player of a team may give gold at every decision point (R23.11), which leaves the
+    pending decision as it is. Raises IllegalActionError (with the rule id) and leaves the
+    state unchanged otherwise. ``sink``, when given, receives the log entries of what
+    happened (``gamelog``).
     """
     if not isinstance(action, Action):
         raise InvalidActionError(f"not an action: {action!r}")
@@ -54,6 +58,11 @@ def apply(state: GameState, action: Action, seat: Seat | None = None,
     pending = state.pending
     if pending.kind == Decision.NONE:
         raise IllegalActionError(_text(action, state), "R21.5", "the game is over")
+    if action.kind == A.GIFT and seat is not None and seat != pending.seat:
+        if not 0 <= seat < state.n or action not in gifts(state, seat):
+            raise IllegalActionError(_text(action, state), "R23.11", _gift_refusal(state, seat))
+        apply_unchecked(state, action, sink, seat)
+        return
     if seat is not None and seat != pending.seat:
         raise IllegalActionError(
             _text(action, state), "R6.5",
@@ -72,17 +81,20 @@ def _text(action: Action, state: GameState) -> str:
         return repr(action)
 
 
-def apply_unchecked(state: GameState, action: Action, sink: Sink | None = None) -> None:
+def apply_unchecked(state: GameState, action: Action, sink: Sink | None = None,
+                    giver: Seat | None = None) -> None:
     """Apply a legal action without checking it (fast path, STYLE principle 2); ``sink``
-    receives the log entries (None: nothing is built)."""
+    receives the log entries (None: nothing is built). ``giver``: the seat that gives gold
+    out of turn (R23.11); every other action is the pending seat's."""
     state.decisions += 1
     state.legal_cache = None
+    handler = _HANDLERS[action.kind] if giver is None else _gift_from(giver)
     if sink is None:
-        _HANDLERS[action.kind](state, action)
+        handler(state, action)
         return
     state.sink = sink
     try:
-        _HANDLERS[action.kind](state, action)
+        handler(state, action)
     finally:
         state.sink = None
 
@@ -166,7 +178,15 @@ def _card_choice(state: GameState, action: Action) -> None:
 
 def _gift(state: GameState, action: Action) -> None:
     """R23.11: gold passes to the ally; the giver still holds the same decision."""
-    giver = state.pending.seat
+    _give(state, state.pending.seat, action)
+
+
+def _gift_from(giver: Seat) -> Callable[[GameState, Action], None]:
+    """R23.11: a gift by a player who does not hold the decision; the decision stays put."""
+    return lambda state, action: _give(state, giver, action)
+
+
+def _give(state: GameState, giver: Seat, action: Action) -> None:
     state.gold[giver] -= action.amount
     state.gold[action.number] += action.amount
     if state.sink is not None:
@@ -344,8 +364,7 @@ def explain(state: GameState, action: Action) -> tuple[str, str]:
     pending = state.pending
     rule, expected = _EXPECTED[pending.kind]
     if action.kind == A.GIFT:
-        return "R23.11", ("a gift goes to an ally, in team mode, and cannot exceed your own "
-                          f"gold ({state.gold[pending.seat]})")
+        return "R23.11", _gift_refusal(state, pending.seat)
     if action.kind not in _KINDS_OF[pending.kind]:
         return rule, (f"'{action.kind}' is not possible now: seat {pending.seat} must "
                       f"{expected} (phase {state.phase.label})")
@@ -396,6 +415,11 @@ def explain(state: GameState, action: Action) -> tuple[str, str]:
             return "R11.1", f"it costs {cost} gold and you have {gold}"
         if kind == A.BUY:
             tile = action.tile
+            unit = action.units[0] if action.units else -1
+            if (type_of(unit) == SPECIAL and owner_of(unit) == seat
+                    and realm_of(unit) in state.specials_waiting[seat]):
+                return "R18.4", ("a special unit received from an eliminated player can be "
+                                 "placed from your next turn on")
             team = state.tile_team(tile)
             if team not in (-1, mine):
                 return "R11.5", f"{world.names[tile]} is an enemy tile"
@@ -428,6 +452,13 @@ def explain(state: GameState, action: Action) -> tuple[str, str]:
     if kind in A.CARD_CHOICE_KINDS:
         return "R20.7", "not one of the choices the card being resolved offers"
     return rule, f"not possible now: seat {seat} must {expected}"
+
+
+def _gift_refusal(state: GameState, seat: Seat) -> str:
+    if not 0 <= seat < state.n:
+        return f"there is no seat {seat}"
+    return ("a gift goes to an ally, in team mode, and cannot exceed your own gold "
+            f"({state.gold[seat]})")
 
 
 def _has_units(units: tuple[int, ...], wanted: tuple[int, ...]) -> bool:

@@ -30,6 +30,7 @@ from .gamelog import (
     PairsCompared,
     TileCaptured,
     UnitKilled,
+    UpgradesLost,
 )
 from .legal import (
     attacking_units,
@@ -37,7 +38,7 @@ from .legal import (
     invasion_candidates,
 )
 from .magic import same_side, side_players
-from .scoring import scores, team_result
+from .scoring import scores, team_result, team_scores
 from .state import Battle, BattleStep, Decision, GameState, Pending, Result
 from .units import (
     ARDINOR,
@@ -381,7 +382,7 @@ def _after_evade(state: GameState) -> None:
         battle.step = BattleStep.W1
         _next_effect(state)
     else:
-        _outcome(state)
+        _outcome(state, evaded=True)
 
 
 def _next_effect(state: GameState) -> None:
@@ -625,12 +626,15 @@ def kill(state: GameState, battle: Battle, tile: int, c: UnitCode, killer: Seat,
                                      chosen))
 
 
-def _outcome(state: GameState) -> None:
-    """Step G (R16.27-R16.30), elimination (section 18), end of game, invasion."""
+def _outcome(state: GameState, evaded: bool = False) -> None:
+    """Step G (R16.27-R16.30), elimination (section 18), end of game, invasion. ``evaded``:
+    the defenders left D by a card (R20.9), so nobody lost the battle (R17.4)."""
     battle = state.battle
     assert battle is not None
     attacker_won = not state.board[battle.d_tile]  # R16.27
     fallen = [owner_of(c) for c, _, _ in battle.set_aside if type_of(c) == CROWN]
+    if state.config.upgrade_loss == "losing_side" and not evaded:
+        _losers_lose_upgrades(state, battle, attacker_won)
     if state.teams:
         _team_outcome(state, battle, attacker_won)
         return
@@ -671,6 +675,26 @@ def _outcome(state: GameState) -> None:
     _invade(state, battle, attacker_won)
 
 
+def _losers_lose_upgrades(state: GameState, battle: Battle, attacker_won: bool) -> None:
+    """R13.4, R17.4 (``upgrade_loss = losing_side``): the side that lost keeps no upgrade. The
+    defender lost when the attacker won, and then no defending unit is left on D; the
+    attacker lost when D still holds defenders: the units that fought from A flip back (with
+    LAU-1 the attacker's Archers only, R16.13)."""
+    if attacker_won:
+        tile, leader = battle.d_tile, battle.defender
+        fought = [c for c in state.board[tile] if same_side(battle, owner_of(c), leader)]
+    else:
+        tile, leader = battle.a_tile, battle.attacker
+        fought = attacking_units(state, battle)
+    flipped = tuple(c for c in fought if c & 1)
+    if not flipped:
+        return
+    for c in flipped:
+        ops.downgrade(state, tile, c)
+    if state.sink is not None:
+        state.sink.append(UpgradesLost(leader, state.world.names[tile], flipped))
+
+
 def _battle_ended(state: GameState, battle: Battle, attacker_won: bool,
                   losses: tuple[UnitCode, ...]) -> None:
     if state.sink is not None:
@@ -706,8 +730,8 @@ def _team_outcome(state: GameState, battle: Battle, attacker_won: bool) -> None:
     if len(standing) < 2:
         if standing:
             flow.game_over(state, team_result(state, "last_crown", next(iter(standing))))
-        else:
-            flow.game_over(state, Result("draw", None, scores(state)))
+        else:  # R23.32: a draw, scored like every team result (team totals)
+            flow.game_over(state, Result("draw", None, team_scores(state)))
         return
     _invade(state, battle, attacker_won)
 
@@ -790,6 +814,10 @@ def eliminate(state: GameState, seat: Seat, killer: Seat | None) -> None:
         else:
             state.removed.append(c)
     state.reserve_specials[seat] = []
+    if killer is not None and specials:  # R18.4: placeable from the killer's next turn on
+        state.specials_waiting[killer] = tuple(sorted(
+            set(state.specials_waiting[killer]) | {realm_of(c) for c in specials}))
+    state.specials_waiting[seat] = ()
     realm = state.realm[seat]
     for t, count in enumerate(state.reserve[seat]):
         state.removed.extend([code(seat, realm, t)] * count)

@@ -76,6 +76,16 @@ class TeamCastleSpots(StrEnum):
     ALTERNATING = "alternating"
 
 
+class UpgradeLoss(StrEnum):
+    DEAD_ONLY = "dead_only"  # R13.4, R17.4: only a unit that dies loses its upgrade
+    LOSING_SIDE = "losing_side"  # the Dutch seed read literally: the losing side's survivors too
+
+
+class EndGameTrigger(StrEnum):
+    FINAL_ROUND = "final_round"  # R21.2 (a): the end-game card starts the final round
+    DECK_END = "deck_end"  # R21.2, R25.1: only the empty deck does; the card changes the rules
+
+
 MODES: Final = tuple(m.value for m in Mode)
 OPTION_TYPES: Final[dict[str, type[StrEnum]]] = {
     "turn_order_die": TurnOrderDie,
@@ -88,6 +98,8 @@ OPTION_TYPES: Final[dict[str, type[StrEnum]]] = {
     "world": WorldKind,
     "end_game_card": EndGameCard,
     "team_castle_spots": TeamCastleSpots,
+    "upgrade_loss": UpgradeLoss,
+    "end_game_trigger": EndGameTrigger,
 }
 # R3.3: option -> allowed values, the default first.
 OPTIONS: Final[dict[str, tuple[str, ...]]] = {
@@ -116,6 +128,8 @@ class Config:
     world: WorldKind = WorldKind.STANDARD
     end_game_card: EndGameCard = EndGameCard.RANDOM
     team_castle_spots: TeamCastleSpots = TeamCastleSpots.FREE
+    upgrade_loss: UpgradeLoss = UpgradeLoss.DEAD_ONLY
+    end_game_trigger: EndGameTrigger = EndGameTrigger.FINAL_ROUND
     layout: Mapping[str, object] | None = field(default=None, compare=False)
     quick_setup: bool = False
 

@@ -63,7 +63,8 @@ def begin(state: GameState) -> bool:
         _end_game_card(state, card)
         state.discard.append(card)
         return True
-    if not state.deck and state.config.end_game_card == "none":
+    if not state.deck and (state.config.end_game_card == "none"
+                           or state.config.end_game_trigger == "deck_end"):
         ops.trigger_final_round(state)  # R21.2 (b)
     info = EVENT_CARD_BY_ID[card]
     active = state.active
@@ -96,7 +97,9 @@ def _strongest(state: GameState) -> list[Seat]:
 
 
 def _end_game_card(state: GameState, card: str) -> None:
-    """Section 25: the card's effect, then the final round is triggered (R25.1)."""
+    """Section 25: the card's effect, then the final round is triggered (R25.1). With
+    ``end_game_trigger = deck_end`` only the empty deck triggers it (R21.2 (b)): EG3 empties
+    it at once, the other cards change the rules and play goes on drawing."""
     if card == "EG1":
         state.six_gates = True
     elif card == "EG2":
@@ -107,8 +110,11 @@ def _end_game_card(state: GameState, card: str) -> None:
     elif card == "EG3":
         state.oracles = True
     elif card == "EG4":
-        state.gilded = True
-    ops.trigger_final_round(state, card)
+        state.gilded_slot = state.slot
+    if state.config.end_game_trigger == "final_round" or card == "EG3":
+        ops.trigger_final_round(state, card)
+    elif not state.deck:
+        ops.trigger_final_round(state)  # R21.2 (b): it was the last card
 
 
 def _continue(state: GameState) -> bool:

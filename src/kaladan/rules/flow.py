@@ -31,6 +31,8 @@ _pending = tuple.__new__  # builds a Pending without the NamedTuple wrapper
 def start_turn(state: GameState, seat: Seat) -> None:
     state.active = seat
     state.turn += 1
+    if state.specials_waiting[seat]:
+        state.specials_waiting[seat] = ()  # R18.4: received specials can be placed from now on
     if state.sink is not None:
         state.sink.append(TurnStarted(seat, state.turn, state.slot // state.n + 1,
                                       state.final_slot >= 0))

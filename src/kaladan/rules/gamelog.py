@@ -640,6 +640,17 @@ class LeftBehind(Entry):
 
 
 @dataclass(frozen=True, slots=True)
+class UpgradesLost(Entry):
+    """R13.4, R17.4 with ``upgrade_loss = losing_side``: the surviving upgraded ``units`` of
+    the side that lost (led by ``seat``) on ``tile`` are flipped back to unupgraded."""
+
+    KIND: ClassVar[str] = "upgrades_lost"
+    seat: Seat
+    tile: Tile
+    units: tuple[UnitCode, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class TileCaptured(Entry):
     """R17.8: the defended tile changes hands by the invasion (``lost_by`` held it)."""
 
@@ -684,7 +695,8 @@ ENTRY_KINDS: Final[dict[str, type[Entry]]] = {
         FinalRound, UnitPlaced, Spawned, Upgraded, UnitRemoved, UnitReturned, Moved, Swapped,
         Passed, Bought, Fortified, CardTraded, GoldGiven, BattleStarted, CardCommitted, NoCard,
         CardRevealed, CardSpent, CardReturned, DiceRolled, PairsCompared, HitsShared,
-        UnitKilled, UnitSaved, FallenUnit, Eliminated, CardsOffered, LeftBehind, TileCaptured,
+        UnitKilled, UnitSaved, FallenUnit, Eliminated, CardsOffered, UpgradesLost, LeftBehind,
+        TileCaptured,
         BattleEnded, GameOver,
     )
 }

@@ -65,7 +65,10 @@ def legal_actions(state: GameState) -> Sequence[Action]:
 
 
 def gifts(state: GameState, seat: Seat) -> list[Action]:
-    """R23.11: any amount of your own gold to an ally, whenever you hold a decision."""
+    """R23.11: any amount of your own gold to an ally, at every decision point of the game,
+    whoever holds the decision (none in free-for-all or once the game is over)."""
+    if not state.teams or state.pending.seat < 0:
+        return []
     return [Action(A.GIFT, number=ally, amount=amount) for ally in state.allies(seat)
             for amount in range(1, state.gold[seat] + 1)]
 
@@ -420,7 +423,7 @@ def event_options(state: GameState, seat: Seat) -> Sequence[Action]:
     if card == "EV25":  # special unit or gold
         tiles = [t for t in state.controlled(seat) if state.room(t) > 0]
         return [_GOLD] + [Action(A.PLACE, t, units=(code(seat, r, SPECIAL),))
-                          for r in state.reserve_specials[seat] for t in tiles]
+                          for r in state.placeable_specials(seat) for t in tiles]
     if card in ("EV07", "EV09"):  # R7.9 free upgrade, or gold
         allowed = BASIC_TYPES if card == "EV09" else (1, 2, 3, 4, 5, SPECIAL)
         out = [_GOLD]
@@ -530,7 +533,7 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
     plain = PLAIN_CODES[seat]
     buyable_units = [plain[t] for t, cost in _PLACEABLE if cost <= gold and reserve[t]]
     if PLACE_COST[SPECIAL] <= gold:
-        buyable_units += [code(seat, r, SPECIAL) for r in state.reserve_specials[seat]]
+        buyable_units += [code(seat, r, SPECIAL) for r in state.placeable_specials(seat)]  # R18.4
     mine = state.controlled(seat)
     if buyable_units:
         tiles = placement_tiles(state, seat, mine)

@@ -84,6 +84,7 @@ def position_to_json(state: GameState) -> dict[str, Any]:
             "reserve": {UnitType(t).label: n for t, n in enumerate(state.reserve[p])
                         if t != SPECIAL},
             "reserve_specials": [REALMS[r] for r in state.reserve_specials[p]],
+            "specials_waiting": [REALMS[r] for r in state.specials_waiting[p]],
             "graveyard": [unit_ref(c) for c in state.graveyard[p]],
             "trophies": [unit_ref(c) for c in state.trophies[p]],
             "hand": list(state.hand[p]), "pool": list(state.pool[p]),
@@ -116,7 +117,7 @@ def position_to_json(state: GameState) -> dict[str, Any]:
         "slot": state.slot,
         "turn": state.turn,
         "final_slot": state.final_slot,
-        "oracles": state.oracles, "scales": state.scales, "gilded": state.gilded,
+        "oracles": state.oracles, "scales": state.scales, "gilded_slot": state.gilded_slot,
         "six_gates": state.six_gates,
         "event": None if event is None else {
             "card": event.card, "queue": event.queue, "marked": event.marked,
@@ -153,6 +154,16 @@ def position_from_json(data: Mapping[str, Any]) -> GameState:
         raise FormatError(f"bad position: missing or malformed field ({exc!r})") from exc
 
 
+def _gilded_slot(data: Mapping[str, Any]) -> int:
+    """EG4's slot; positions written before ``end_game_trigger`` carry ``gilded`` (a flag
+    that meant: drawn in the turn before the final round)."""
+    if "gilded_slot" in data:
+        return int(data["gilded_slot"])
+    if data.get("gilded"):
+        return int(data["final_slot"]) - int(data["config"].get("players", 2))
+    return -1
+
+
 def _from_json(data: Mapping[str, Any]) -> GameState:
     config = Config.from_json(data["config"])
     world = world_from_json(data["world"], config.players)
@@ -181,6 +192,8 @@ def _from_json(data: Mapping[str, Any]) -> GameState:
             counts[UnitType[label.upper()]] = int(count)
         s.reserve.append(counts)
     s.reserve_specials = [sorted(REALM_INDEX[r] for r in p["reserve_specials"]) for p in players]
+    s.specials_waiting = [tuple(sorted(REALM_INDEX[r] for r in p.get("specials_waiting", ())))
+                          for p in players]
     s.graveyard = [[parse_unit_ref(u) for u in p["graveyard"]] for p in players]
     s.trophies = [[parse_unit_ref(u) for u in p["trophies"]] for p in players]
     s.hand = [list(p["hand"]) for p in players]
@@ -209,7 +222,7 @@ def _from_json(data: Mapping[str, Any]) -> GameState:
     s.final_slot = int(data["final_slot"])
     s.oracles = bool(data["oracles"])
     s.scales = bool(data["scales"])
-    s.gilded = bool(data["gilded"])
+    s.gilded_slot = _gilded_slot(data)
     s.six_gates = bool(data["six_gates"])
     ev = data["event"]
     s.event = None if ev is None else EventContext(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .ops import gold_frozen
 from .state import BattleStep, GameState
 from .units import REALMS, SPECIAL, UnitType, unit_ref
 
@@ -21,7 +22,9 @@ Observation = dict[str, Any]
 def reserve_json(state: GameState, seat: int) -> dict[str, Any]:
     counts = {UnitType(t).label: n for t, n in enumerate(state.reserve[seat])
               if t != SPECIAL and n}
-    return {"units": counts, "specials": [REALMS[r] for r in state.reserve_specials[seat]]}
+    return {"units": counts, "specials": [REALMS[r] for r in state.reserve_specials[seat]],
+            # R18.4: received this turn, placeable from the seat's next turn on
+            "specials_waiting": [REALMS[r] for r in state.specials_waiting[seat]]}
 
 
 def public_player(state: GameState, seat: int) -> dict[str, Any]:
@@ -80,7 +83,8 @@ def observe(state: GameState, seat: int | None) -> Observation:
         "oracles": state.oracles,
         "final_round": state.final_slot >= 0,
         "scales": state.scales,
-        "gilded": state.gilded,
+        "gilded": state.gilded_slot >= 0,
+        "gold_frozen": gold_frozen(state),
         "six_gates": state.six_gates,
         "event": None,
         "battle": None,

@@ -11,8 +11,9 @@ from .units import OWNER_SHIFT, SPECIAL, Seat, UnitCode, plain, realm_of, type_o
 
 
 def gold_frozen(state: GameState) -> bool:
-    """EG4 / R9.4: during the final round of The Gilded Silence nobody gains gold."""
-    return state.gilded and state.final_slot >= 0 and state.slot > state.final_slot - state.n
+    """EG4 / R9.4: after the turn in which The Gilded Silence was drawn nobody gains gold (the
+    final round; with ``end_game_trigger = deck_end`` every turn to the end, R21.2)."""
+    return 0 <= state.gilded_slot < state.slot
 
 
 def gain_gold(state: GameState, seat: Seat, amount: int) -> None:
@@ -99,6 +100,12 @@ def swap_units(state: GameState, a: int, b: int, from_a: tuple[UnitCode, ...],
 def upgrade(state: GameState, tile: int, c: UnitCode) -> None:
     board = state.board
     board[tile] = _with(_without(board[tile], c), c | 1)
+
+
+def downgrade(state: GameState, tile: int, c: UnitCode) -> None:
+    """An upgraded unit flips back (R13.4, R17.4 ``losing_side``)."""
+    board = state.board
+    board[tile] = _with(_without(board[tile], c), c & ~1)
 
 
 def remove_from_game(state: GameState, tile: int, c: UnitCode) -> None:

@@ -106,8 +106,16 @@ def team_result(state: GameState, end: str, winning_team: int | None = None) -> 
             best = max(sums)
             tied = [t for t, s in zip(tied, sums, strict=True) if s == best]
         winning_team = tied[0]
-    scores: list[int | None] = [totals[state.team[p]] for p in range(state.n)]
-    return Result(end, None, scores, tie_break, winning_team)
+    return Result(end, None, _per_seat(state, totals), tie_break, winning_team)
+
+
+def team_scores(state: GameState) -> list[int | None]:
+    """Every player's team total (R23.34): the scores of a team result."""
+    return _per_seat(state, {team: team_score(state, team) for team in set(state.team)})
+
+
+def _per_seat(state: GameState, totals: dict[int, int]) -> list[int | None]:
+    return [totals[state.team[p]] for p in range(state.n)]
 
 
 def _team_units_on_board(state: GameState, team: int) -> int:

@@ -81,7 +81,9 @@ def new_game(config: Config, seed: int, sink: Sink | None = None) -> GameState:
     s.slot = 0
     s.turn = 0
     s.final_slot = -1
-    s.oracles = s.scales = s.gilded = s.six_gates = False
+    s.oracles = s.scales = s.six_gates = False
+    s.gilded_slot = -1
+    s.specials_waiting = [() for _ in range(n)]
     s.event = None
     s.spawn_left = []
     s.purchase_empty = -1

@@ -169,7 +169,7 @@ class GameState:
         "gold", "reserve", "reserve_specials", "board", "fortified", "graveyard", "trophies",
         "removed", "hand", "pool", "spent", "buyable", "eliminated", "home", "deck", "discard",
         "end_card", "phase", "pending", "active", "slot", "turn", "final_slot", "oracles",
-        "scales", "gilded", "six_gates", "event", "spawn_left",
+        "scales", "gilded_slot", "six_gates", "specials_waiting", "event", "spawn_left",
         "purchase_empty", "battle", "setup_queue", "setup_named", "result", "decisions",
         "last_event", "legal_cache", "mine_cache", "team", "teams", "sink",
     )
@@ -207,8 +207,13 @@ class GameState:
     final_slot: int
     oracles: bool
     scales: bool
-    gilded: bool
+    # EG4: the slot of the turn in which The Gilded Silence was drawn (-1: not drawn); no
+    # gold is gained in any later turn (R9.4, section 25).
+    gilded_slot: int
     six_gates: bool
+    # R18.4: per seat, the realms of special units received this turn from an eliminated
+    # player; they can be placed from the seat's next turn on.
+    specials_waiting: list[tuple[int, ...]]  # replaced, never changed in place
     event: EventContext | None
     spawn_left: list[int]
     purchase_empty: int
@@ -269,8 +274,9 @@ class GameState:
         s.final_slot = self.final_slot
         s.oracles = self.oracles
         s.scales = self.scales
-        s.gilded = self.gilded
+        s.gilded_slot = self.gilded_slot
         s.six_gates = self.six_gates
+        s.specials_waiting = self.specials_waiting[:]
         s.event = self.event.copy() if self.event is not None else None
         s.spawn_left = self.spawn_left[:]
         s.purchase_empty = self.purchase_empty
@@ -322,6 +328,14 @@ class GameState:
     def allies(self, seat: Seat) -> list[Seat]:
         """The other players of ``seat``'s team (none in free-for-all)."""
         return [p for p in range(self.n) if p != seat and self.team[p] == self.team[seat]]
+
+    def placeable_specials(self, seat: Seat) -> list[int]:
+        """The realms of the special units in ``seat``'s reserve it may place now: not those
+        received this turn from an eliminated player (R18.4)."""
+        waiting = self.specials_waiting[seat]
+        if not waiting:
+            return self.reserve_specials[seat]
+        return [r for r in self.reserve_specials[seat] if r not in waiting]
 
     def room(self, tile: int) -> int:
         return self.world.capacity[tile] - len(self.board[tile])

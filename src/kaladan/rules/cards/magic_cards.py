@@ -170,12 +170,12 @@ def special_options(state: GameState, battle: Battle, seat: Seat) -> list[Action
     if state.room(tile) <= 0:
         return []
     return [Action(A.DEPLOY, tile, units=(code(seat, r, SPECIAL),))
-            for r in state.reserve_specials[seat]]
+            for r in state.placeable_specials(seat)]  # R18.4
 
 
 def special_condition(state: GameState, battle: Battle, seat: Seat) -> bool:
     """KIM-3, LAU-5: a special unit in your reserve and room on your battle tile."""
-    return bool(state.reserve_specials[seat]) and state.room(own_tile(battle, seat)) > 0
+    return bool(state.placeable_specials(seat)) and state.room(own_tile(battle, seat)) > 0
 
 
 # --- saves (R20.11): KHA-1, NAN-2, ARD-4 -----------------------------------------------
