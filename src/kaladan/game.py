@@ -25,8 +25,10 @@ from .rules.state import GameState
 
 
 def is_gift(text: str) -> bool:
-    """A gift's text: the one action a player may take out of turn (R23.11)."""
-    return text.split(" ", 1)[0] == GIFT
+    """A gift's text, read as ``parse_action`` reads it (any case and spacing): the one
+    action a player may take out of turn (R23.11). Whether it is allowed is ``play``'s call."""
+    words = text.split(None, 1)
+    return bool(words) and words[0].lower() == GIFT
 
 
 @dataclass(frozen=True, slots=True)

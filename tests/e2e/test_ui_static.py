@@ -15,6 +15,7 @@ import pytest
 
 from kaladan.rules.actions import KINDS
 from kaladan.rules.catalog import MAGIC_CARDS
+from kaladan.rules.config import OPTIONS, Config
 from kaladan.rules.gamelog import ENTRY_KINDS, ScoreParts
 from kaladan.rules.state import Decision
 
@@ -103,6 +104,30 @@ def test_strings_exist_for_every_key_the_code_uses() -> None:
     assert {f"battle.card_{state}" for state in ("revealed", "spent", "returned")} <= english
     parts = [f.name for f in fields(ScoreParts)]
     assert {f"end.{part}" for part in parts} <= english
+
+
+def lobby_options() -> dict[str, list[str]]:
+    """The R3.3 options the lobby offers (``OPTIONS`` in lobby.js), in its order."""
+    code = (STATIC / "js" / "lobby.js").read_text("utf-8")
+    block = re.search(r"^const OPTIONS = \{\n(.*?)^\};", code, re.M | re.S)
+    assert block is not None, "lobby.js has no OPTIONS table"
+    return {name: re.findall(r'"(\w+)"', values)
+            for name, values in re.findall(r"^\s*(\w+): \[(.*?)\],", block.group(1), re.M)}
+
+
+def test_the_lobby_offers_every_ruleset_option_with_its_texts() -> None:
+    """R3.3: every option of the engine (but the world, which has its own field) with all
+    its values, the default first (the lobby sends only what differs from it), each with a
+    label in every language (the key test above holds nl and de to English)."""
+    offered = lobby_options()
+    assert set(offered) == set(OPTIONS) - {"world"}
+    default = Config()
+    english = flat_keys(strings("en"))
+    for name, values in offered.items():
+        assert sorted(values) == sorted(OPTIONS[name]), name
+        assert values[0] == getattr(default, name), name
+        assert f"option.{name}" in english
+        assert {f"value.{v}" for v in values} <= english, name
 
 
 def test_the_ui_reads_log_entries_and_parses_no_log_text() -> None:

@@ -181,6 +181,40 @@ def test_a_unit_killed_by_a_card_before_the_dice_and_the_dice_after_it() -> None
     assert lines.index(killed) > lines.index("Attack dice: D8→8 Sword, D8→8 Sword")
 
 
+# R17.4: Archer+ and two Swords+ on the Field T4 attack two Shields+ on the Mountain T6;
+# Archer+ 5, Sword+ 5, Sword+ 5 against Shield+ 6, Shield+ 5, Mountain 5: the attacker loses one
+# unit and the battle; seat 1's Sword+ at home stays out of it.
+ATTACK_FAILS = {"C1": "0/crown", "T4": "0/archer+ 0/sword+ 0/sword+",
+                "T6": "1/shield+ 1/shield+", "C2": "1/crown 1/sword+"}
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "Upgrades lost by the losing side on T4: seat 0 (Khalisia): Archer+, Sword+"),
+    ("nl", "Opwaardering kwijt voor de verliezende zijde op T4: plaats 0 (Khalisia): "),
+    ("de", "Aufwertung verloren für die unterlegene Seite auf T4: Platz 0 (Khalisia): "),
+])
+def test_r17_4_the_battle_panel_names_the_upgrades_the_losing_side_lost(
+        lang: str, words: str) -> None:
+    """``upgrade_loss = losing_side``: after the casualties and before the result, the panel
+    says which survivors flipped back (the log's ``upgrades_lost``); by default it does not."""
+    texts = {}
+    for loss in ("dead_only", "losing_side"):
+        g = game_at(build(ATTACK_FAILS, hands=[[], []], upgrade_loss=loss))
+        g.play("attack T4 T6", dice=[5, 5, 5, 6, 5, 5])
+        g.play("casualty sword+")
+        span = last_battle(g.entries)
+        assert span is not None
+        texts[loss] = plain(battle_text(visible(g.entries[span[0]:span[1]], g.state.team, 0),
+                                        g.state, parse_seats("human,human", lang), lang))
+    lines = texts["losing_side"].splitlines()
+    lost = next(k for k, line in enumerate(lines) if line.startswith(words))
+    killed = next(k for k, line in enumerate(lines)
+                  if line.startswith(i18n.text(lang, "killed") + ": "))
+    assert killed < lost == len(lines) - 2  # the result line closes the panel
+    assert words.split(":")[0] not in texts["dead_only"]
+    assert "P1 (Khalisia)" not in texts["losing_side"]  # the panel's own words, not the log's
+
+
 def _greedy_game(seed: int) -> Game:
     game = Game.new(Config(players=2, quick_setup=True), seed)
     bots = [make_bot("greedy") for _ in range(2)]

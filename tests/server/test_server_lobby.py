@@ -33,6 +33,29 @@ def test_create_join_and_list(client: TestClient) -> None:
     assert "hand" in view["observation"]["players"][0]
 
 
+def test_the_seeds_readings_as_options_are_accepted_and_public(client: TestClient) -> None:
+    """R3.3: upgrade_loss and end_game_trigger (decisions 35, 36) are created, played and
+    shown in the game's summary and in the list."""
+    options = {"upgrade_loss": "losing_side", "end_game_trigger": "deck_end"}
+    created = create(client, ["human", "random"], quick=True, seed=4, options=options)
+    game_id = created["game_id"]
+    summary = client.get(f"/api/games/{game_id}").json()
+    assert {k: summary["options"][k] for k in options} == options
+    listed = client.get("/api/games").json()["games"][0]
+    assert listed["game_id"] == game_id and listed["options"] == summary["options"]
+    live = client.app.state.service.games[game_id]  # type: ignore[attr-defined]
+    assert (live.game.config.upgrade_loss, live.game.config.end_game_trigger) == (
+        "losing_side", "deck_end")
+    default = create(client, ["human", "random"], quick=True)
+    summary = client.get(f"/api/games/{default['game_id']}").json()
+    assert (summary["options"]["upgrade_loss"], summary["options"]["end_game_trigger"]) == (
+        "dead_only", "final_round")
+    for name in options:
+        bad = client.post("/api/games", json={"seats": ["human", "random"],
+                                              "options": {name: "sometimes"}})
+        assert bad.status_code == 400 and bad.json()["error"]["rule"] == "R3.3", bad.text
+
+
 def test_join_code_is_single_use_and_token_handed_out_once(client: TestClient) -> None:
     created = create(client, ["human", "random"])
     path = f"/api/games/{created['game_id']}/seats/0/join"

@@ -4,8 +4,10 @@ A battle is the run of entries from its ``BattleStarted`` to its ``BattleEnded``
 invasion that follows it (R17.6-R17.8). Everything the panel says is in those entries: the
 sides, the cards as the viewer may know them (a face-down card stays one until its
 ``CardRevealed``, R16.5), every die with its unit or bonus, the pairs and who lost each, the
-units killed, saved and where they went, the result. Callers pick the entries and filter them
-for the viewer (``gamelog.visible``) first; nothing here looks at a position.
+units killed, saved and where they went, the upgrades the losing side lost (R17.4 with
+``upgrade_loss = losing_side``), the result. Gold given while the battle goes on (R23.11: at any
+moment) is in the log, not in the battle. Callers pick the entries and filter them for the
+viewer (``gamelog.visible``) first; nothing here looks at a position.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ..rules.gamelog import (
     Die,
     Entry,
     FallenUnit,
+    GoldGiven,
     LeftBehind,
     Moved,
     NoCard,
@@ -34,6 +37,7 @@ from ..rules.gamelog import (
     TurnStarted,
     UnitKilled,
     UnitSaved,
+    UpgradesLost,
 )
 from ..rules.logtext import unit_name
 from ..rules.state import GameState
@@ -59,14 +63,21 @@ def closes_battle(entry: Entry) -> bool:
 
 def battle_end(entries: Sequence[Entry], start: int) -> int:
     """The index after the last entry of the battle that starts at ``entries[start]``: its
-    ``BattleEnded`` and the invasion after it, or the end of ``entries`` while it goes on."""
+    ``BattleEnded`` and the invasion after it, or the end of ``entries`` while it goes on.
+    Gold given before the invasion is chosen (R23.11, at any moment) does not end it."""
     k = start + 1
     while k < len(entries) and not isinstance(entries[k], BattleStarted | BattleEnded):
         k += 1
     if k < len(entries) and isinstance(entries[k], BattleEnded):
         k += 1
-        while k < len(entries) and _after_battle(entries[k]):
-            k += 1
+        j = k
+        while j < len(entries) and isinstance(entries[j], GoldGiven):
+            j += 1
+        if j == len(entries):  # the invasion may be still to come
+            return j
+        while j < len(entries) and _after_battle(entries[j]):
+            j += 1
+            k = j
     return k
 
 
@@ -121,6 +132,7 @@ class _Battle:
         self.killed: list[UnitKilled] = []
         self.saved: list[UnitSaved] = []
         self.fallen: list[FallenUnit] = []
+        self.upgrades_lost: list[UpgradesLost] = []
         self.end: BattleEnded | None = None
         self.invasion: Moved | None = None
         self.left: LeftBehind | None = None
@@ -158,6 +170,10 @@ class _Battle:
                 self.saved.append(entry)
             case FallenUnit():
                 self.fallen.append(entry)
+            case UpgradesLost():
+                self.upgrades_lost.append(entry)
+            case GoldGiven():  # R23.11: given while the battle goes on, not part of it
+                pass
             case BattleEnded():
                 self.end = entry
             case Moved(cause="invasion"):
@@ -330,6 +346,9 @@ def _casualties(w: _Writer, b: _Battle) -> None:
         by_card.setdefault(s.card, []).append(f"{unit_name(s.unit, w.lang)} ({s.tile})")
     for card, names in by_card.items():
         w.line(w.t("saved_by", card=card_label(card, w.lang), units=counted(names)))
+    for lost in b.upgrades_lost:  # R17.4, upgrade_loss = losing_side: the survivors flip back
+        w.labelled(w.t("upgrades_lost", tile=lost.tile), w.units(lost.units, -1),
+                   w.style(lost.seat))
 
 
 def _result(w: _Writer, b: _Battle, open_: bool) -> None:

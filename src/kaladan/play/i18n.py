@@ -15,6 +15,7 @@ from ..rules.catalog import (
     MAGIC_CARD_BY_ID,
     REALM_BY_ID,
 )
+from ..rules.events import END_GAME_CARD_OF_OPTION
 from ..rules.units import REALMS, UnitType
 
 LANGS: Final = ("en", "nl", "de")
@@ -231,6 +232,9 @@ _TEXTS: Final[dict[str, tuple[str, str, str]]] = {
                  "Einmarsch in {tile}: {units}"),
     "left_behind": ("staying on {tile}: {units}", "blijven op {tile}: {units}",
                     "bleiben auf {tile}: {units}"),
+    "upgrades_lost": ("Upgrades lost by the losing side on {tile}",
+                      "Opwaardering kwijt voor de verliezende zijde op {tile}",
+                      "Aufwertung verloren für die unterlegene Seite auf {tile}"),
     "legend": ("Units: {units}; + upgraded; free = room left on the tile",
                "Eenheden: {units}; + opgewaardeerd; vrij = plek op de tegel",
                "Einheiten: {units}; + aufgewertet; frei = Platz auf dem Plättchen"),
@@ -254,6 +258,10 @@ _TEXTS: Final[dict[str, tuple[str, str, str]]] = {
         "  map         show the map and the players again\n"
         "  log         the whole game log, as far as you may see it\n"
         "  save FILE   save the game (resume with: kaladan play --load FILE)\n"
+        "  give P3 2   in a team game: give 2 of your gold to your ally P3 (rule R23.11)\n"
+        "  give P1 P3 2\n"
+        "              another player at the table, P1, gives 2 gold to P3, even when P1 is\n"
+        "              not deciding; players are named as in the log (P1 is seat 0)\n"
         "  quit        save to the autosave file and stop",
         "Typ het nummer van een optie, of de notatie (bv. 'move T1 T2 sword').\n"
         "Het begin van een actie (bv. 'attack' of 'move T2') toont de passende opties.\n"
@@ -263,6 +271,10 @@ _TEXTS: Final[dict[str, tuple[str, str, str]]] = {
         "  map         toon de kaart en de spelers opnieuw\n"
         "  log         het hele logboek van het spel, voor zover je het mag zien\n"
         "  save FILE   sla het spel op (verder met: kaladan play --load FILE)\n"
+        "  give P3 2   in een teamspel: geef 2 van je goud aan je bondgenoot P3 (regel R23.11)\n"
+        "  give P1 P3 2\n"
+        "              een andere speler aan tafel, P1, geeft 2 goud aan P3, ook als P1 niet\n"
+        "              beslist; spelers heten zoals in het logboek (P1 is plaats 0); ook: geef\n"
         "  quit        sla op in het autosave-bestand en stop",
         "Tippe die Nummer einer Option oder ihre Notation (z. B. 'move T1 T2 sword').\n"
         "Der Anfang einer Aktion (z. B. 'attack' oder 'move T2') zeigt die passenden "
@@ -273,6 +285,10 @@ _TEXTS: Final[dict[str, tuple[str, str, str]]] = {
         "  map         Karte und Spieler erneut zeigen\n"
         "  log         das ganze Spielprotokoll, soweit du es sehen darfst\n"
         "  save FILE   Spiel speichern (weiter mit: kaladan play --load FILE)\n"
+        "  give P3 2   im Teamspiel: gib deinem Verbündeten P3 2 von deinem Gold (Regel R23.11)\n"
+        "  give P1 P3 2\n"
+        "              ein anderer Spieler am Tisch, P1, gibt P3 2 Gold, auch wenn P1 nicht\n"
+        "              entscheidet; Spieler heißen wie im Protokoll (P1 ist Platz 0); auch: gib\n"
         "  quit        in die Autosave-Datei speichern und aufhören",
     ),
     "setup_players": ("How many players (2-6)? [{default}] ", "Hoeveel spelers (2-6)? [{default}] ",
@@ -288,6 +304,101 @@ _TEXTS: Final[dict[str, tuple[str, str, str]]] = {
                     "Schneller Aufbau (Reiche, Karten und Burgen zufällig)? [J/n] "),
     "setup_again": ("Please answer again: {reason}", "Antwoord opnieuw: {reason}",
                     "Bitte noch einmal: {reason}"),
+    "give_line": ("Give gold to an ally (rule R23.11): {options}",
+                  "Goud geven aan een bondgenoot (regel R23.11): {options}",
+                  "Gold an einen Verbündeten geben (Regel R23.11): {options}"),
+    "give_others": ("another player at the table: {options}",
+                    "een andere speler aan tafel: {options}",
+                    "ein anderer Spieler am Tisch: {options}"),
+    "give_usage": ("Usage: give ALLY AMOUNT (e.g. 'give P3 2'), or give GIVER ALLY AMOUNT for "
+                   "another player at the table (e.g. 'give P1 P3 2'); players are named as "
+                   "in the log, P1 is seat 0. Nothing changed.",
+                   "Gebruik: give BONDGENOOT BEDRAG (bv. 'give P3 2'), of give GEVER "
+                   "BONDGENOOT BEDRAG voor een andere speler aan tafel (bv. 'give P1 P3 2'); "
+                   "spelers heten zoals in het logboek, P1 is plaats 0. Er is niets veranderd.",
+                   "Verwendung: give VERBÜNDETER BETRAG (z. B. 'give P3 2') oder give GEBER "
+                   "VERBÜNDETER BETRAG für einen anderen Spieler am Tisch (z. B. 'give P1 P3 "
+                   "2'); Spieler heißen wie im Protokoll, P1 ist Platz 0. Nichts wurde "
+                   "geändert."),
+    "give_no_team": ("Gold is given only to an ally, in a team game; this game is free-for-all "
+                     "(rule R23.11). Nothing changed.",
+                     "Goud geef je alleen aan een bondgenoot, in een teamspel; dit spel is "
+                     "ieder voor zich (regel R23.11). Er is niets veranderd.",
+                     "Gold gibt man nur einem Verbündeten, im Teamspiel; dieses Spiel ist "
+                     "jeder gegen jeden (Regel R23.11). Nichts wurde geändert."),
+    "give_no_seat": ("There is no player {player} in this game: the players are P1 to P{n} "
+                     "(rule R23.11). Nothing changed.",
+                     "Er is geen speler {player} in dit spel: de spelers zijn P1 tot P{n} "
+                     "(regel R23.11). Er is niets veranderd.",
+                     "Es gibt keinen Spieler {player} in diesem Spiel: die Spieler sind P1 "
+                     "bis P{n} (Regel R23.11). Nichts wurde geändert."),
+    "give_bot": ("{who} is played by a bot ({bot}): a bot gives gold in its own decisions, "
+                 "not through 'give' (rule R23.11). Nothing changed.",
+                 "{who} wordt door een bot gespeeld ({bot}): een bot geeft goud in zijn eigen "
+                 "beslissingen, niet met 'give' (regel R23.11). Er is niets veranderd.",
+                 "{who} wird von einem Bot gespielt ({bot}): ein Bot gibt Gold in seinen "
+                 "eigenen Entscheidungen, nicht mit 'give' (Regel R23.11). Nichts wurde "
+                 "geändert."),
+    "give_can": ("{who} can give now: {options}", "{who} kan nu geven: {options}",
+                 "{who} kann jetzt geben: {options}"),
+    "give_nothing": ("{who} has no gold to give now.", "{who} heeft nu geen goud om te geven.",
+                     "{who} hat jetzt kein Gold zu geben."),
+    "end_game_card_is": ("the end-game card is {card}", "de eindspelkaart is {card}",
+                         "die Endspielkarte ist {card}"),
+    "rules_line": ("Rules options (R3.3): {options}", "Regelopties (R3.3): {options}",
+                   "Regeloptionen (R3.3): {options}"),
+}
+
+# R3.3: what a ruleset option's value other than the default means, for the rules line.
+_OPTION_VALUES: Final[dict[str, tuple[str, str, str]]] = {
+    "turn_order_die=d10": ("the turn order is rolled with a D10",
+                           "de beurtvolgorde wordt met een W10 gegooid",
+                           "die Zugreihenfolge wird mit einem W10 ausgewürfelt"),
+    "phase_order=official": ("Income before Free Spawn", "Inkomsten voor de gratis rekrutering",
+                             "Einkommen vor der freien Rekrutierung"),
+    "starting_magic=random": ("the starting magic card is drawn at random",
+                              "de start-magiekaart wordt willekeurig getrokken",
+                              "die Start-Magiekarte wird zufällig gezogen"),
+    "realm_conflict=roll_off": ("a realm wanted by several players is rolled for",
+                                "om een rijk dat meerdere spelers willen wordt gedobbeld",
+                                "um ein Reich, das mehrere Spieler wollen, wird gewürfelt"),
+    "mountain_defence=drop_lowest": ("on a Mountain the defenders drop their lowest die",
+                                     "op een berg laten de verdedigers hun laagste "
+                                     "dobbelsteen vallen",
+                                     "im Gebirge streichen die Verteidiger ihren niedrigsten "
+                                     "Würfel"),
+    "crown_defence_in_castle=d8": ("a Crown defending on a castle rolls a D8",
+                                   "een Kroon die op een kasteel verdedigt gooit een W8",
+                                   "eine Krone, die auf einer Burg verteidigt, würfelt einen "
+                                   "W8"),
+    "wolf_d12=attack_from_forest": ("the Wolf rolls its D12 only attacking from a Forest",
+                                    "de Wolf gooit zijn W12 alleen bij een aanval vanuit een "
+                                    "bos",
+                                    "der Wolf würfelt seinen W12 nur beim Angriff aus einem "
+                                    "Wald"),
+    "world=random_terrain": ("the terrain is dealt at random", "het terrein is willekeurig",
+                             "das Gelände ist zufällig verteilt"),
+    "world=custom": ("a world from a layout file", "een wereld uit een layoutbestand",
+                     "eine Welt aus einer Layout-Datei"),
+    "end_game_card=none": ("no end-game card: the last event card starts the final round",
+                           "geen eindspelkaart: de laatste gebeurteniskaart begint de laatste "
+                           "ronde",
+                           "keine Endspielkarte: die letzte Ereigniskarte beginnt die letzte "
+                           "Runde"),
+    "team_castle_spots=alternating": ("allied castles alternate around the world",
+                                      "kastelen van bondgenoten wisselen elkaar af",
+                                      "verbündete Burgen wechseln sich ab"),
+    "upgrade_loss=losing_side": ("the losing side's surviving units lose their upgrades too",
+                                 "ook de overlevende eenheden van de verliezende zijde "
+                                 "verliezen hun opwaardering",
+                                 "auch die überlebenden Einheiten der unterlegenen Seite "
+                                 "verlieren ihre Aufwertung"),
+    "end_game_trigger=deck_end": ("the end-game card changes the rules; the final round "
+                                  "starts when the deck runs out",
+                                  "de eindspelkaart verandert de regels; de laatste ronde "
+                                  "begint als de stapel op is",
+                                  "die Endspielkarte ändert die Regeln; die letzte Runde "
+                                  "beginnt, wenn der Stapel aufgebraucht ist"),
 }
 
 
@@ -296,6 +407,15 @@ def text(lang: str, key: str, **values: object) -> str:
     en, nl, de = _TEXTS[key]
     template = {"en": en, "nl": nl, "de": de}.get(lang, en)
     return template.format(**values) if values else template
+
+
+def option_value(lang: str, name: str, value: str) -> str:
+    """What ``name=value`` (a ruleset option of R3.3, not its default) means, in words."""
+    card = END_GAME_CARD_OF_OPTION.get(value) if name == "end_game_card" else None
+    if card is not None:
+        return text(lang, "end_game_card_is", card=card_name(lang, card))
+    en, nl, de = _OPTION_VALUES.get(f"{name}={value}", (value, value, value))
+    return {"en": en, "nl": nl, "de": de}.get(lang, en)
 
 
 def decision_name(lang: str, kind: str) -> str:

@@ -17,6 +17,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..rules.actions import Action
+from ..rules.config import OPTIONS
 from ..rules.gamelog import Entry
 from ..rules.state import GameState, Phase
 from ..rules.units import SPECIAL, UnitType, is_upgraded, type_of
@@ -80,6 +82,56 @@ def header(state: GameState, plan: SeatPlan, lang: str) -> Text:
         out.append(i18n.text(lang, "to_decide", who=who, kind=kind),
                    style=realm_style(state.realm[state.pending.seat]))
     return out
+
+
+def rules_text(state: GameState, lang: str) -> Text | None:
+    """The ruleset options of this game that differ from their defaults (R3.3), in words;
+    None with the standard rules."""
+    config = state.config
+    changed = [(name, str(getattr(config, name))) for name, values in OPTIONS.items()
+               if str(getattr(config, name)) != values[0]]
+    if not changed:
+        return None
+    options = "; ".join(f"{name}={value} ({i18n.option_value(lang, name, value)})"
+                        for name, value in changed)
+    return Text(i18n.text(lang, "rules_line", options=options), style="dim")
+
+
+def player_tag(seat: int) -> str:
+    """``P3``: a seat as the game log names it (P1 is seat 0), as ``give`` takes it."""
+    return f"P{seat + 1}"
+
+
+def gift_options(state: GameState, giver: int, gifts: Sequence[Action], lang: str,
+                 name_giver: bool = False) -> list[str]:
+    """``give P3 <1-5> (Nanchia)``: the gifts ``giver`` may make (``Game.gifts``) as one
+    ``give`` command per ally, the amounts as a range; ``name_giver`` puts the giver first
+    (``give P1 P3 <1-5>``), for another player at the table (R23.11)."""
+    amounts: dict[int, list[int]] = {}
+    for gift in gifts:
+        amounts.setdefault(gift.number, []).append(gift.amount)
+    out = []
+    for ally, values in amounts.items():
+        low, high = min(values), max(values)
+        amount = str(low) if low == high else f"<{low}-{high}>"
+        head = f"give {player_tag(giver)} " if name_giver else "give "
+        realm = state.realm[ally]
+        name = f" ({i18n.realm_name(lang, realm)})" if realm >= 0 else ""
+        out.append(f"{head}{player_tag(ally)} {amount}{name}")
+    return out
+
+
+def give_line(state: GameState, lang: str, seat: int, own: Sequence[Action],
+              others: Sequence[tuple[int, Sequence[Action]]]) -> str:
+    """The one line that stands for every gift on offer (R23.11): the deciding ``seat``'s
+    own, then those of the other people at the table (``others``: seat and its gifts);
+    empty when nobody can give."""
+    parts = gift_options(state, seat, own, lang)
+    theirs = [text for giver, gifts in others
+              for text in gift_options(state, giver, gifts, lang, name_giver=True)]
+    if theirs:
+        parts.append(i18n.text(lang, "give_others", options=", ".join(theirs)))
+    return i18n.text(lang, "give_line", options="; ".join(parts)) if parts else ""
 
 
 def unit_list(units: Sequence[int], lang: str) -> str:
@@ -234,9 +286,10 @@ def numbered(texts: Sequence[str], indices: Sequence[int], lang: str = "en") -> 
     return [f"{i + 1:>3}. {describe(texts[i], lang)}" for i in indices]
 
 
-def options_text(texts: Sequence[str], lang: str, compact: bool) -> Text:
-    """The legal actions, numbered. On a terminal, kinds with many options are summarised
-    (typing the kind lists them); scripted sessions always get the whole list."""
+def options_text(texts: Sequence[str], lang: str, compact: bool, give: str = "") -> Text:
+    """The legal actions, numbered (gifts left out: ``give`` is their one line). On a
+    terminal, kinds with many options are summarised (typing the kind lists them); scripted
+    sessions always get the whole list."""
     out = Text(i18n.text(lang, "actions") + ":\n", style="bold")
     by_kind: dict[str, list[int]] = {}
     for i, t in enumerate(texts):
@@ -256,6 +309,8 @@ def options_text(texts: Sequence[str], lang: str, compact: bool) -> Text:
         out.append("".join(line.ljust(width) for line in lines[k:k + per_row]).rstrip() + "\n")
     for note in notes:
         out.append("  " + note + "\n", style="dim")
+    if give:
+        out.append("  " + give + "\n")
     out.rstrip()
     return out
 
@@ -294,11 +349,13 @@ def _side_by_side(left: RenderableType, right: RenderableType) -> Table:
 
 def board_view(state: GameState, plan: SeatPlan, lang: str, viewer: int | None,
                log: Sequence[LogEntry] | None, battle: Sequence[Text],
-               width: int = 0, offered: Sequence[str] = ()) -> RenderableType:
+               width: int = 0, offered: Sequence[str] = (),
+               rules: bool = True) -> RenderableType:
     """Everything public plus the viewer's own hand and its allies' (R23.5): the full screen
     above the options.
     ``log`` None leaves the log out (a script reads each log line as it happens). On a wide
-    terminal (``width``) panels stand side by side so the screen needs fewer lines."""
+    terminal (``width``) panels stand side by side so the screen needs fewer lines.
+    ``rules``: the line of the game's ruleset options that are not the defaults (R3.3)."""
     world = map_text(state, lang)
     map_width = max(len(line) for line in world.plain.split("\n")) + 4
     board = Group(Panel(world, title=i18n.text(lang, "map"), title_align="left", expand=False),
@@ -306,6 +363,9 @@ def board_view(state: GameState, plan: SeatPlan, lang: str, viewer: int | None,
     players = players_table(state, plan, lang, viewer)
     event = event_panel(state, lang)
     parts: list[RenderableType] = [header(state, plan, lang)]
+    variants = rules_text(state, lang) if rules else None
+    if variants is not None:
+        parts.append(variants)
     if width >= map_width + 90:
         parts.append(_side_by_side(board, Group(players, event)))
     else:

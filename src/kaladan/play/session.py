@@ -9,11 +9,17 @@ keyboard the screen is wiped and the next player is asked to take over before ea
 decisions (hot-seat), and each screen's log is filtered anew for the seat it is drawn for.
 Bots decide from their ``SeatView`` with a random source fixed by seed, seat and decision
 number, so a saved game continues identically.
+
+In a team game any human at the table may give gold to an ally at every prompt (R23.11:
+``give P3 2``, or ``give P1 P3 2`` for a player who is not deciding); the gift goes through
+``Game.play`` with the giver's seat and leaves the decision where it was. Gifts are one line
+under the numbered options, never numbered options themselves.
 """
 
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +30,7 @@ from ..bots.base import Bot, SeatView
 from ..bots.registry import make_bot
 from ..game import Game
 from ..odds import odds_for_attack
-from ..rules.actions import ATTACK, VOLLEY, Action
+from ..rules.actions import ATTACK, GIFT, VOLLEY, Action
 from ..rules.errors import IllegalActionError, KaladanError
 from ..rules.gamelog import Entry, visible
 from . import i18n
@@ -32,12 +38,15 @@ from .battle_view import battle_text, closes_battle, last_battle, recent_battles
 from .render import (
     LogEntry,
     board_view,
+    gift_options,
+    give_line,
     header,
     log_line,
     numbered,
     offered_cards,
     options_text,
     result_text,
+    rules_text,
     seat_name,
 )
 from .savefile import SeatPlan, bot_rng, write_save
@@ -51,7 +60,9 @@ _COMMANDS = {
     "log": "log", "logboek": "log", "protokoll": "log",
     "save": "save", "opslaan": "save", "speichern": "save",
     "quit": "quit", "exit": "quit", "stop": "quit", "beenden": "quit",
+    "give": "give", "geef": "give", "gib": "give",
 }
+_PLAYER = re.compile(r"[Pp](\d+)")  # a player as the log names it: P1 is seat 0
 LOG_SHOWN = 10  # log lines on a terminal screen
 
 
@@ -60,11 +71,18 @@ class Turn(enum.Enum):
 
     PLAYED = "played"
     AGAIN = "again"
+    REDRAW = "redraw"  # gold was given (R23.11): the same decision, asked again afresh
     STOP = "stop"
 
 
 def percent(p: float) -> str:
     return f"{100 * p:.1f}%"
+
+
+def choices(legal: Sequence[Action]) -> list[Action]:
+    """The numbered options: every legal action but the gifts (R23.11), which ``give``
+    makes at any prompt."""
+    return [a for a in legal if a.kind != GIFT]
 
 
 @dataclass(slots=True)
@@ -105,8 +123,10 @@ class Session:
     def run(self) -> int:
         """Play until the game ends or input runs out; the exit code (0 either way)."""
         game = self.game
-        if not self.screen.interactive and not game.steps:  # a new game: its setup
-            self.say_entries(game.entries)
+        if not self.screen.interactive:
+            self.say_rules()  # once: a script's boards leave the line out
+            if not game.steps:  # a new game: its setup
+                self.say_entries(game.entries)
         try:
             while not game.is_over:
                 seat = game.state.pending.seat
@@ -135,9 +155,9 @@ class Session:
         """One decision of a human; False when the session stops (quit, end of input).
         A decision with a single option (no magic card that could be played, nothing to buy)
         is made at once: there is nothing to choose and nothing private to hide."""
-        legal = self.game.legal_actions()
-        if len(legal) == 1:
-            self.apply(legal[0], seat)
+        options = choices(self.game.legal_actions())
+        if len(options) == 1:  # a gift alone makes no decision point (decision 34)
+            self.apply(options[0], seat)
             return True
         if len(self.plan.humans()) > 1 and self.last_human != seat:
             self.screen.clear()
@@ -155,6 +175,8 @@ class Session:
                 return True
             if turn is Turn.STOP:
                 return False
+            if turn is Turn.REDRAW:
+                self.draw(seat)
 
     # --- input ---------------------------------------------------------------------------
 
@@ -169,13 +191,14 @@ class Session:
             return self.command(command, rest, seat)
         game = self.game
         legal = game.legal_actions()
-        texts = [game.format(a) for a in legal]
+        options = choices(legal)
+        texts = [game.format(a) for a in options]
         if text.isdigit():
             number = int(text)
-            if not 1 <= number <= len(legal):
-                self.screen.say(self.t("bad_number", n=number, max=len(legal)), "yellow")
+            if not 1 <= number <= len(options):
+                self.screen.say(self.t("bad_number", n=number, max=len(options)), "yellow")
                 return Turn.AGAIN
-            action = legal[number - 1]
+            action = options[number - 1]
         else:
             try:
                 action = game.parse(text)
@@ -206,7 +229,7 @@ class Session:
             self.screen.say(self.t("not_understood", text=text, reason=str(exc),
                                    example=texts[-1]), "yellow")
             return Turn.AGAIN
-        return Turn.PLAYED
+        return Turn.REDRAW if action.kind == GIFT else Turn.PLAYED
 
     def _matching(self, texts: Sequence[str], indices: Sequence[int]) -> Text:
         out = Text("\n".join(numbered(texts, indices, self.lang)))
@@ -231,7 +254,50 @@ class Session:
             if self.save(self.autosave):
                 self.screen.say(self.t("quit_saved", path=self.autosave))
             return Turn.STOP
+        elif command == "give":
+            return self.give(rest, seat)
         return Turn.AGAIN
+
+    def give(self, rest: str, seat: int) -> Turn:
+        """``give ALLY AMOUNT``: ``seat`` (the one deciding) gives its ally gold;
+        ``give GIVER ALLY AMOUNT``: another human at the table does, out of turn (R23.11).
+        Players are named as in the log (``P1`` is seat 0). The engine checks the gift
+        (``Game.play`` with the giver's seat); a refusal is explained and changes nothing."""
+        state = self.game.state
+        if not state.teams:
+            self.screen.say(self.t("give_no_team"), "yellow")
+            return Turn.AGAIN
+        words = rest.split()
+        named = [_PLAYER.fullmatch(word) for word in words[:-1]]
+        if len(words) not in (2, 3) or not words[-1].isdigit() or int(words[-1]) < 1 \
+                or not all(named):
+            self.screen.say(self.t("give_usage"), "yellow")
+            return Turn.AGAIN
+        seats = [int(m.group(1)) - 1 for m in named if m is not None]
+        for word, player in zip(words, seats, strict=False):
+            if not 0 <= player < state.n:
+                self.screen.say(self.t("give_no_seat", player=word.upper(), n=state.n),
+                                "yellow")
+                return Turn.AGAIN
+        giver, ally = (seats[0], seats[1]) if len(seats) == 2 else (seat, seats[0])
+        if not self.plan.is_human(giver):
+            self.screen.say(self.t("give_bot", who=self.name(giver),
+                                   bot=self.plan.seats[giver]), "yellow")
+            return Turn.AGAIN
+        try:
+            self.apply(self.game.parse(f"{GIFT} {ally} {words[-1]}"), giver)
+        except IllegalActionError as exc:
+            self.screen.say(self.t("illegal", reason=exc.reason, rule=exc.rule), "yellow")
+            offers = gift_options(state, giver, self.game.gifts(giver), self.lang,
+                                  name_giver=giver != seat)
+            self.screen.say(self.t("give_can", who=self.name(giver), options=", ".join(offers))
+                            if offers else self.t("give_nothing", who=self.name(giver)))
+            return Turn.AGAIN
+        except KaladanError as exc:
+            self.screen.say(self.t("not_understood", text=f"give {rest}", reason=str(exc),
+                                   example="give P3 1"), "yellow")
+            return Turn.AGAIN
+        return Turn.REDRAW
 
     def win_chance(self, action: Action) -> str:
         try:
@@ -340,7 +406,7 @@ class Session:
         the whole board when the turn or phase changed (or on ``map``), else only the header."""
         game = self.game
         state = game.state
-        texts = game.legal_texts()
+        texts = [game.format(a) for a in choices(game.legal_actions())]
         screen = self.screen
         key = (state.slot, int(state.phase), seat)
         offered = offered_cards(texts, state.hand[seat])
@@ -350,11 +416,29 @@ class Session:
                                    self.log_lines(seat, LOG_SHOWN), self.recent_battles(seat),
                                    screen.width, offered))
         elif full or key != self.full_shown or offered:
-            screen.show(board_view(state, self.plan, self.lang, seat, None, [], 0, offered))
+            if full:
+                self.say_rules()
+            screen.show(board_view(state, self.plan, self.lang, seat, None, [], 0, offered,
+                                   rules=False))
         else:
             screen.show(header(state, self.plan, self.lang))
         self.full_shown = key
-        screen.show(options_text(texts, self.lang, compact=screen.interactive))
+        screen.show(options_text(texts, self.lang, compact=screen.interactive,
+                                 give=self.give_hint(seat)))
+
+    def say_rules(self) -> None:
+        """The game's ruleset options that are not the defaults (R3.3), as one line."""
+        rules = rules_text(self.game.state, self.lang)
+        if rules is not None:
+            self.screen.say(rules.plain, str(rules.style))
+
+    def give_hint(self, seat: int) -> str:
+        """The line standing for every gift on offer now (R23.11): ``seat``'s own and those
+        of the other humans at the table; bots give only in their own decisions."""
+        game = self.game
+        others = [(s, game.gifts(s)) for s in self.plan.humans() if s != seat]
+        return give_line(game.state, self.lang, seat, game.gifts(seat),
+                         [(s, gifts) for s, gifts in others if gifts])
 
     def show_end(self) -> None:
         state = self.game.state
@@ -365,7 +449,8 @@ class Session:
                                         self.log_lines(viewer, LOG_SHOWN),
                                         self.recent_battles(viewer), self.screen.width))
         else:
-            self.screen.show(board_view(state, self.plan, self.lang, None, None, []))
+            self.screen.show(board_view(state, self.plan, self.lang, None, None, [],
+                                        rules=False))
             self.screen.show(result_text(state, self.plan, self.lang), whole_lines=True)
 
     # --- saving --------------------------------------------------------------------------

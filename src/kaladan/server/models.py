@@ -119,6 +119,14 @@ class LogEntry(BaseModel):
                          "version k + 1, the game's set-up before any decision version 0")
 
 
+class GiftOffer(BaseModel):
+    """The gold a seat may give now (R23.11): any amount from 1 to ``max`` to any of
+    ``allies``, at any moment, also while another seat holds the decision."""
+
+    allies: list[int] = Field(description="the seats of the allies it may give to")
+    max: int = Field(description="its own gold: the most it may give", ge=1)
+
+
 class ResultView(BaseModel):
     end: str
     winner: int | None
@@ -140,6 +148,11 @@ class View(BaseModel):
     your_turn: bool
     legal: list[LegalAction] = Field(description="only for the seat to decide")
     odds: dict[str, AttackOdds] = Field(description="per attack text in 'legal'")
+    gift: GiftOffer | None = Field(description="what this seat may give its allies now, "
+                                   "whoever holds the decision (R23.11): send "
+                                   "'gift <ally> <amount>' as an action's text; null when "
+                                   "it may give nothing (free-for-all, no gold, the game "
+                                   "over) and for spectators")
     result: ResultView | None
     log_since: int = Field(description="``log`` holds the entries made after this version; "
                            "-1: the whole log")

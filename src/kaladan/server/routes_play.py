@@ -35,12 +35,14 @@ async def view(
 
 @router.post("/{game_id}/actions", response_model=View,
              responses=errors(400, 403, 404, 409, 413, 422, 429),
-             summary="Make the seat's decision")
+             summary="Make the seat's decision, or give gold to an ally at any moment")
 async def act(game_id: GameId, body: ActionRequest, request: Request, service: Service) -> Any:
-    """Apply one decision by text or by index into ``legal``. 409 when it is not this seat's
-    turn or ``version`` is stale, 422 with the rule id when the rules forbid it. The view
-    that follows carries the log entries made after ``version`` (without it: the whole
-    log)."""
+    """Apply one decision by text or by index into ``legal``. A team player may give gold
+    (``gift <ally> <amount>``, by text) at any moment, also while another seat decides
+    (R23.11); the pending decision stays where it is. 409 when it is not this seat's turn
+    (for anything but a gift) or ``version`` is stale, 422 with the rule id when the rules
+    forbid it. The view that follows carries the log entries made after ``version``
+    (without it: the whole log)."""
     live = await service.get(game_id)
     seat = seat_of(request, live, required=True)
     assert seat is not None

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..bots.base import SeatView
 from ..bots.registry import bot_codes, make_bot
-from ..game import Game
+from ..game import Game, is_gift
 from ..record import ReplayError
 from ..rules.actions import Action
 from ..rules.config import MODES, OPTIONS, Config, Mode
@@ -96,7 +96,7 @@ def rebuild(stored: StoredGame) -> LiveGame:
     live = LiveGame(stored.id, stored.name, stored.created, game, seats,
                     [None if s.bot is None else make_bot(s.bot) for s in seats])
     for i, (seat, text, chance) in enumerate(stored.steps):
-        if game.state.pending.seat != seat:
+        if game.state.pending.seat != seat and not is_gift(text):  # R23.11
             raise ReplayError(f"step {i} ({text!r}): seat {seat} stored, seat "
                               f"{game.state.pending.seat} to decide")
         game.play(text, seat)  # the log entries too: the same decisions make the same log
@@ -264,7 +264,10 @@ class GameService:
 
     async def act(self, live: LiveGame, seat: int, text: str | None, index: int | None,
                   version: int | None) -> None:
-        """Apply a seat's decision (by text or by index into its legal actions)."""
+        """Apply a seat's decision (by text or by index into its legal actions), or a gift
+        of gold by any seat at any moment (R23.11, by text): a gift leaves the pending
+        decision where it is, and it waits for the game's lock like every decision, so it
+        never lands in the middle of a bot's."""
         async with live.lock:
             state = live.game.state
             if state.is_over:
@@ -272,9 +275,14 @@ class GameService:
             if version is not None and version != live.version:
                 raise ApiError(409, "stale_version", f"the game is at version {live.version}, "
                                f"not {version}", input=version)
-            if state.pending.seat != seat:
+            if state.pending.seat != seat and not (text is not None and is_gift(text)):
+                # R23.11: a gift is the one action taken out of turn, by its text (an index
+                # points into the legal list of the seat to decide).
+                hint = (" (out of turn a gift is sent as its text, 'gift <ally> <amount>')"
+                        if index is not None and live.game.gifts(seat) else "")
                 raise ApiError(409, "not_your_turn", f"seat {state.pending.seat} is to "
-                               f"decide, not seat {seat}", "R6.5", text)
+                               f"decide, not seat {seat}{hint}", "R6.5",
+                               text if index is None else index)
             action: Action | str
             if index is not None:
                 legal = legal_actions(state)

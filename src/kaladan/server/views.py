@@ -10,7 +10,7 @@ from ..odds import odds_for_attack
 from ..rules.actions import ATTACK, KILL, Action, format_action
 from ..rules.combat import attack_pool, defence_pool
 from ..rules.errors import KaladanError
-from ..rules.legal import legal_actions
+from ..rules.legal import gifts, legal_actions
 from ..rules.observe import observe
 from ..rules.state import GameState
 from ..rules.world import Terrain
@@ -89,6 +89,18 @@ def result_json(state: GameState) -> dict[str, Any] | None:
             "team": result.team, "tie_break": [list(r) for r in result.tie_break]}
 
 
+def gift_offer(state: GameState, seat: int | None) -> dict[str, Any] | None:
+    """What ``seat`` may give now (R23.11, at any moment, whoever holds the decision): its
+    allies and the most gold it may give (its own gold); None when it may give nothing (free-
+    for-all, no gold, the game over, a spectator)."""
+    if seat is None:
+        return None
+    offers = gifts(state, seat)
+    if not offers:
+        return None
+    return {"allies": sorted({a.number for a in offers}), "max": max(a.amount for a in offers)}
+
+
 def build_view(live: LiveGame, seat: int | None, since: int = -1) -> dict[str, Any]:
     """The view of ``seat`` (None: a spectator) at the game's current version with the log
     entries after version ``since`` (-1: the whole log, up to ``LOG_LIMIT``), as a new dict
@@ -162,7 +174,7 @@ def cached_view(live: LiveGame, seat: int | None) -> CachedView:
         "status": live.status,
         "observation": observe(state, seat),
         "to_move": to_move, "your_turn": your_turn, "legal": legal, "odds": odds,
-        "result": result_json(state),
+        "gift": gift_offer(state, seat), "result": result_json(state),
     }
     cached = CachedView(snapshot, view)
     live.view_cache[seat] = cached

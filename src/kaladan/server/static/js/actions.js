@@ -1,9 +1,10 @@
 // The legal actions of the current decision: a tile filter (from board clicks), the purchase
-// panel with costs, every action grouped by kind, and the attack confirmation with exact odds.
+// panel with costs, every action grouped by kind, and the attack confirmation with exact odds;
+// and the "Give gold" control, which a team player has at any moment (R23.11).
 
 import {byId, h, mount} from "./dom.js";
 import {playerLabel} from "./panels.js";
-import {cards, describeAction, local, t, term, unitData, unitName} from "./i18n.js";
+import {cards, currentLang, describeAction, local, t, term, unitData, unitName} from "./i18n.js";
 
 const TILE = /\b[TC][1-9]\d*\b/g;
 const PURCHASE_KINDS = new Set(["buy", "upgrade", "fortify", "swapcard", "extracard", "buycard"]);
@@ -86,7 +87,9 @@ function groupsByKind(entries, onAction) {
 /** ui: {selected, selected2}; handlers: {onAction(entry), clearSelection()}. */
 export function renderActions(el, view, ui, handlers) {
   const obs = view.observation;
-  const legal = (view.legal || []).map((entry) => ({...entry, kind: entry.kind || entry.text.split(" ")[0]}));
+  // Gifts are made with the "Give gold" control (renderGift), at any moment: not listed here.
+  const legal = (view.legal || []).map((entry) => ({...entry, kind: entry.kind || entry.text.split(" ")[0]}))
+    .filter((entry) => entry.kind !== "gift");
   if (obs.result || view.result) { mount(el, h("h2", {}, t("panel.actions")), h("p", {}, t("game.over"))); return; }
   if (!view.your_turn || !legal.length) {
     const who = view.to_move === null || view.to_move === undefined || view.to_move < 0
@@ -113,6 +116,47 @@ export function renderActions(el, view, ui, handlers) {
     quick.length ? h("div", {class: "buttons quick"}, quick.map((entry) => actionButton(entry, onAction))) : null,
     purchase.length ? purchasePanel(view, purchase, onAction) : null,
     h("div", {class: "all-actions", id: "all-actions"}, groupsByKind(rest, onAction)));
+}
+
+/**
+ * The "Give gold" control (R23.11): a team player may give any amount of their own gold to an
+ * ally at any moment, also while another player decides. view.gift ({allies, max}, from the
+ * server) says whether and how much; form ({ally, amount}) keeps the choice from view to view;
+ * onGift(text) sends "gift <ally> <amount>". The form is drawn again only when what it offers
+ * changes, so a view arriving while the player types does not reset it.
+ */
+export function renderGift(el, view, form, onGift) {
+  const offer = view.gift;
+  if (!offer || view.result || view.observation.result) {
+    mount(el);
+    el.hidden = true;
+    delete el.dataset.offer;
+    return;
+  }
+  const obs = view.observation;
+  const labels = offer.allies.map((seat) => playerLabel(obs, seat));
+  if (!offer.allies.includes(form.ally)) form.ally = offer.allies[0];
+  form.amount = Math.min(Math.max(1, Math.floor(Number(form.amount)) || 1), offer.max);
+  el.hidden = false;
+  const key = JSON.stringify([offer.allies, offer.max, labels, currentLang()]);
+  if (el.dataset.offer === key) return;
+  el.dataset.offer = key;
+  const amount = h("input", {id: "gift-amount", type: "number", min: 1, max: offer.max, step: 1,
+    required: true, inputmode: "numeric", value: form.amount,
+    oninput: (e) => { form.amount = e.target.value; }});
+  mount(el,
+    h("h2", {id: "gift-title"}, t("gift.title")),
+    h("p", {class: "muted hint"}, t("gift.hint")),
+    h("form", {id: "gift-form", class: "gift-form", "aria-labelledby": "gift-title",
+      onsubmit: (e) => {
+        e.preventDefault();
+        onGift(`gift ${form.ally} ${Number(amount.value)}`);
+      }},
+      h("label", {for: "gift-ally"}, h("span", {}, t("gift.ally")),
+        h("select", {id: "gift-ally", onchange: (e) => { form.ally = Number(e.target.value); }},
+          offer.allies.map((seat, i) => h("option", {value: seat, selected: seat === form.ally}, labels[i])))),
+      h("label", {for: "gift-amount"}, h("span", {}, t("gift.amount", {max: offer.max})), amount),
+      h("button", {type: "submit", id: "gift-send", class: "primary"}, t("gift.give"))));
 }
 
 /** Ask before an attack, showing the exact odds (resolves true to go ahead). */

@@ -4,7 +4,7 @@
 
 import {api, ApiError, GameSocket, seatToken} from "./api.js";
 import {byId, h, mount, s, toast} from "./dom.js";
-import {confirmAttack, renderActions, tilesOfAction} from "./actions.js";
+import {confirmAttack, renderActions, renderGift, tilesOfAction} from "./actions.js";
 import {lastBattleStart, renderBattle} from "./battle.js";
 import {renderBoard} from "./board.js";
 import {renderEnd} from "./end.js";
@@ -13,6 +13,7 @@ import {renderCards, renderEvent, renderLog, renderPhases, renderPlayers} from "
 
 const game = {id: null, seat: null, token: null, view: null, summary: null, socket: null,
   ui: {selected: null, selected2: null}, sending: false,
+  gift: {ally: null, amount: 1},  // the "Give gold" control's choice, kept from view to view
   log: [],  // every log entry received, oldest first, by their index
   battle: null};  // the index of the battle_started entry picked in the log, or null: the latest
 
@@ -31,6 +32,7 @@ function layout(root) {
         h("span", {class: "legend-item"}, "● ○ ", t("board.capacity")))),
     h("div", {class: "column column-main"},
       h("section", {class: "panel", id: "actions"}),
+      h("section", {class: "panel gift", id: "gift", hidden: true}),
       h("section", {class: "panel", id: "battle", hidden: true})),
     h("div", {class: "column column-info"},
       h("section", {class: "panel", id: "phases"}),
@@ -58,19 +60,31 @@ async function onAction(entry) {
     const ok = await confirmAttack(entry, (game.view.odds || {})[entry.text]);
     if (!ok) return;
   }
+  await sendAction(entry.text);
+}
+
+/** Send an action by its text: over the WebSocket, or over HTTP while the socket is down. A
+ * gift ("gift <ally> <amount>") goes the same way, in anyone's turn (R23.11). */
+async function sendAction(text) {
+  if (game.sending) return;
   game.sending = true;
   byId("game")?.classList.add("sending");
-  const message = {type: "action", action: entry.text};
+  const message = {type: "action", action: text};
   if (!game.socket.send(message)) {
     try {
       const view = await api("POST", `/api/games/${encodeURIComponent(game.id)}/actions`,
-        {token: game.token, body: {action: entry.text, version: game.view.version}});
+        {token: game.token, body: {action: text, version: game.view.version}});
       onView(view);
     } catch (err) {
       onError({message: err.message, rule: err.rule});
     }
   }
 }
+
+/** What this seat decides now: a view with another key asks a new decision. Gifts (made by
+ * anyone at any moment) change the version but not the decision. */
+const decisionKey = (view) => (view ? [view.to_move, ...(view.legal || [])
+  .filter((e) => e.kind !== "gift").map((e) => e.text)].join("\n") : null);
 
 /**
  * Add a view's log entries: the whole log when log_since is -1, else the entries made after
@@ -101,9 +115,8 @@ function onView(view) {
   const before = latestIndex();
   if (!mergeLog(view)) { reload(); return; }  // a gap: fetch the whole log again
   if (latestIndex() !== before) game.battle = null;  // a new battle shows itself at once
-  // A new decision starts with a clear selection (only this seat's own actions change the
-  // version while it is to move).
-  if (!game.view || view.version !== game.view.version) game.ui = {selected: null, selected2: null};
+  // A new decision starts with a clear selection (a gift, by anyone, leaves it as it is).
+  if (decisionKey(view) !== decisionKey(game.view)) game.ui = {selected: null, selected2: null};
   game.view = view;
   game.sending = false;
   byId("game")?.classList.remove("sending");
@@ -116,14 +129,17 @@ function onError(error) {
   toast(error.rule ? `${error.message} (${error.rule})` : error.message || t("game.error"), "error");
 }
 
-/** Re-rendering replaces elements; put keyboard focus back on the same tile or action. */
+/** Re-rendering replaces elements; put keyboard focus back on the same tile, action or gift
+ * control. */
 function keepFocus(draw) {
   const focused = document.activeElement;
   const tile = focused?.dataset?.tile;
   const action = focused?.dataset?.action;
+  const control = focused?.id && focused.closest("#gift") ? focused.id : null;
   draw();
   const again = tile ? document.querySelector(`#board [data-tile="${CSS.escape(tile)}"]`)
-    : action ? document.querySelector(`#actions [data-action="${CSS.escape(action)}"]`) : null;
+    : action ? document.querySelector(`#actions [data-action="${CSS.escape(action)}"]`)
+      : control ? byId(control) : null;
   if (again) again.focus();
 }
 
@@ -136,7 +152,7 @@ function draw() {
   if (!view || !byId("board")) return;
   const obs = view.observation;
   setSeatRealms(obs.players.map((p) => p.realm));
-  const legal = view.legal || [];
+  const legal = (view.legal || []).filter((e) => e.kind !== "gift");  // gifts: the gift control
   const actionable = new Set(legal.flatMap(tilesOfAction));
   const targets = new Set(game.ui.selected
     ? legal.filter((e) => tilesOfAction(e).includes(game.ui.selected)).flatMap(tilesOfAction)
@@ -153,6 +169,7 @@ function draw() {
     battle: obs.battle ? [obs.battle.attacking_tile, obs.battle.defended_tile] : [], onTile});
   renderActions(byId("actions"), view, game.ui, {onAction, clearSelection: () => {
     game.ui.selected = null; game.ui.selected2 = null; render(); }});
+  renderGift(byId("gift"), view, game.gift, sendAction);
   renderBattle(byId("battle"), view, game.log, game.battle, () => { game.battle = null; render(); });
   renderPhases(byId("phases"), view, game.summary?.options?.phase_order);
   renderPlayers(byId("players"), view);
@@ -179,7 +196,8 @@ function fatal(message) {
 
 /** Open a game page; seat is null for a spectator. */
 export async function showGame(root, gameId, seat, code) {
-  Object.assign(game, {id: gameId, seat, view: null, ui: {selected: null, selected2: null}, log: [], battle: null});
+  Object.assign(game, {id: gameId, seat, view: null, ui: {selected: null, selected2: null}, log: [], battle: null,
+    gift: {ally: null, amount: 1}});
   if (seat !== null) {
     try { game.token = await seatToken(gameId, seat, code); }
     catch (err) { fatal(err instanceof ApiError && err.status === 404 ? t("game.unknown") : err.message); return; }

@@ -16,6 +16,8 @@ const OPTIONS = {
   wolf_d12: ["forest_either", "attack_from_forest"],
   end_game_card: ["random", "six_gates", "scales", "oracles", "gilded_silence", "none"],
   team_castle_spots: ["free", "alternating"],
+  upgrade_loss: ["dead_only", "losing_side"],
+  end_game_trigger: ["final_round", "deck_end"],
 };
 const TEAM_PLAYERS = {team_2v2: 4, team_3v3: 6};
 const LIST_LIMIT = 25;  // the newest games; a busy server lists many
