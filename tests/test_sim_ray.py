@@ -121,6 +121,22 @@ def test_progress_tournaments_and_summaries_match_on_ray(ray_address: str) -> No
     assert remote.matches == local.matches and remote.standings == local.standings
 
 
+def test_a_balance_study_gives_the_same_tables_on_ray_as_in_local_processes(
+        ray_address: str) -> None:
+    """Issue 18: the design, seeds, batches and early stop do not depend on the backend."""
+    args = ["balance", "--players", "2", "--bot", "random", "--games", "120", "--seed", "6",
+            "--compare", "mountain_defence=drop_lowest", "--until-ci", "0.45", "--json"]
+    local = run(*args, "--jobs", "1")
+    on_ray = run(*args, "--backend", "ray", "--ray-address", ray_address)
+    assert local.returncode == 0, local.stderr
+    assert on_ray.returncode == 0, on_ray.stderr
+    tables = [json.loads(r.stdout) for r in (local, on_ray)]
+    for table in tables:
+        del table["seconds"]
+    assert tables[0] == tables[1]
+    assert tables[0]["games"] == 60 and "narrower than 0.45" in tables[0]["stopped"]
+
+
 def test_a_failing_bot_on_ray_is_the_same_clear_error_as_locally(
         ray_address: str, tmp_path: Path) -> None:
     bot = tmp_path / "crash.py"

@@ -20,12 +20,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..rules.config import Config
-from .runner import GameSummary, play_game
+from .runner import GameSpec, GameSummary, play_spec
 
 INSTALL_HINT = "pip install 'kaladan[ray]'"
 
-Task = tuple[Config, int, list[str], bool]  # (config, game seed, bot specs, keep record)
+Task = GameSpec
 
 # Addresses that ray.init resolves itself instead of naming a host and port.
 _SPECIAL_ADDRESSES = ("auto", "local")
@@ -104,7 +103,7 @@ def session(address: str | None = None) -> Iterator[Any]:
 
 def _play_batch(tasks: list[Task]) -> list[GameSummary]:
     """Runs on a worker: play a batch of games one after another."""
-    return [play_game(*task) for task in tasks]
+    return [play_spec(task) for task in tasks]
 
 
 def batch_size(games: int, cpus: int) -> int:

@@ -1,32 +1,41 @@
 """Play complete games between bots and summarise them.
 
 Each game gets its own seed derived from the run's seed and the game's number, so a game can
-be re-played alone and results do not depend on the order games are run in.
+be re-played alone and results do not depend on the order games are run in. A design
+(``design.py``) says which bot and which realm each seat has in each game; the list of
+``GameSpec`` is built before any game is played, so every backend plays the same games.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..bots.base import SeatView
 from ..bots.registry import make_bot
 from ..game import Game
 from ..record import to_record
-from ..rules.actions import Action
+from ..rules.actions import REALM, Action
 from ..rules.apply import apply_unchecked
 from ..rules.config import Config
 from ..rules.legal import legal_actions
+from ..rules.notation import position_from_json, position_to_json
+from ..rules.scoring import score_parts
 from ..rules.setup import new_game
-from ..rules.state import GameState
-from ..rules.units import REALMS
+from ..rules.state import Decision, GameState, Phase
+from ..rules.units import REALMS, SWORD, type_of
+from .design import Design
+from .frames import to_frame
 from .stats import wilson
 
 _MASK = (1 << 64) - 1
+BACKENDS = ("local", "ray")
+Progress = Callable[[int, int], None]  # (games done, games in all)
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -35,6 +44,19 @@ def game_seed(run_seed: int, index: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
     return (z ^ (z >> 31)) >> 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """One game to play, complete: what a worker process or a Ray task receives."""
+
+    config: Config
+    seed: int
+    bots: tuple[str, ...]
+    realms: tuple[str, ...] | None = None  # the realm of each seat; None: the ruleset decides
+    keep_record: bool = False
+    # Test rulesets (balance studies): gold added to each seat when play begins.
+    extra_gold: tuple[int, ...] = ()
 
 
 @dataclass(slots=True)
@@ -54,13 +76,45 @@ class GameSummary:
     # machine). Measured, so not part of to_json(): the games list stays identical for the
     # same seed whatever the machine, jobs or backend.
     think: list[float] = field(default_factory=list)
+    first: int = 0  # the first player's seat (R5.3): turn position k is seat first + k - 1
+    # Each seat's score by the rows of R22.1 (trophies, castles, scalps, tiles, gold, six
+    # gates); None for an eliminated player (team mode: the team's parts).
+    parts: list[tuple[int, ...] | None] = field(default_factory=list)
+
+    def won(self, seat: int) -> bool:
+        """The seat won: it is the winner or, in team mode, on the winning team."""
+        if self.teams is None:
+            return self.winner == seat
+        return self.team is not None and self.teams[seat] == self.team
+
+    def position(self, seat: int) -> int:
+        """The seat's turn position, 1 for the first player (R5.11)."""
+        return (seat - self.first) % len(self.bots) + 1
+
+    def margin(self) -> int | None:
+        """Winner's score minus the best other score (team mode: the other team's); None for
+        a draw or when nobody else was scored (the last Crown standing)."""
+        if self.teams is not None:
+            if self.team is None:
+                return None
+            mine = [s for s, t in zip(self.scores, self.teams, strict=True) if t == self.team]
+            other = [s for s, t in zip(self.scores, self.teams, strict=True) if t != self.team]
+            if not mine or not other or mine[0] is None or other[0] is None:
+                return None
+            return mine[0] - other[0]
+        if self.winner is None or self.scores[self.winner] is None:
+            return None
+        rest = [s for seat, s in enumerate(self.scores) if seat != self.winner and s is not None]
+        top = self.scores[self.winner]
+        return top - max(rest) if rest and top is not None else None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "seed": self.seed, "seats": len(self.bots), "bots": self.bots, "realms": self.realms,
             "winner": self.winner,
             "end": self.end, "rounds": self.rounds, "decisions": self.decisions,
-            "scores": self.scores,
+            "scores": self.scores, "first": self.first,
+            "parts": [None if p is None else list(p) for p in self.parts],
         }
         if self.teams is not None:
             out["teams"] = self.teams
@@ -70,52 +124,168 @@ class GameSummary:
         return out
 
 
+def options_label(config: Config) -> str:
+    """The ruleset options that differ from the defaults, ``name=value,...``, or ``default``."""
+    default = Config(players=config.players, mode=config.mode)
+    changed = [f"{f.name}={getattr(config, f.name)}" for f in fields(config)
+               if f.name not in ("players", "mode", "layout", "quick_setup")
+               and getattr(config, f.name) != getattr(default, f.name)]
+    return ",".join(changed) or "default"
+
+
 def rounds_played(state: GameState) -> int:
     return state.slot // state.n + 1
 
 
-def play_game(config: Config, seed: int, bot_specs: list[str],
-              keep_record: bool = False) -> GameSummary:
+class _Seats:
+    """Who decides each decision of one game: the design's realm for a realm decision, a
+    seeded deal for the rest of setup when quick setup was asked with fixed realms, otherwise
+    the seat's bot (timed)."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.bots = [make_bot(b) for b in spec.bots]
+        self.rngs = [random.Random(spec.seed * 7 + seat) for seat in range(len(self.bots))]
+        self.think = [0.0] * len(self.bots)
+        self.realms = spec.realms
+        self.deal = (random.Random(f"kaladan-setup-{spec.seed}")
+                     if spec.realms is not None and spec.config.quick_setup else None)
+
+    def choose(self, state: GameState, legal: Sequence[Action]) -> Action:
+        seat = state.pending.seat
+        if self.realms is not None and state.phase == Phase.SETUP:
+            kind = state.pending.kind
+            if kind == Decision.REALM:  # R5.5: the design's realm for this seat
+                wanted = self.realms[seat]
+                for action in legal:
+                    if action.kind == REALM and action.name == wanted:
+                        return action
+                raise ValueError(f"realm {wanted!r} is not on offer to seat {seat}")
+            if self.deal is not None:  # quick setup's deal: a random card and spot, a Sword
+                if kind == Decision.START_UNIT:
+                    swords = [a for a in legal if type_of(a.units[0]) == SWORD]
+                    if swords:
+                        return swords[0]
+                return legal[self.deal.randrange(len(legal))]
+        start = time.process_time()
+        action = self.bots[seat].choose(SeatView(state, seat), legal, self.rngs[seat])
+        self.think[seat] += time.process_time() - start
+        return action
+
+
+def _with_extra_gold(state: GameState, extra: tuple[int, ...]) -> GameState:
+    """The same position with ``extra`` gold per seat, through the position format."""
+    position = position_to_json(state)
+    for seat, gold in enumerate(extra):
+        position["players"][seat]["gold"] += gold
+    return position_from_json(position)
+
+
+def play_spec(spec: GameSpec) -> GameSummary:
     """Play one complete game. Bots decide from their seat's view only."""
-    bots = [make_bot(spec) for spec in bot_specs]
-    rngs = [random.Random(seed * 7 + seat) for seat in range(len(bots))]
-    think = [0.0] * len(bots)
-    clock = time.process_time
-    if keep_record:
-        game = Game.new(config, seed)
+    config = spec.config
+    if spec.realms is not None:
+        if len(spec.realms) != config.players:
+            raise ValueError(f"{len(spec.realms)} realms for {config.players} seats")
+        config = config.with_options(quick_setup=False)  # realms are asked, so they can be set
+    if spec.extra_gold and spec.keep_record:
+        raise ValueError("extra gold changes the position: such games have no record")
+    seats = _Seats(spec)
+    record: dict[str, Any] | None = None
+    if spec.keep_record:
+        game = Game.new(config, spec.seed)
         while not game.is_over:
             seat = game.state.pending.seat
-            legal: Sequence[Action] = game.legal_actions()
-            start = clock()
-            action = bots[seat].choose(SeatView(game.state, seat), legal, rngs[seat])
-            think[seat] += clock() - start
-            game.play(action, seat)
+            game.play(seats.choose(game.state, game.legal_actions()), seat)
         state = game.state
-        record: dict[str, Any] | None = to_record(game)
+        record = to_record(game)
     else:
-        state = new_game(config, seed)
+        state = new_game(config, spec.seed)
+        extra = spec.extra_gold
         while not state.is_over:
-            seat = state.pending.seat
-            legal = legal_actions(state)
-            start = clock()
-            action = bots[seat].choose(SeatView(state, seat), legal, rngs[seat])
-            think[seat] += clock() - start
-            apply_unchecked(state, action)
-        record = None
+            if extra and state.phase != Phase.SETUP:
+                state, extra = _with_extra_gold(state, extra), ()
+            apply_unchecked(state, seats.choose(state, legal_actions(state)))
     result = state.result
     assert result is not None
     return GameSummary(
-        seed=seed, bots=list(bot_specs),
+        seed=spec.seed, bots=list(spec.bots),
         realms=[REALMS[r] if r >= 0 else None for r in state.realm],
         winner=result.winner, end=result.end, rounds=rounds_played(state),
         decisions=state.decisions, scores=list(result.scores), record=record,
-        team=result.team, teams=list(state.team) if state.teams else None, think=think,
+        team=result.team, teams=list(state.team) if state.teams else None, think=seats.think,
+        first=state.first,
+        parts=[None if p is None else (p.trophies, p.castles, p.scalps, p.tiles, p.gold,
+                                       p.six_gates) for p in score_parts(state)],
     )
+
+
+def play_game(config: Config, seed: int, bot_specs: list[str],
+              keep_record: bool = False) -> GameSummary:
+    """Play one complete game with the realms the ruleset gives."""
+    return play_spec(GameSpec(config, seed, tuple(bot_specs), keep_record=keep_record))
+
+
+def plan(config: Config, bots: Sequence[str], games: int, seed: int,
+         design: Design | None = None, keep_records: bool = False,
+         start: int = 0) -> list[GameSpec]:
+    """Games ``start`` to ``start + games - 1`` of a run: a pure function of the arguments."""
+    design = design or Design()
+    design.check(config.players)
+    order = tuple(bots)
+    return [GameSpec(config, game_seed(seed, i), design.bots(order, i),
+                     design.realms_of(config.players, i, seed), keep_records)
+            for i in range(start, start + games)]
+
+
+Player = Callable[[Sequence[GameSpec], Progress | None], list[GameSummary]]
+
+
+@contextlib.contextmanager
+def player(jobs: int = 1, backend: str = "local",
+           ray_address: str | None = None) -> Iterator[Player]:
+    """A function that plays lists of games, on one backend for the whole block: one process
+    pool, or one Ray connection. Results always come back in the order of the list."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
+    if backend == "ray":
+        from .ray_backend import run_on_ray, session  # Ray is optional: import only when used
+
+        with session(ray_address):
+            yield lambda specs, progress: run_on_ray(list(specs), ray_address, progress)
+        return
+    if jobs <= 1:
+        yield _play_here
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        def play_in_pool(specs: Sequence[GameSpec], progress: Progress | None) -> list[GameSummary]:
+            chunk = max(1, min(32, len(specs) // (4 * jobs)))
+            out = []
+            for game in pool.map(play_spec, specs, chunksize=chunk):
+                out.append(game)
+                if progress is not None:
+                    progress(len(out), len(specs))
+            return out
+
+        yield play_in_pool
+
+
+def _play_here(specs: Sequence[GameSpec], progress: Progress | None) -> list[GameSummary]:
+    out = []
+    for spec in specs:
+        out.append(play_spec(spec))
+        if progress is not None:
+            progress(len(out), len(specs))
+    return out
+
+
+RATE_GROUPS = ("bot", "seat", "position", "realm")
 
 
 @dataclass(slots=True)
 class Summary:
     games: list[GameSummary] = field(default_factory=list)
+    design: str = ""  # Design.describe(): how bots and realms were put in the seats
+    ruleset: str = "default"  # options_label() of the configuration played
 
     def to_json(self) -> dict[str, Any]:
         n = len(self.games)
@@ -137,6 +307,8 @@ class Summary:
         return {
             "games": [g.to_json() for g in self.games],
             "count": n,
+            "design": self.design,
+            "ruleset": self.ruleset,
             "wins_by_seat": seats,
             "wins_by_bot": wins,
             "wins_by_realm": realms,
@@ -150,15 +322,16 @@ class Summary:
         }
 
     def rates(self) -> dict[str, dict[str, dict[str, float | int]]]:
-        """Win rates per bot, realm and seat with Wilson 95% intervals. A seat wins when it
-        is the winner or, in team mode, on the winning team; draws are no win."""
-        counts: dict[str, dict[str, list[int]]] = {"bot": {}, "realm": {}, "seat": {}}
+        """Win rates per bot, seat, turn position (1 = first player) and realm with Wilson 95%
+        intervals. A seat wins when it is the winner or, in team mode, on the winning team;
+        draws are no win."""
+        counts: dict[str, dict[str, list[int]]] = {group: {} for group in RATE_GROUPS}
         for g in self.games:
             for seat, bot in enumerate(g.bots):
-                won = (g.winner == seat if g.teams is None
-                       else g.team is not None and g.teams[seat] == g.team)
-                for group, key in (("bot", bot), ("realm", g.realms[seat] or "?"),
-                                   ("seat", str(seat))):
+                won = g.won(seat)
+                for group, key in (("bot", bot), ("seat", str(seat)),
+                                   ("position", str(g.position(seat))),
+                                   ("realm", g.realms[seat] or "?")):
                     row = counts[group].setdefault(key, [0, 0])
                     row[0] += 1
                     row[1] += int(won)
@@ -189,42 +362,24 @@ class Summary:
             out.append(sum(s for s in scores if s is not None) / len(scores) if scores else 0.0)
         return out
 
-
-def _play_task(task: tuple[Config, int, list[str], bool]) -> GameSummary:
-    config, seed, bot_specs, keep_records = task
-    return play_game(config, seed, bot_specs, keep_records)
-
-
-BACKENDS = ("local", "ray")
+    def to_frame(self, library: str = "pandas") -> Any:
+        """One row per game and seat as a pandas or polars data frame (``frames.py``)."""
+        return to_frame(self.games, library, self.ruleset)
 
 
 def simulate(config: Config, bot_specs: list[str], games: int, seed: int,
              keep_records: bool = False, jobs: int = 1,
-             progress: Callable[[int, int], None] | None = None,
-             backend: str = "local", ray_address: str | None = None) -> Summary:
+             progress: Progress | None = None,
+             backend: str = "local", ray_address: str | None = None,
+             design: Design | None = None) -> Summary:
     """Play ``games`` games. With ``jobs`` > 1 they run in that many local processes; with
     ``backend="ray"`` on a Ray cluster (``ray_address``, or a local instance when None; ``jobs``
     is then unused). Every game has its own seed (``game_seed``) and results keep their order,
-    so the summary is the same whatever the number of jobs or the backend."""
-    if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
-    tasks = [(config, game_seed(seed, i), bot_specs, keep_records) for i in range(games)]
-    summary = Summary()
-    if backend == "ray":
-        from .ray_backend import run_on_ray  # Ray is an optional extra: import only when used
-
-        summary.games = run_on_ray(tasks, ray_address, progress)
-        return summary
-    if jobs <= 1:
-        for i, task in enumerate(tasks):
-            summary.games.append(_play_task(task))
-            if progress is not None:
-                progress(i + 1, games)
-        return summary
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        chunk = max(1, min(32, games // (4 * jobs)))
-        for i, game in enumerate(pool.map(_play_task, tasks, chunksize=chunk)):
-            summary.games.append(game)
-            if progress is not None:
-                progress(i + 1, games)
-    return summary
+    so the summary is the same whatever the number of jobs or the backend. ``design`` rotates
+    seats and sets realms (``kaladan.sim.design``); by default bots keep their seats and the
+    ruleset gives the realms."""
+    design = design or Design()
+    specs = plan(config, bot_specs, games, seed, design, keep_records)
+    with player(jobs, backend, ray_address) as play:
+        return Summary(play(specs, progress), design.describe(config.players),
+                       options_label(config))
