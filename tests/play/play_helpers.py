@@ -3,6 +3,9 @@
 The scripted human answers "1" (the first option) unless it is told to attack: then it
 declares the first attack on offer and confirms it. Every prompt is answered until the game
 ends, so a test sees one complete session from start to finish.
+
+Saves go to the user data directory, which ``conftest.user_data`` points at a folder of the
+test's own (``XDG_DATA_HOME``, inherited by every child process).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import io
 import os
 import re
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,17 +24,28 @@ from rich.console import Console, RenderableType
 
 KALADAN = [sys.executable, "-m", "kaladan.cli.main"]
 # The action prompt ends in "(help) > ", the attack confirmation in "[y/n] " or "[j/n] ", the
-# hot-seat handover in "Enter ". In plain mode each prompt is a whole line.
+# hot-seat handover in "press Enter " (or Dutch, German). In plain mode each prompt is a
+# whole line.
 PROMPT = r"\(help\) >"
 CONFIRM = r"\[[yj]/n\]"
-HANDOVER = r"Enter"
-OPTION_ATTACK = re.compile(r"\b(\d+)\. (attack [TC]\d+ [TC]\d+)")
+HANDOVER = r"(?:press|druk op|drücke) Enter"
+OPTION_ATTACK = re.compile(r"\b(\d+)\. (attack [TC]\d+ [TC]\d+)")  # a script's options
+# An attack on the terminal's steady screen, in words: its number is the answer.
+ATTACK_WORDS = {"en": re.compile(r"\b(\d+)\. Attack [TC]\d+ from [TC]\d+"),
+                "nl": re.compile(r"\b(\d+)\. Val [TC]\d+ aan vanaf [TC]\d+"),
+                "de": re.compile(r"\b(\d+)\. Greife [TC]\d+ von [TC]\d+ an")}
 ANSI = "\x1b"
 
 
+def saves(data: Path) -> Path:
+    """The saves folder of the user data directory ``data`` (``XDG_DATA_HOME``)."""
+    return data / "kaladan" / "saves"
+
+
 def env(color: bool = False) -> dict[str, str]:
-    out = dict(os.environ, TERM="xterm-256color", COLUMNS="160", LINES="60")
-    out.pop("NO_COLOR", None)
+    out = dict(os.environ, TERM="xterm-256color")
+    for name in ("NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES"):
+        out.pop(name, None)
     out.pop("FORCE_COLOR", None)
     if not color:
         out["NO_COLOR"] = "1"
@@ -61,9 +76,11 @@ class Transcript:
         return "".join(self.chunks) + self.tail
 
 
-def spawn_tty(args: list[str], cwd: Path, color: bool = False) -> pexpect.spawn:
+def spawn_tty(args: list[str], cwd: Path, color: bool = False,
+              size: tuple[int, int] = (160, 60)) -> pexpect.spawn:
+    """``kaladan`` on a pseudo-terminal of ``size`` (columns, lines)."""
     child = pexpect.spawn(KALADAN[0], KALADAN[1:] + args, cwd=str(cwd), env=env(color),
-                          dimensions=(60, 160), encoding="utf-8", timeout=30)
+                          dimensions=(size[1], size[0]), encoding="utf-8", timeout=30)
     child.delaybeforesend = None  # the game waits for its input; no need to pause
     return child
 
@@ -75,9 +92,11 @@ def spawn_pipe(args: list[str], cwd: Path) -> PopenSpawn:
 
 
 def drive(child: pexpect.spawn | PopenSpawn, attack: bool = False, limit: int = 3000,
-          stop_after: int | None = None, script: list[str] | None = None) -> Transcript:
+          stop_after: int | None = None, script: list[str] | None = None,
+          lang: str = "en") -> Transcript:
     """Answer every prompt; ``script`` lines go first (one per action prompt), then "1" (or
-    the first attack on offer). ``stop_after`` prompts: end the input there (EOF)."""
+    the first attack on offer: its notation in a script, its number on a terminal, where
+    the options are words in ``lang``). ``stop_after`` prompts: end the input there."""
     pending = list(script or [])
     out = Transcript()
     for _ in range(limit):
@@ -97,6 +116,9 @@ def drive(child: pexpect.spawn | PopenSpawn, attack: bool = False, limit: int = 
             out.attacks += 1
         elif pending:
             answer = pending.pop(0)
+        elif attack and isinstance(child, pexpect.spawn):
+            found = ATTACK_WORDS[lang].search(child.before)  # the frame since the last prompt
+            answer = found.group(1) if found else "1"
         else:
             found = OPTION_ATTACK.search(child.before) if attack else None
             answer = found.group(2) if found else "1"
@@ -120,3 +142,87 @@ def plain(renderable: RenderableType, width: int = 160) -> str:
     out = console.file
     assert isinstance(out, io.StringIO)
     return out.getvalue()
+
+
+def last_screen(chunk: str, lines: int) -> list[str]:
+    """The screen a terminal of ``lines`` lines shows at a prompt of the steady screen
+    without colour: each frame fills it exactly, so it is the last ``lines - 1`` lines
+    before the prompt (``chunk`` is the output up to the prompt)."""
+    rows = chunk.split("\r\n")
+    assert len(rows) >= lines, chunk[-500:]
+    return rows[-lines:-1]
+
+
+def pane(screen: Sequence[str], title: str) -> list[str]:
+    """The lines inside the framed pane whose title starts with ``title``."""
+    for y, row in enumerate(screen):
+        x = row.find("╭─ " + title)
+        if x < 0:
+            continue
+        end = row.index("╮", x)
+        inside = []
+        for below in screen[y + 1:]:
+            if below[x:x + 1] == "╰":
+                return inside
+            inside.append(below[x + 1:end].strip())
+        return inside
+    raise AssertionError(f"no pane {title!r} on the screen:\n" + "\n".join(screen))
+
+
+class Term:
+    """A small terminal emulator for the codes the steady screen writes with colour on:
+    cursor home, erase line, erase below, colours and modes (ignored), CR, LF, backspace."""
+
+    CSI = re.compile(r"\x1b\[([?<]?)([0-9;]*)([A-Za-z~])")
+
+    def __init__(self, columns: int, lines: int) -> None:
+        self.columns, self.lines = columns, lines
+        self.rows = [[" "] * columns for _ in range(lines)]
+        self.x = self.y = 0
+
+    def resize(self, columns: int, lines: int) -> None:
+        self.__init__(columns, lines)  # type: ignore[misc]
+
+    def feed(self, text: str) -> None:
+        k = 0
+        while k < len(text):
+            match = self.CSI.match(text, k)
+            if match is not None:
+                self._csi(match.group(1), match.group(2), match.group(3))
+                k = match.end()
+                continue
+            ch = text[k]
+            k += 1
+            if ch == "\r":
+                self.x = 0
+            elif ch == "\n":
+                self._down()
+            elif ch == "\b":
+                self.x = max(0, self.x - 1)
+            elif ch >= " ":
+                if self.x >= self.columns:
+                    self.x = 0
+                    self._down()
+                self.rows[self.y][self.x] = ch
+                self.x += 1
+
+    def _down(self) -> None:
+        if self.y == self.lines - 1:
+            self.rows = self.rows[1:] + [[" "] * self.columns]
+        else:
+            self.y += 1
+
+    def _csi(self, private: str, args: str, final: str) -> None:
+        if private:
+            return
+        if final == "H":
+            self.x = self.y = 0
+        elif final == "K":
+            self.rows[self.y] = [" "] * self.columns
+        elif final == "J":
+            self.rows[self.y][self.x:] = [" "] * (self.columns - self.x)
+            for y in range(self.y + 1, self.lines):
+                self.rows[y] = [" "] * self.columns
+
+    def screen(self) -> list[str]:
+        return ["".join(row).rstrip() for row in self.rows]

@@ -17,14 +17,27 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from play_helpers import HANDOVER, KALADAN, PROMPT, env, game_args, plain, spawn_pipe, spawn_tty
+from play_helpers import (
+    HANDOVER,
+    KALADAN,
+    PROMPT,
+    env,
+    game_args,
+    last_screen,
+    pane,
+    plain,
+    saves,
+    spawn_pipe,
+    spawn_tty,
+)
 
 from kaladan.game import Game, Step
 from kaladan.play import i18n
+from kaladan.play.choices import ordered
 from kaladan.play.render import board_view
 from kaladan.play.savefile import parse_seats, read_save
 from kaladan.play.screen import Screen
-from kaladan.play.session import Session, Turn, choices
+from kaladan.play.session import Session, Turn
 from kaladan.rules.config import OPTIONS, Config
 from kaladan.rules.gamelog import EventCardDrawn, FinalRound, GoldGiven, UpgradesLost
 from kaladan.rules.logtext import seat_name
@@ -87,7 +100,7 @@ REFUSED = [
     ("give P3 3", "Not allowed now: a gift goes to an ally"),  # more than the 2 gold
     ("give P2 P1 1", "Not allowed now: a gift goes to an ally"),  # seat 1 to an opponent
     ("gift 1 1", "Not allowed now: a gift goes to an ally"),  # the notation, an opponent
-    ("give P3 P1 1", "seat 2 (Khalisia) is played by a bot (greedy)"),
+    ("give P3 P1 1", "P3 (Khalisia) is played by a bot (greedy)"),
     ("give P5 1", "There is no player P5 in this game: the players are P1 to P4"),
     ("give P0 P3 1", "There is no player P0 in this game"),
 ]
@@ -107,7 +120,7 @@ def test_r23_11_a_refused_give_names_the_rule_and_changes_nothing(
 
 
 @pytest.mark.parametrize("line", ["give", "give P3", "give 3 1", "give P3 0", "give P3 two",
-                                  "give P1 P2 P3 1"])
+                                  "give P1 P2 P3 1", "give P3 ²", "give P٣ 1"])
 def test_a_malformed_give_shows_its_usage_and_changes_nothing(tmp_path: Path,
                                                               line: str) -> None:
     session, out = team_session(tmp_path)
@@ -135,7 +148,7 @@ def test_the_numbered_options_hold_no_gift_but_one_line_for_them(tmp_path: Path)
     session, out = team_session(tmp_path)
     game = session.game
     assert any(t.startswith("gift ") for t in game.legal_texts())  # the engine offers them
-    numbered = choices(game.legal_actions())
+    numbered = ordered(game.legal_actions())
     assert numbered and all(a.kind != "gift" for a in numbered)
     session.draw(0)
     lines = out.getvalue().splitlines()
@@ -177,7 +190,8 @@ def test_gold_given_during_a_battle_leaves_the_battle_panel_whole(tmp_path: Path
     assert session.handle("leave general", 0) is Turn.PLAYED
     lines = out.getvalue().splitlines()
     gift = f"{p(game, 2)} gives 2 gold to {p(game, 0)}."
-    head = next(k for k, line in enumerate(lines) if re.match(r"seat 0 \(\w+\) attacks T8", line))
+    head = next(k for k, line in enumerate(lines)  # the panel's head, not the log's line
+                if re.match(r"P1 \(\w+\) attacks T8 from T7 \(P2", line))
     end = next(k for k, line in enumerate(lines) if "takes T8. Invasion of T8: Sword; " in line)
     assert head < end and gift not in lines[head:end + 1]
     assert lines.index(gift) < head  # the gift's own line came first, as it happened
@@ -189,11 +203,13 @@ def test_gold_given_during_a_battle_leaves_the_battle_panel_whole(tmp_path: Path
 
 
 def _seat_prompt(chunk: str) -> int:
-    found = re.findall(r"seat (\d) \(\w+\): number, action or command", chunk)
-    return int(found[-1]) if found else -1
+    """The seat a prompt is for: ``P2 (Laurielle): number, ...`` is seat 1."""
+    found = re.findall(r"P(\d) \(\w+\): number, action or command", chunk)
+    return int(found[-1]) - 1 if found else -1
 
 
-def test_out_of_turn_gift_then_save_and_load_continue_identically(tmp_path: Path) -> None:
+def test_out_of_turn_gift_then_save_and_load_continue_identically(tmp_path: Path,
+                                                                  user_data: Path) -> None:
     """Scripted stdin: at seat 1's first prompt, seat 0 (the other human) gives its ally P3
     one gold; the save made just after it loads and plays on to the same end, step by step."""
     args = game_args(*TEAM, seed=5, seats="human,human,greedy,greedy",
@@ -216,8 +232,8 @@ def test_out_of_turn_gift_then_save_and_load_continue_identically(tmp_path: Path
     else:
         raise AssertionError("the game did not end")
     assert child.wait() == 0
-    before, _ = read_save(tmp_path / "before.json")
-    mid, _ = read_save(tmp_path / "mid.json")
+    before, _ = read_save(saves(user_data) / "before.json")  # `save NAME`: the saves folder
+    mid, _ = read_save(saves(user_data) / "mid.json")
     assert before.state.pending.seat == 1 and mid.state.pending == before.state.pending
     assert mid.steps[len(before.steps):] == [Step(0, "gift 2 1", ())]
     gold = before.state.gold
@@ -262,12 +278,12 @@ def test_out_of_turn_gift_on_a_terminal_keeps_the_screen_of_the_seat_deciding(
     game, _ = read_save(tmp_path / "t.json")
     assert game.steps[-1] == Step(0, "gift 2 1", ()) and game.state.pending.seat == 1
     assert f"{p(game, 0)} gives 1 gold to {p(game, 2)}." in screen
-    assert "Hand of seat 1 " in screen and "Hand of seat 0 " not in screen
+    assert "Hand of P2 " in screen and "Hand of P1 " not in screen
     assert not any(card in screen for card in game.state.hand[0])
-    options = [line for line in screen.splitlines() if re.match(r"\s*\d+\. ", line)]
-    assert options and not any("gift" in line for line in options)
-    assert "Give gold to an ally (rule R23.11): give P4 " in screen
-    assert "another player at the table: give P1 P3 " in screen
+    listed = " ".join(pane(last_screen(screen, 60), "Your options"))
+    assert re.search(r"\b1\. ", listed) and not re.search(r"\d+\. Give ", listed)
+    assert "Give gold to an ally (rule R23.11): give P4 " in listed
+    assert "another player at the table: give P1 P3 " in listed
     assert "Not allowed now: " in refused and "(rule R23.11). Nothing changed." in refused
     assert "\x1b" not in screen and "Traceback" not in screen + refused
 

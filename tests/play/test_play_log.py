@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
-from play_helpers import plain
+from play_helpers import pane, plain
 
 from kaladan.bots.base import SeatView
 from kaladan.bots.registry import make_bot
@@ -76,7 +76,7 @@ def test_a_face_down_card_stays_hidden_from_the_other_seat_until_it_is_revealed(
     assert "commits a magic card face down" in printed
     assert "KIM-2" not in printed and i18n.card_name("en", "KIM-2") not in printed
     defender = panel(session, 1)
-    assert "Magic cards: seat 0 (Kimbria): a magic card (face down)" in defender
+    assert "Magic cards: P1 (Kimbria): a magic card (face down)" in defender
     assert "KIM-2" not in defender and "Golden Charge" not in defender
     assert not any("KIM-2" in line.text for line in session.log_lines(1))
     attacker = panel(session, 0)
@@ -89,8 +89,8 @@ def test_a_face_down_card_stays_hidden_from_the_other_seat_until_it_is_revealed(
     assert f"reveals {named('KIM-2')}" in revealed and f"reveals {named('ARD-3')}" in revealed
     for seat in (0, 1, None):
         text = panel(session, seat)
-        assert f"seat 0 (Kimbria): {named('KIM-2')} (played)" in text
-        assert f"seat 1 (Ardinor): {named('ARD-3')} (played)" in text
+        assert f"P1 (Kimbria): {named('KIM-2')} (played)" in text
+        assert f"P2 (Ardinor): {named('ARD-3')} (played)" in text
         assert "Attack dice: D12→" in text  # KIM-2: the Sword rolls a D10, the General a D12
 
 
@@ -104,14 +104,16 @@ def test_hot_seat_screens_are_filtered_for_the_seat_they_are_drawn_for(
     screens = {}
     for seat in (0, 1):
         out = io.StringIO()
-        session = Session(g, parse_seats("human,human"), Screen(True, stdout=out),
-                          tmp_path / "h.json")
+        session = Session(g, parse_seats("human,human"),
+                          Screen(True, stdout=out, size=(120, 40)), tmp_path / "h.json")
         session.draw(seat)
         screens[seat] = out.getvalue()
     assert "\x1b" not in screens[0] + screens[1]
     assert "Golden Charge" not in screens[1] and "KIM-2" not in screens[1]
-    assert "a magic card (face down)" in screens[1] and "Attackers:" in screens[1]
-    assert "Golden Charge (face down)" in screens[0]
+    battles = {seat: " ".join(pane(screen.splitlines(), "Last battle"))
+               for seat, screen in screens.items()}
+    assert "a magic card (face down)" in battles[1] and "Attackers:" in battles[1]
+    assert "Golden Charge (face down)" in battles[0]
 
 
 def test_a_script_is_told_the_event_card_the_dice_and_the_casualties(tmp_path: Path) -> None:
@@ -137,9 +139,9 @@ def test_a_script_is_told_the_event_card_the_dice_and_the_casualties(tmp_path: P
     for entry in wanted:
         assert entry.text("en", realms) in lines
     assert "Attack dice: D8→8 Sword, D8→8 Sword" in lines
-    assert any(line.startswith("Killed: seat 1 (Khalisia): Shield, Sword · Where they go: "
-                               "Shield, Sword → graveyard of seat 0 (Kimbria)") for line in lines)
-    assert "seat 0 (Kimbria) takes T4. Invasion of T4: Sword ×2" in lines
+    assert any(line.startswith("Killed: P2 (Khalisia): Shield, Sword · Where they go: "
+                               "Shield, Sword → graveyard of P1 (Kimbria)") for line in lines)
+    assert "P1 (Kimbria) takes T4. Invasion of T4: Sword ×2" in lines
     assert out.getvalue().count("Attack dice:") == 1  # the panel once, when the battle ended
 
 
@@ -154,12 +156,12 @@ def test_a_card_that_saves_units_is_named_with_the_units_it_saved() -> None:
     assert span is not None
     text = plain(battle_text(visible(g.entries[span[0]:span[1]], g.state.team, 0), g.state,
                              parse_seats("human,human"), "en"))
-    assert "Killed: seat 1 (Khalisia): Crown, Archer, Shield" in text
+    assert "Killed: P2 (Khalisia): Crown, Archer, Shield" in text
     assert f"Saved by {named('KHA-1')}: Crown (C2), Shield (C2)" in text
-    assert "Archer → graveyard of seat 0 (Kimbria) (scalps)" in text
+    assert "Archer → graveyard of P1 (Kimbria) (scalps)" in text
     assert "Pairs (highest against highest): 12:9 defender loses one; 8:1 defender loses one" \
         in text
-    assert "seat 1 (Khalisia) holds C2." in text
+    assert "P2 (Khalisia) holds C2." in text
 
 
 def test_a_unit_killed_by_a_card_before_the_dice_and_the_dice_after_it() -> None:
@@ -177,7 +179,7 @@ def test_a_unit_killed_by_a_card_before_the_dice_and_the_dice_after_it() -> None
     assert "Attack dice: D8→8 Sword, D8→8 Sword" in lines
     assert "Defence dice: D6→1 Crown, D10→1 Shield" in lines
     killed = next(line for line in lines if line.startswith("Killed: "))
-    assert killed.startswith(f"Killed: seat 1 (Khalisia): Archer+ (by {named('ZHO-3')}), ")
+    assert killed.startswith(f"Killed: P2 (Khalisia): Archer+ (by {named('ZHO-3')}), ")
     assert lines.index(killed) > lines.index("Attack dice: D8→8 Sword, D8→8 Sword")
 
 
@@ -189,9 +191,9 @@ ATTACK_FAILS = {"C1": "0/crown", "T4": "0/archer+ 0/sword+ 0/sword+",
 
 
 @pytest.mark.parametrize(("lang", "words"), [
-    ("en", "Upgrades lost by the losing side on T4: seat 0 (Khalisia): Archer+, Sword+"),
-    ("nl", "Opwaardering kwijt voor de verliezende zijde op T4: plaats 0 (Khalisia): "),
-    ("de", "Aufwertung verloren für die unterlegene Seite auf T4: Platz 0 (Khalisia): "),
+    ("en", "Upgrades lost by the losing side on T4: P1 (Khalisia): Archer+, Sword+"),
+    ("nl", "Opwaardering kwijt voor de verliezende zijde op T4: P1 (Khalisia): "),
+    ("de", "Aufwertung verloren für die unterlegene Seite auf T4: P1 (Khalisia): "),
 ])
 def test_r17_4_the_battle_panel_names_the_upgrades_the_losing_side_lost(
         lang: str, words: str) -> None:
@@ -212,7 +214,7 @@ def test_r17_4_the_battle_panel_names_the_upgrades_the_losing_side_lost(
                   if line.startswith(i18n.text(lang, "killed") + ": "))
     assert killed < lost == len(lines) - 2  # the result line closes the panel
     assert words.split(":")[0] not in texts["dead_only"]
-    assert "P1 (Khalisia)" not in texts["losing_side"]  # the panel's own words, not the log's
+    assert "side lost the battle" not in texts["losing_side"]  # its own words, not the log's
 
 
 def _greedy_game(seed: int) -> Game:

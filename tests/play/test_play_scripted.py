@@ -14,7 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from play_helpers import ANSI, KALADAN, drive, env, game_args, spawn_pipe
+from play_helpers import ANSI, KALADAN, drive, env, game_args, saves, spawn_pipe
 
 from kaladan.odds import odds_for_attack
 from kaladan.play.savefile import read_save
@@ -39,7 +39,8 @@ LANG_WORDS = {
 
 
 @pytest.mark.parametrize("lang", ["en", "nl", "de"])
-def test_a_complete_game_answering_1_in_each_language(tmp_path: Path, lang: str) -> None:
+def test_a_complete_game_answering_1_in_each_language(tmp_path: Path, user_data: Path,
+                                                     lang: str) -> None:
     result = run(game_args(seed=11, seats="human,random", lang=lang), tmp_path, ALWAYS_FIRST)
     assert result.returncode == 0, result.stderr
     out = result.stdout
@@ -50,9 +51,11 @@ def test_a_complete_game_answering_1_in_each_language(tmp_path: Path, lang: str)
     # The human's hand is shown with its cards' names and texts in the chosen language.
     assert any(card.name.get(lang) in out and card.text.get(lang)[:40] in out
                for card in MAGIC_CARDS)
-    # The finished game is kept for `kaladan replay`.
-    assert "kaladan replay kaladan-save.json" in out
-    finished, _ = read_save(tmp_path / "kaladan-save.json")
+    # The finished game is kept for `kaladan replay`, in the saves folder.
+    [saved] = saves(user_data).iterdir()
+    assert f"kaladan replay {saved}" in out
+    assert not any(tmp_path.iterdir())
+    finished, _ = read_save(saved)
     assert finished.is_over
     # The bot's moves are log lines in the language, naming its seat (P2) and realm.
     lines = out.splitlines()
@@ -61,7 +64,8 @@ def test_a_complete_game_answering_1_in_each_language(tmp_path: Path, lang: str)
     assert re.search(r"^P2 \(\w+\) ", out, re.MULTILINE)
 
 
-def test_attack_shows_the_exact_win_chance_and_the_battle(tmp_path: Path) -> None:
+def test_attack_shows_the_exact_win_chance_and_the_battle(tmp_path: Path,
+                                                          user_data: Path) -> None:
     """The confirmation shows odds_for_attack's chance; 'n' cancels, 'y' fights; the battle
     shows both pools, each die's roll, the sorted pairs and the hits (R16.13-R16.21)."""
     child = spawn_pipe(game_args(seed=5, autosave=tmp_path / "auto.json"), tmp_path)
@@ -83,7 +87,7 @@ def test_attack_shows_the_exact_win_chance_and_the_battle(tmp_path: Path) -> Non
         child.expect(r"\[y/n\]")
         shown = re.search(r"you win (\d+\.\d)%", child.before)
         assert shown is not None, child.before
-        game, _ = read_save(tmp_path / "before.json")
+        game, _ = read_save(saves(user_data) / "before.json")
         action = game.parse(attack.group(1))
         chance = odds_for_attack(game.state, action.tile, action.tile2).attacker_wins
         assert shown.group(1) == f"{100 * float(chance):.1f}"
@@ -106,7 +110,7 @@ def test_attack_shows_the_exact_win_chance_and_the_battle(tmp_path: Path) -> Non
     assert Fraction(0) <= chance <= 1
 
 
-def test_bad_input_is_explained_and_changes_nothing(tmp_path: Path) -> None:
+def test_bad_input_is_explained_and_changes_nothing(tmp_path: Path, user_data: Path) -> None:
     script = ["save first.json", "fly", "0", "999", "attack T1 T2", "move T9 T1 sword",
               "spawn", "", "save second.json"]
     result = run(game_args(seed=3, autosave=tmp_path / "auto.json"), tmp_path,
@@ -118,19 +122,23 @@ def test_bad_input_is_explained_and_changes_nothing(tmp_path: Path) -> None:
     assert "There is no option 0: choose a number from 1 to" in out
     assert "There is no option 999" in out
     assert re.search(r"Not allowed now: .+ \(rule R\d+\.\d+\)\. Nothing changed\.", out)
-    assert "Options starting with 'spawn':" in out  # a prefix lists what matches
-    first = json.loads((tmp_path / "first.json").read_text())
-    second = json.loads((tmp_path / "second.json").read_text())
+    assert "Options matching 'spawn':" in out  # a prefix lists what matches
+    first = json.loads((saves(user_data) / "first.json").read_text())
+    second = json.loads((saves(user_data) / "second.json").read_text())
     assert first["record"]["steps"] == second["record"]["steps"]
     assert first["record"]["final"] == second["record"]["final"]
 
 
-def test_end_of_input_saves_in_the_current_directory_and_exits_0(tmp_path: Path) -> None:
+def test_end_of_input_saves_in_the_user_data_directory_and_exits_0(
+        tmp_path: Path, user_data: Path) -> None:
     result = run(["play", "--seats", "human,greedy", "--quick", "--seed", "4"], tmp_path,
                  "1\n1\n")
     assert result.returncode == 0, result.stderr
-    assert "Input ended: game saved to kaladan-save.json" in result.stdout
-    game, plan = read_save(tmp_path / "kaladan-save.json")
+    [saved] = saves(user_data).iterdir()
+    assert f"Input ended: game saved to {saved}. Resume with: kaladan play --load {saved}" \
+        in result.stdout
+    assert not any(tmp_path.iterdir())  # nothing in the directory the game was started in
+    game, plan = read_save(saved)
     assert plan.seats == ("human", "greedy") and plan.lang == "en"
     assert not game.is_over and any(step.seat == 0 for step in game.steps)
 
@@ -214,7 +222,7 @@ def test_replay_steps_through_a_saved_game(tmp_path: Path) -> None:
     lines = listing.stdout.splitlines()
     steps = json.loads(saved.read_text())["record"]["steps"]
     assert len(lines) == len(steps)
-    assert lines[0].startswith("Schritt 1: Platz ") and lines[-1].endswith(steps[-1]["action"])
+    assert lines[0].startswith("Schritt 1: P") and lines[-1].endswith(steps[-1]["action"])
 
 
 def test_scripted_session_through_the_driver(tmp_path: Path) -> None:
@@ -238,7 +246,8 @@ def test_scripted_session_through_the_driver(tmp_path: Path) -> None:
             "battle_ended", "game_over"} <= kinds
     # Each battle's panel once, when it is over, with its dice.
     log = game.log(0)
-    heads = [line for line in lines if re.match(r"seat \d \(\w+\) attacks [TC]\d+ from", line)]
+    heads = [line for line in lines  # the panel's head, not the log's line
+             if re.match(r"P\d \(\w+\) attacks [TC]\d+ from [TC]\d+ \(P\d", line)]
     assert transcript.attacks > 0 and len(heads) == sum(e.KIND == "battle_started" for e in log)
     assert sum(line.startswith("Attack dice: ") for line in lines) == sum(
         e.KIND == "dice_rolled" for e in log)

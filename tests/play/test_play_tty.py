@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from play_helpers import ANSI, KALADAN, drive, env, game_args, spawn_tty
+from play_helpers import ANSI, KALADAN, drive, env, game_args, saves, spawn_tty
 
 from kaladan.play.savefile import read_save
 from kaladan.record import replay
@@ -28,7 +28,7 @@ OVER_WORDS = {"en": "Game over", "nl": "Het spel is voorbij", "de": "Das Spiel i
 def test_a_complete_game_on_a_terminal_in_each_language(tmp_path: Path, lang: str) -> None:
     """A scripted human attacks whenever it can against the greedy bot, to the end."""
     child = spawn_tty(game_args(seed=5, lang=lang, autosave=tmp_path / "a.json"), tmp_path)
-    transcript = drive(child, attack=True)
+    transcript = drive(child, attack=True, lang=lang)
     text = transcript.text
     assert transcript.exit_status == 0
     assert transcript.attacks > 0
@@ -57,13 +57,14 @@ def test_colours_on_a_terminal_and_none_with_no_color(tmp_path: Path) -> None:
     assert "\x1b[" in coloured
     assert ANSI not in plain
     for screen in (coloured, plain):  # the same information either way
-        assert "Your options:" in screen and "T1 Field" in screen
+        assert "Your options" in screen and "T1 Field" in screen
 
 
 def _seat_of_prompt(chunk: str) -> int:
-    seats = re.findall(r"seat (\d) \(\w+\): number, action or command", chunk)
+    """The seat a prompt is for: ``P2 (Kimbria): number, ...`` is seat 1."""
+    seats = re.findall(r"P(\d) \(\w+\): number, action or command", chunk)
     assert seats, chunk[-300:]
-    return int(seats[-1])
+    return int(seats[-1]) - 1
 
 
 def test_hot_seat_hands_over_and_hides_the_other_hand(tmp_path: Path) -> None:
@@ -73,19 +74,19 @@ def test_hot_seat_hands_over_and_hides_the_other_hand(tmp_path: Path) -> None:
                       tmp_path)
     transcript = drive(child)
     assert transcript.exit_status == 0
-    realms = dict(re.findall(r"Hand of seat (\d) \((\w+)\)", transcript.text))
-    assert set(realms) == {"0", "1"}
-    hidden = [REALM_PREFIXES[realms["0"].lower()] + "-"]
-    hidden += [card.name.en for card in magic_cards_of(realms["0"].lower())]
-    own = REALM_PREFIXES[realms["1"].lower()] + "-"
+    realms = dict(re.findall(r"Hand of P(\d) \((\w+)\)", transcript.text))
+    assert set(realms) == {"1", "2"}
+    hidden = [REALM_PREFIXES[realms["1"].lower()] + "-"]
+    hidden += [card.name.en for card in magic_cards_of(realms["1"].lower())]
+    own = REALM_PREFIXES[realms["2"].lower()] + "-"
     handovers = [k for k, kind in enumerate(transcript.kinds) if kind == "handover"]
     assert len(handovers) > 4
     seat1_prompts = 0
     seen_own = False
     for k, (kind, chunk) in enumerate(zip(transcript.kinds, transcript.chunks, strict=False)):
         if kind == "handover":
-            assert re.search(r"Pass the keyboard to seat [01] \(\w+\) and press", chunk)
-            if "seat 1" in chunk.rsplit("Pass the keyboard", 1)[1]:
+            assert re.search(r"Pass the keyboard to P[12] \(\w+\) and $", chunk)
+            if "P2" in chunk.rsplit("Pass the keyboard", 1)[1]:
                 assert not any(word in chunk for word in hidden)
             continue
         if kind == "prompt" and _seat_of_prompt(chunk) == 1:
@@ -95,17 +96,21 @@ def test_hot_seat_hands_over_and_hides_the_other_hand(tmp_path: Path) -> None:
     assert seat1_prompts > 10 and seen_own  # seat 1 does see its own hand
 
 
-def test_save_quit_and_load_on_a_terminal(tmp_path: Path) -> None:
+def test_save_quit_and_load_on_a_terminal(tmp_path: Path, user_data: Path) -> None:
+    """``save NAME`` writes into the saves folder of the user data directory and
+    ``--load NAME`` finds it there; nothing is written where the game was started."""
     child = spawn_tty(game_args(seed=8, autosave=tmp_path / "auto.json"), tmp_path)
     transcript = drive(child, script=["1", "1", "1", "save mid.json", "quit"])
     assert transcript.exit_status == 0
-    assert "Game saved to mid.json." in transcript.text
-    game, plan = read_save(tmp_path / "mid.json")
+    mid = saves(user_data) / "mid.json"
+    assert f"Game saved to {mid}." in transcript.text
+    game, plan = read_save(mid)
     saved_steps = len(game.steps)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["auto.json"]
     loaded = spawn_tty(["play", "--load", "mid.json"], tmp_path)
     rest = drive(loaded)
     assert rest.exit_status == 0
-    assert "Game loaded from mid.json" in rest.text and "Game over" in rest.text
+    assert f"Game loaded from {mid}" in rest.text and "Game over" in rest.text
     assert saved_steps > 0 and plan.seats == ("human", "greedy")
 
 
@@ -116,11 +121,14 @@ def test_commands_help_odds_map_log(tmp_path: Path) -> None:
     assert transcript.exit_status == 0
     assert "save FILE" in text and "odds " in text  # the help text lists the commands
     assert "You cannot declare an attack now." in text or "Exact odds" in text
-    assert text.count("Your options:") >= 2  # map redraws the screen
+    # help and log take the place of the options; map brings the options back
+    help_, odds, map_, log = transcript.chunks[1:5]
+    assert "╭─ Help " in help_ and "╭─ Your options " not in help_
+    assert "╭─ Your options " in map_ and "╭─ Log " in log and "Turn 1" in log
     assert "Input ended: game saved to" in text
 
 
-def test_interactive_setup_asks_what_it_needs(tmp_path: Path) -> None:
+def test_interactive_setup_asks_what_it_needs(tmp_path: Path, user_data: Path) -> None:
     child = pexpect.spawn(KALADAN[0], [*KALADAN[1:], "play"], cwd=str(tmp_path), env=env(),
                           dimensions=(60, 160), encoding="utf-8", timeout=30)
     child.delaybeforesend = None
@@ -130,21 +138,24 @@ def test_interactive_setup_asks_what_it_needs(tmp_path: Path) -> None:
     child.sendline("7")
     child.expect(r"Bitte noch einmal")
     child.sendline("")
-    child.expect(r"Platz 0: ")
+    child.expect(r"P1: ")
     child.sendline("")
-    child.expect(r"Platz 1: ")
+    child.expect(r"P2: ")
     child.sendline("dragon")
     child.expect(r"Bitte noch einmal: .*dragon")
     child.sendline("random")
     child.expect(r"Schneller Aufbau")
     child.sendline("j")
     child.expect(r"\(help\) > ")
-    assert "Deine Möglichkeiten:" in child.before
+    assert "Deine Möglichkeiten" in child.before
     child.sendeof()
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    saved = json.loads((tmp_path / "kaladan-save.json").read_text())
+    assert not any(tmp_path.iterdir())  # the autosave is in the saves folder, not here
+    [autosave] = saves(user_data).iterdir()
+    assert str(autosave) in " ".join(child.before.split())
+    saved = json.loads(autosave.read_text())
     assert saved["seats"] == ["human", "random"] and saved["lang"] == "de"
     assert saved["record"]["config"]["quick_setup"] is True
 
@@ -163,7 +174,7 @@ def test_replay_steps_forward_and_backward(tmp_path: Path) -> None:
     assert "start of the game" in child.before
     child.sendline("n")
     child.expect(r"step 1/")
-    assert f"step 1: seat {steps[0]['seat']} " in child.before
+    assert f"step 1: P{steps[0]['seat'] + 1} " in child.before
     assert steps[0]["action"] in child.before
     child.sendline("10")
     child.expect(r"step 10/")

@@ -1,5 +1,5 @@
 """The terminal game's parts in-process: map, texts, saves, hidden hands (the log and the
-battle panel: test_play_log.py)."""
+battle panel: test_play_log.py; the steady screen and the choices: test_play_screen.py)."""
 
 from __future__ import annotations
 
@@ -12,15 +12,18 @@ from play_helpers import plain
 from kaladan.game import Game
 from kaladan.play import i18n
 from kaladan.play.hexmap import map_text
-from kaladan.play.render import board_view, describe, offered_cards, options_text
+from kaladan.play.render import board_view, offered_cards
 from kaladan.play.savefile import (
     SetupError,
     bot_rng,
+    find_save,
+    new_autosave,
     parse_seats,
     read_save,
+    save_dir,
+    save_path,
     write_save,
 )
-from kaladan.rules.catalog import GLOSSARY
 from kaladan.rules.config import Config
 from kaladan.rules.errors import ConfigError, FormatError
 from kaladan.rules.state import GameState
@@ -48,7 +51,8 @@ def test_map_marks_owners_upgrades_and_upgraded_castles() -> None:
     assert f"{state.world.names[castle]} Castle+" in text
     crown_tile = next(t for t, units in enumerate(state.board) if units)
     owner = state.board[crown_tile][0] >> 7
-    assert f"│ {owner}: " in text
+    assert f"│ P{owner + 1}: " in text  # players as the log names them: P1 is seat 0
+    assert f"⌂{owner + 1}" in text
     upgraded = map_text(_upgraded(state, crown_tile), "en").plain
     assert "+" in upgraded.replace("Castle+", "")
 
@@ -60,18 +64,9 @@ def _upgraded(state: GameState, tile: int) -> GameState:
     return state
 
 
-def test_options_name_cards_and_units_in_the_language() -> None:
-    assert describe("card KHA-1", "en") == "card KHA-1 (Keep of Khalisia)"
-    assert describe("move T1 T2 sword,archer+", "nl") == (
-        f"move T1 T2 sword,archer+ ({GLOSSARY['sword'].nl}, {GLOSSARY['archer'].nl}+)")
-    assert describe("pass", "de") == "pass"
+def test_offered_cards_are_the_cards_the_options_name_outside_the_hand() -> None:
     assert offered_cards(["card KHA-1", "card KHA-2", "swapcard KHA-1 KHA-3"],
                          ["KHA-1"]) == ["KHA-2", "KHA-3"]
-    many = ["pass"] + [f"move T1 T{k} sword" for k in range(2, 60)] + ["attack T1 T2"]
-    compact = options_text(many, "en", compact=True).plain
-    assert "move: 58 options, type 'move'" in compact and "60. attack T1 T2" in compact
-    full = options_text(many, "en", compact=False).plain
-    assert " 30. move T1 T30 sword" in full
 
 
 def test_the_screen_shows_only_the_viewers_hand() -> None:
@@ -132,6 +127,23 @@ def test_save_round_trip_and_bad_saves(tmp_path: Path) -> None:
         parse_seats("human,dragon")
     with pytest.raises(SetupError, match="no seats"):
         parse_seats(" , ")
+
+
+def test_saves_go_to_the_user_data_directory(user_data: Path) -> None:
+    """A bare name goes to the saves folder of the user data directory; a path with a
+    folder in it where it says; ``--load`` finds a save by its name there too."""
+    folder = user_data / "kaladan" / "saves"
+    assert save_dir() == folder
+    assert save_path("mid.json") == folder / "mid.json"
+    assert save_path("./mid.json") == Path("./mid.json")
+    assert save_path("/tmp/x/mid.json") == Path("/tmp/x/mid.json")
+    first = new_autosave(0)
+    assert first.parent == folder and first.name.startswith("game-")
+    game = Game.new(Config(players=2, quick_setup=True), 9)
+    write_save(first, game, parse_seats("human,greedy"))  # makes the folder
+    assert new_autosave(0) != first and new_autosave(0).name.endswith("-2.json")
+    assert find_save(first.name) == first
+    assert find_save("no-such-save.json") == Path("no-such-save.json")
 
 
 def test_bot_random_source_depends_on_seed_seat_and_decision_only() -> None:

@@ -14,7 +14,15 @@ from typing import Any
 
 from ..game import Game
 from ..play.i18n import LANGS
-from ..play.savefile import SeatPlan, check_plan, parse_seats, read_save
+from ..play.savefile import (
+    SeatPlan,
+    check_plan,
+    find_save,
+    new_autosave,
+    parse_seats,
+    read_save,
+    save_dir,
+)
 from ..play.screen import Screen
 from ..play.session import Session
 from ..play.setup_dialog import SetupAborted, ask_setup
@@ -22,7 +30,6 @@ from ..rules.config import MODES, Config, parse_option
 from ..rules.errors import ConfigError
 
 DEFAULT_SEATS = "human,greedy"
-DEFAULT_AUTOSAVE = "kaladan-save.json"
 
 
 def add_parser(sub: Any) -> None:
@@ -40,10 +47,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--quick", action="store_true",
                    help="deal realms, starting cards, castle spots and units at random")
     p.add_argument("--lang", choices=LANGS, help="language of the game: en, nl or de")
-    p.add_argument("--load", metavar="FILE", help="resume a saved game")
-    p.add_argument("--autosave", metavar="FILE", default=DEFAULT_AUTOSAVE,
+    p.add_argument("--load", metavar="FILE",
+                   help="resume a saved game: a file, or the name of a save in "
+                        f"{save_dir()}")
+    p.add_argument("--autosave", metavar="FILE",
                    help="where the game is saved when input ends, on quit and at the end "
-                        f"(default {DEFAULT_AUTOSAVE} in the current directory)")
+                        f"(default: a new file in {save_dir()})")
     p.set_defaults(func=cmd_play)
 
 
@@ -73,7 +82,7 @@ def _loaded(args: argparse.Namespace) -> tuple[Game, SeatPlan]:
     if flags:
         raise ConfigError(f"{', '.join(flags)} cannot be combined with --load: the saved game "
                           "keeps its own rules, world and seed")
-    game, plan = read_save(args.load)
+    game, plan = read_save(find_save(args.load))
     lang = args.lang or plan.lang
     plan = parse_seats(args.seats, lang) if args.seats else SeatPlan(plan.seats, lang)
     check_plan(plan, game.config.players)
@@ -97,20 +106,30 @@ def _new(args: argparse.Namespace, screen: Screen) -> tuple[Game, SeatPlan] | No
 
 def cmd_play(args: argparse.Namespace) -> int:
     screen = Screen(sys.stdin.isatty() and sys.stdout.isatty())
-    autosave = Path(args.autosave)
+    try:
+        return _play(args, screen)
+    finally:
+        screen.close()  # the terminal as it was: its own screen, echo, no mouse reports
+
+
+def _play(args: argparse.Namespace, screen: Screen) -> int:
+    autosave = Path(args.autosave) if args.autosave else new_autosave()
     if args.load:
         game, plan = _loaded(args)
     else:
-        made = _new(args, screen)
+        try:
+            made = _new(args, screen)
+        except KeyboardInterrupt:
+            return 130
         if made is None:
             return 0
         game, plan = made
     session = Session(game, plan, screen, autosave)
     if args.load:
-        session.add_log(session.t("loaded", path=args.load, n=len(game.steps)))
+        session.add_log(session.t("loaded", path=find_save(args.load), n=len(game.steps)))
     try:
         return session.run()
     except KeyboardInterrupt:  # Ctrl-C: keep the game, like quit, then stop as interrupted
-        if session.save(autosave):
+        if session.save(autosave, final=True):
             screen.say("\n" + session.t("quit_saved", path=autosave))
         return 130

@@ -68,16 +68,16 @@ _TEXTS: Final[dict[str, tuple[str, str, str]]] = {
     "title": ("Generals of Kaladan", "Generals of Kaladan", "Generals of Kaladan"),
     "setup_phase": ("Setup", "Opzet", "Aufbau"),
     "over_phase": ("Game over", "Einde van het spel", "Spielende"),
-    "round": ("Round {n}", "Ronde {n}", "Runde {n}"),
+    "turn": ("Turn {n}", "Beurt {n}", "Zug {n}"),
+    "final_round": ("final round", "laatste ronde", "letzte Runde"),
     "to_decide": ("{who} decides: {kind}", "{who} beslist: {kind}",
                   "{who} entscheidet: {kind}"),
-    "seat": ("seat {n}", "plaats {n}", "Platz {n}"),
     "human": ("human", "mens", "Mensch"),
     "you": ("you", "jij", "du"),
     "map": ("Map", "Kaart", "Karte"),
     "free": ("free {n}", "vrij {n}", "frei {n}"),
     "players": ("Players", "Spelers", "Spieler"),
-    "col_seat": ("Seat", "Plaats", "Platz"),
+    "col_player": ("Player", "Speler", "Spieler"),
     "col_realm": ("Realm", "Rijk", "Reich"),
     "col_who": ("Played by", "Gespeeld door", "Gespielt von"),
     "col_gold": ("Gold", "Goud", "Gold"),
@@ -99,10 +99,62 @@ _TEXTS: Final[dict[str, tuple[str, str, str]]] = {
     "log": ("Log", "Logboek", "Protokoll"),
     "log_empty": ("nothing happened yet", "nog niets gebeurd", "noch nichts geschehen"),
     "actions": ("Your options", "Je mogelijkheden", "Deine Möglichkeiten"),
-    "more_of": ("{kind}: {n} options, type '{kind}' (or e.g. '{example}') to list them",
-                "{kind}: {n} mogelijkheden, typ '{kind}' (of bv. '{example}') om ze te tonen",
-                "{kind}: {n} Möglichkeiten, tippe '{kind}' (oder z. B. '{example}'), um sie "
-                "zu sehen"),
+    "matching_tty": ("Options matching {text!r}", "Mogelijkheden met {text!r}",
+                     "Möglichkeiten mit {text!r}"),
+    "at_tiles": ("Options on {tiles}", "Mogelijkheden op {tiles}", "Möglichkeiten auf {tiles}"),
+    "no_match": ("No option matches {text!r}.", "Geen mogelijkheid past bij {text!r}.",
+                 "Keine Möglichkeit passt zu {text!r}."),
+    "page": ("{k}/{n}: + or PgDn for more, - or PgUp back",
+             "{k}/{n}: + of PgDn voor meer, - of PgUp terug",
+             "{k}/{n}: + oder Bild↓ für mehr, - oder Bild↑ zurück"),
+    "back_hint": ("Enter: back to your options", "Enter: terug naar je mogelijkheden",
+                  "Enter: zurück zu deinen Möglichkeiten"),
+    "options_hint": ("Type a number, an action in the notation ('{example}') or a command "
+                     "('help', 'costs', 'odds')",
+                     "Typ een nummer, een actie in de notatie ('{example}') of een commando "
+                     "('help', 'costs', 'odds')",
+                     "Tippe eine Nummer, eine Aktion in der Notation ('{example}') oder einen "
+                     "Befehl ('help', 'costs', 'odds')"),
+    "last_battle": ("Last battle", "Laatste gevecht", "Letzter Kampf"),
+    "no_battle": ("There has been no battle yet.", "Er is nog geen gevecht geweest.",
+                  "Es gab noch keinen Kampf."),
+    "none_here": ("Nothing to do on {tiles} now.", "Nu niets te doen op {tiles}.",
+                  "Auf {tiles} ist jetzt nichts zu tun."),
+    "hand_more": ("(more: type 'hand')", "(meer: typ 'hand')", "(mehr: tippe 'hand')"),
+    "battle_more": ("… (all of it: type 'battle')", "… (alles: typ 'battle')",
+                    "… (alles: tippe 'battle')"),
+    "hand_title": ("Your hand", "Je hand", "Deine Hand"),
+    "help_title": ("Help", "Hulp", "Hilfe"),
+    "odds_head": ("Odds", "Kansen", "Chancen"),
+    "costs_title": ("Prices (rule R11.2)", "Prijzen (regel R11.2)", "Preise (Regel R11.2)"),
+    "costs_head": ("{who} has {gold} gold. Units from the reserve, placed at once (R11.3):",
+                   "{who} heeft {gold} goud. Eenheden uit de reserve, meteen geplaatst "
+                   "(R11.3):",
+                   "{who} hat {gold} Gold. Einheiten aus der Reserve, sofort aufgestellt "
+                   "(R11.3):"),
+    "costs_cols": ("unit|buy|upgrade|in reserve", "eenheid|kopen|opwaarderen|in reserve",
+                   "Einheit|kaufen|aufwerten|in Reserve"),
+    "costs_never": ("never", "nooit", "nie"),
+    "costs_general": ("only after an event returned it (R11.7)",
+                      "alleen nadat een gebeurtenis hem teruggaf (R11.7)",
+                      "nur nachdem ein Ereignis ihn zurückgab (R11.7)"),
+    "costs_other": ("Upgrade a castle tile you control: {castle} · swap a magic card with your "
+                    "realm pool: {swap} · an extra card from the pool: {extra} · a card of a "
+                    "player you eliminated: {eliminated}",
+                    "Een kasteeltegel opwaarderen: {castle} · een magiekaart ruilen met de "
+                    "rijkstapel: {swap} · een extra kaart uit de stapel: {extra} · een kaart "
+                    "van een speler die je uitschakelde: {eliminated}",
+                    "Ein Burgplättchen aufwerten: {castle} · eine Magiekarte mit dem "
+                    "Reichsstapel tauschen: {swap} · eine Zusatzkarte aus dem Stapel: {extra} "
+                    "· eine Karte eines Spielers, den du ausgeschaltet hast: {eliminated}"),
+    "costs_when": ("Bought in your Purchase phase only (R11.1); the prices are in your options "
+                   "there.",
+                   "Alleen te kopen in je aankoopfase (R11.1); daar staan de prijzen bij je "
+                   "mogelijkheden.",
+                   "Nur in deiner Kaufphase zu kaufen (R11.1); dort stehen die Preise bei deinen "
+                   "Möglichkeiten."),
+    "log_title": ("Log", "Logboek", "Protokoll"),
+    "you_are": ("{who}, your turn", "{who}, jij bent aan de beurt", "{who}, du bist dran"),
     "prompt": ("{who}: number, action or command (help) > ",
                "{who}: nummer, actie of commando (help) > ",
                "{who}: Nummer, Aktion oder Befehl (help) > "),
@@ -122,8 +174,8 @@ _TEXTS: Final[dict[str, tuple[str, str, str]]] = {
                        "Nicht verstanden: {text!r} ({reason}). Tippe eine Nummer aus der "
                        "Liste, eine Aktion wie '{example}' oder 'help'. Nichts wurde "
                        "geändert."),
-    "matching": ("Options starting with {text!r}:", "Mogelijkheden die beginnen met {text!r}:",
-                 "Möglichkeiten, die mit {text!r} beginnen:"),
+    "matching": ("Options matching {text!r}:", "Mogelijkheden met {text!r}:",
+                 "Möglichkeiten mit {text!r}:"),
     "empty_input": ("Type a number from the list, an action, or 'help'.",
                     "Typ een nummer uit de lijst, een actie, of 'help'.",
                     "Tippe eine Nummer aus der Liste, eine Aktion oder 'help'."),
@@ -249,56 +301,81 @@ _TEXTS: Final[dict[str, tuple[str, str, str]]] = {
                    "Gebruik n, p, een stapnummer van 0 tot {n}, of q.",
                    "Verwende n, p, eine Schrittnummer von 0 bis {n} oder q."),
     "help": (
-        "Type the number of an option, or its notation (e.g. 'move T1 T2 sword').\n"
-        "Typing the start of an action (e.g. 'attack' or 'move T2') lists the matching "
-        "options.\n"
+        "Type the number of an option, or its notation (e.g. 'move T1 T2 sword'). "
+        "Typing the start of an action (e.g. 'attack' or 'move T2') or a word of its text "
+        "(e.g. 'sword') lists the matching options; Enter shows them all again. On a "
+        "colour terminal a click on a tile lists what you can do there, a click on an "
+        "option plays it.\n"
         "Commands:\n"
         "  help        this text\n"
         "  odds        exact odds of every attack you could declare now\n"
-        "  map         show the map and the players again\n"
+        "  costs       what units, upgrades and cards cost, and your reserve (rule R11.2)\n"
+        "  hand        your magic cards with their whole texts\n"
+        "  battle      the last battle, whole\n"
         "  log         the whole game log, as far as you may see it\n"
-        "  save FILE   save the game (resume with: kaladan play --load FILE)\n"
+        "  + / -       the next / previous page of a long list (also PgDn / PgUp)\n"
+        "  map         the screen as it was: every option, no list or text on top\n"
+        "  save FILE   save the game (a bare name goes to the saves folder; resume with:\n"
+        "              kaladan play --load FILE)\n"
         "  give P3 2   in a team game: give 2 of your gold to your ally P3 (rule R23.11)\n"
         "  give P1 P3 2\n"
         "              another player at the table, P1, gives 2 gold to P3, even when P1 is\n"
         "              not deciding; players are named as in the log (P1 is seat 0)\n"
-        "  quit        save to the autosave file and stop",
-        "Typ het nummer van een optie, of de notatie (bv. 'move T1 T2 sword').\n"
-        "Het begin van een actie (bv. 'attack' of 'move T2') toont de passende opties.\n"
+        "  quit        save to the autosave file and stop\n"
+        "Map: {legend}",
+        "Typ het nummer van een optie, of de notatie (bv. 'move T1 T2 sword'). "
+        "Het begin van een actie (bv. 'attack' of 'move T2') of een woord uit de tekst "
+        "(bv. 'zwaard') toont de passende opties; Enter toont ze weer allemaal. Op een "
+        "kleurenterminal toont een klik op een tegel wat je daar kunt doen, een klik op een "
+        "optie speelt die.\n"
         "Commando's:\n"
         "  help        deze tekst\n"
         "  odds        exacte kansen van elke aanval die je nu kunt aankondigen\n"
-        "  map         toon de kaart en de spelers opnieuw\n"
+        "  costs       wat eenheden, opwaarderingen en kaarten kosten, en je reserve (R11.2)\n"
+        "  hand        je magiekaarten met hun hele tekst\n"
+        "  battle      het laatste gevecht, helemaal\n"
         "  log         het hele logboek van het spel, voor zover je het mag zien\n"
-        "  save FILE   sla het spel op (verder met: kaladan play --load FILE)\n"
+        "  + / -       de volgende / vorige bladzijde van een lange lijst (ook PgDn / PgUp)\n"
+        "  map         het scherm zoals het was: alle opties, geen lijst of tekst erover\n"
+        "  save FILE   sla het spel op (een kale naam gaat naar de map met opslagen; verder\n"
+        "              met: kaladan play --load FILE)\n"
         "  give P3 2   in een teamspel: geef 2 van je goud aan je bondgenoot P3 (regel R23.11)\n"
         "  give P1 P3 2\n"
         "              een andere speler aan tafel, P1, geeft 2 goud aan P3, ook als P1 niet\n"
         "              beslist; spelers heten zoals in het logboek (P1 is plaats 0); ook: geef\n"
-        "  quit        sla op in het autosave-bestand en stop",
-        "Tippe die Nummer einer Option oder ihre Notation (z. B. 'move T1 T2 sword').\n"
-        "Der Anfang einer Aktion (z. B. 'attack' oder 'move T2') zeigt die passenden "
-        "Optionen.\n"
+        "  quit        sla op in het autosave-bestand en stop\n"
+        "Kaart: {legend}",
+        "Tippe die Nummer einer Option oder ihre Notation (z. B. 'move T1 T2 sword'). "
+        "Der Anfang einer Aktion (z. B. 'attack' oder 'move T2') oder ein Wort ihres Textes "
+        "(z. B. 'schwert') zeigt die passenden Optionen; Enter zeigt wieder alle. Auf einem "
+        "Farbterminal zeigt ein Klick auf ein Plättchen, was du dort tun kannst, ein Klick "
+        "auf eine Option spielt sie.\n"
         "Befehle:\n"
         "  help        dieser Text\n"
         "  odds        genaue Chancen jedes Angriffs, den du jetzt ansagen kannst\n"
-        "  map         Karte und Spieler erneut zeigen\n"
+        "  costs       was Einheiten, Aufwertungen und Karten kosten, und deine Reserve (R11.2)\n"
+        "  hand        deine Magiekarten mit ihrem ganzen Text\n"
+        "  battle      der letzte Kampf, vollständig\n"
         "  log         das ganze Spielprotokoll, soweit du es sehen darfst\n"
-        "  save FILE   Spiel speichern (weiter mit: kaladan play --load FILE)\n"
+        "  + / -       die nächste / vorige Seite einer langen Liste (auch Bild↓ / Bild↑)\n"
+        "  map         der Bildschirm wie zuvor: alle Optionen, keine Liste oder Text darüber\n"
+        "  save FILE   Spiel speichern (ein bloßer Name kommt in den Ordner der Spielstände;\n"
+        "              weiter mit: kaladan play --load FILE)\n"
         "  give P3 2   im Teamspiel: gib deinem Verbündeten P3 2 von deinem Gold (Regel R23.11)\n"
         "  give P1 P3 2\n"
         "              ein anderer Spieler am Tisch, P1, gibt P3 2 Gold, auch wenn P1 nicht\n"
         "              entscheidet; Spieler heißen wie im Protokoll (P1 ist Platz 0); auch: gib\n"
-        "  quit        in die Autosave-Datei speichern und aufhören",
+        "  quit        in die Autosave-Datei speichern und aufhören\n"
+        "Karte: {legend}",
     ),
     "setup_players": ("How many players (2-6)? [{default}] ", "Hoeveel spelers (2-6)? [{default}] ",
                       "Wie viele Spieler (2-6)? [{default}] "),
     "setup_mode": ("Mode: free_for_all or {team}? [free_for_all] ",
                    "Modus: free_for_all of {team}? [free_for_all] ",
                    "Modus: free_for_all oder {team}? [free_for_all] "),
-    "setup_seat": ("Seat {n}: human, random, greedy or mcts:time=1? [{default}] ",
-                   "Plaats {n}: human, random, greedy of mcts:time=1? [{default}] ",
-                   "Platz {n}: human, random, greedy oder mcts:time=1? [{default}] "),
+    "setup_seat": ("P{n}: human, random, greedy or mcts:time=1? [{default}] ",
+                   "P{n}: human, random, greedy of mcts:time=1? [{default}] ",
+                   "P{n}: human, random, greedy oder mcts:time=1? [{default}] "),
     "setup_quick": ("Quick setup (realms, cards and castles dealt at random)? [Y/n] ",
                     "Snelle opzet (rijken, kaarten en kastelen willekeurig)? [J/n] ",
                     "Schneller Aufbau (Reiche, Karten und Burgen zufällig)? [J/n] "),

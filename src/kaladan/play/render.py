@@ -2,7 +2,8 @@
 options and the final result. Everything shown comes from public information (R5.13) plus the
 hand of the one seat the screen is for; no other seat's hand is ever rendered. Log lines are
 the game log's entries (``rules.gamelog``) as that seat may read them; the battle panel's
-body comes from ``battle_view``.
+body comes from ``battle_view``. Players are named as in the log and the browser: ``P1
+(Kimbria)``, P1 being seat 0.
 """
 
 from __future__ import annotations
@@ -12,22 +13,23 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..rules import logtext
 from ..rules.actions import Action
 from ..rules.config import OPTIONS
 from ..rules.gamelog import Entry
 from ..rules.state import GameState, Phase
-from ..rules.units import SPECIAL, UnitType, is_upgraded, type_of
+from ..rules.units import SPECIAL, is_upgraded, type_of
 from . import i18n
+from .choices import Choice
 from .hexmap import legend_text, map_text
 from .savefile import SeatPlan
 from .style import realm_style
-
-COMPACT_LIMIT = 40  # more options than this: long kinds are summarised on a terminal
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,24 +57,23 @@ def log_line(entry: Entry, state: GameState, lang: str) -> LogEntry:
 
 
 def seat_name(state: GameState, plan: SeatPlan, lang: str, seat: int) -> str:
-    """``seat 1 (Kimbria)``: how a seat is named in prompts and the log."""
-    realm = state.realm[seat]
-    label = i18n.text(lang, "seat", n=seat)
-    return f"{label} ({i18n.realm_name(lang, realm)})" if realm >= 0 else label
+    """``P2 (Kimbria)``: a seat as the log, the prompts and the browser name it."""
+    return logtext.seat_name(seat, lang, state.realm)
 
 
 def seat_text(state: GameState, plan: SeatPlan, lang: str, seat: int) -> Text:
     return Text(seat_name(state, plan, lang, seat), style=realm_style(state.realm[seat]))
 
 
-def round_number(state: GameState) -> int:
-    return state.slot // state.n + 1
-
-
 def header(state: GameState, plan: SeatPlan, lang: str) -> Text:
+    """``Generals of Kaladan · Turn 3 · Purchase phase · P1 (Ardinor) decides: ...``: the
+    turn as the browser counts it, the phase by its name in section 6 of the rules."""
     phase = "setup" if state.phase == Phase.SETUP else state.phase.label
     out = Text(i18n.text(lang, "title"), style="bold")
-    out.append(" · " + i18n.text(lang, "round", n=round_number(state)))
+    if state.phase != Phase.SETUP:
+        out.append(" · " + i18n.text(lang, "turn", n=state.turn))
+        if state.final_slot >= 0 and not state.is_over:
+            out.append(" · " + i18n.text(lang, "final_round"), style="bold")
     out.append(" · " + i18n.phase_name(lang, phase if not state.is_over else "over"),
                style="bold")
     if not state.is_over:
@@ -152,10 +153,14 @@ def reserve_text(state: GameState, seat: int, lang: str) -> str:
     return " ".join(parts) or "-"
 
 
-def players_table(state: GameState, plan: SeatPlan, lang: str, viewer: int | None) -> Table:
-    table = Table(title=i18n.text(lang, "players"), title_justify="left", expand=False,
-                  show_edge=False, pad_edge=False)
-    for key in ("col_seat", "col_realm", "col_who", "col_gold"):
+def players_table(state: GameState, plan: SeatPlan, lang: str, viewer: int | None,
+                  titled: bool = True) -> Table:
+    """One row per player; ``titled`` False (the steady screen) leaves out the title and
+    the rule under the column heads."""
+    table = Table(title=i18n.text(lang, "players") if titled else None, title_justify="left",
+                  expand=False, show_edge=False, pad_edge=False,
+                  box=box.HEAVY_HEAD if titled else None, header_style="bold")
+    for key in ("col_player", "col_realm", "col_who", "col_gold"):
         table.add_column(i18n.text(lang, key))
     table.add_column(i18n.glossary(lang, "reserve"))
     table.add_column(i18n.glossary(lang, "graveyard"))
@@ -173,7 +178,7 @@ def players_table(state: GameState, plan: SeatPlan, lang: str, viewer: int | Non
             flags.append(i18n.text(lang, "team", n=state.team[seat]))
         style = realm_style(state.realm[seat])
         table.add_row(
-            Text(str(seat) + (" ◀" if seat == state.pending.seat else ""), style=style),
+            Text(player_tag(seat) + (" ◀" if seat == state.pending.seat else ""), style=style),
             Text(i18n.realm_name(lang, state.realm[seat])
                  + (f" ({', '.join(flags)})" if flags else ""), style=style),
             who, str(state.gold[seat]), reserve_text(state, seat, lang),
@@ -201,8 +206,7 @@ def offered_cards(texts: Sequence[str], hand: Sequence[str]) -> list[str]:
     return out
 
 
-def hand_panel(state: GameState, plan: SeatPlan, lang: str, seat: int,
-               offered: Sequence[str] = ()) -> Panel:
+def hand_body(state: GameState, lang: str, seat: int, offered: Sequence[str] = ()) -> Text:
     """The cards in ``seat``'s own hand: name, condition and effect in the session's language;
     then the cards its options offer (``offered_cards``)."""
     body = Text()
@@ -219,12 +223,18 @@ def hand_panel(state: GameState, plan: SeatPlan, lang: str, seat: int,
             if i:
                 body.append("\n")
             _card_block(body, card, lang)
+    return body
+
+
+def hand_panel(state: GameState, plan: SeatPlan, lang: str, seat: int,
+               offered: Sequence[str] = ()) -> Panel:
     title = i18n.text(lang, "hand_of", who=seat_name(state, plan, lang, seat))
-    return Panel(body, title=title, title_align="left", border_style=realm_style(
-        state.realm[seat]))
+    return Panel(hand_body(state, lang, seat, offered), title=title, title_align="left",
+                 border_style=realm_style(state.realm[seat]))
 
 
-def event_panel(state: GameState, lang: str) -> Panel:
+def event_body(state: GameState, lang: str) -> Text:
+    """The event card drawn last, with its text."""
     card = state.last_event
     body = Text()
     if card is None:
@@ -232,7 +242,12 @@ def event_panel(state: GameState, lang: str) -> Panel:
     else:
         body.append(f"{card}  {i18n.card_name(lang, card)}\n", style="bold")
         body.append(i18n.card_text(lang, card))
-    return Panel(body, title=i18n.text(lang, "event_drawn"), title_align="left")
+    return body
+
+
+def event_panel(state: GameState, lang: str) -> Panel:
+    return Panel(event_body(state, lang), title=i18n.text(lang, "event_drawn"),
+                 title_align="left")
 
 
 def log_panel(entries: Sequence[LogEntry], lang: str, last: int = 10) -> Panel:
@@ -257,58 +272,19 @@ def battle_panel(parts: Sequence[Text], lang: str) -> Panel:
 
 
 _CARD_ID = re.compile(r"^(?:[A-Z]{3}-\d+|EV\d{2}|EG\d)$")
-_UNIT_LABELS = {t.label: int(t) for t in UnitType}
 
 
-def _word_names(word: str, lang: str) -> list[str]:
-    """Glossary names of the units and cards one word of an action names."""
-    out: list[str] = []
-    for token in word.split(","):
-        if _CARD_ID.match(token):
-            out.append(i18n.card_name(lang, token))
-            continue
-        bare = token.rpartition("/")[2]  # an ally's unit: "1/sword"
-        up = bare.endswith("+")
-        label = bare.rstrip("+").partition(":")[0]
-        if label in _UNIT_LABELS and lang != "en":  # English names are the notation itself
-            out.append(i18n.unit_name(lang, _UNIT_LABELS[label]) + ("+" if up else ""))
-    return out
+def option_line(choice: Choice) -> str:
+    """``  12. attack C2 T1 (Attack T1 from C2 — you win 80.6%)``: a script reads the
+    number and the notation first, then the same choice in words."""
+    return f"{choice.number:>3}. {choice.notation} ({choice.words})"
 
 
-def describe(text: str, lang: str) -> str:
-    """An option with the cards it names (every language) and, outside English, the
-    glossary names of its units: ``card KHA-1 (Keep of Khalisia)``."""
-    names = [name for word in text.split()[1:] for name in _word_names(word, lang)]
-    return f"{text} ({', '.join(names)})" if names else text
-
-
-def numbered(texts: Sequence[str], indices: Sequence[int], lang: str = "en") -> list[str]:
-    return [f"{i + 1:>3}. {describe(texts[i], lang)}" for i in indices]
-
-
-def options_text(texts: Sequence[str], lang: str, compact: bool, give: str = "") -> Text:
-    """The legal actions, numbered (gifts left out: ``give`` is their one line). On a
-    terminal, kinds with many options are summarised (typing the kind lists them); scripted
-    sessions always get the whole list."""
+def options_text(choices: Sequence[Choice], lang: str, give: str = "") -> Text:
+    """Every choice, one a line (a script's list); then the one line for the gifts."""
     out = Text(i18n.text(lang, "actions") + ":\n", style="bold")
-    by_kind: dict[str, list[int]] = {}
-    for i, t in enumerate(texts):
-        by_kind.setdefault(t.split()[0], []).append(i)
-    summarise = compact and len(texts) > COMPACT_LIMIT
-    lines: list[str] = []
-    notes: list[str] = []
-    for kind, indices in by_kind.items():
-        if summarise and len(indices) > 8:
-            example = " ".join(texts[indices[0]].split()[:2])
-            notes.append(i18n.text(lang, "more_of", kind=kind, n=len(indices), example=example))
-        else:
-            lines += numbered(texts, indices, lang)
-    width = max((len(line) for line in lines), default=0) + 2
-    per_row = max(1, 110 // width) if compact else 1
-    for k in range(0, len(lines), per_row):
-        out.append("".join(line.ljust(width) for line in lines[k:k + per_row]).rstrip() + "\n")
-    for note in notes:
-        out.append("  " + note + "\n", style="dim")
+    for choice in choices:
+        out.append(option_line(choice) + "\n")
     if give:
         out.append("  " + give + "\n")
     out.rstrip()

@@ -74,7 +74,7 @@ def frames(record: Mapping[str, Any], seats: tuple[str, ...] | None, lang: str) 
 
 
 def step_line(f: Frames, k: int) -> str:
-    """``step k: seat 1 (Kimbria): move T1 T2 sword``; step 0 is the start."""
+    """``step k: P2 (Kimbria): move T1 T2 sword``; step 0 is the start."""
     lang = f.plan.lang
     if k == 0:
         return i18n.text(lang, "replay_start")
@@ -113,6 +113,13 @@ def screen_at(f: Frames, k: int, width: int = 0) -> RenderableType:
 
 def view(f: Frames, screen: Screen) -> int:
     """Interactive: n/Enter next, p previous, a number jumps there, q quits."""
+    try:
+        return _view(f, screen)
+    finally:
+        screen.close()  # the terminal as it was (keys are read in cbreak mode)
+
+
+def _view(f: Frames, screen: Screen) -> int:
     lang = f.plan.lang
     last = len(f.states) - 1
     k = 0
@@ -134,7 +141,7 @@ def view(f: Frames, screen: Screen) -> int:
             k = min(last, k + 1)
         elif word in ("p", "prev", "previous", "b", "back"):
             k = max(0, k - 1)
-        elif word.isdigit() and int(word) <= last:
+        elif word.isascii() and word.isdigit() and int(word) <= last:
             k = int(word)
         else:
             message = i18n.text(lang, "replay_bad", n=last)

@@ -4,6 +4,10 @@ A save is the game record of ``kaladan.record`` (seed and every decision, which 
 identical position) wrapped with the seat setup, so ``--load`` restores exactly. Bots keep no
 memory between decisions that matters here: each decision's random source is derived from the
 seed, the seat and the decision number (``bot_rng``), so a loaded game plays on as it would have.
+
+Saves go to the ``saves`` folder of the user data directory (``platformdirs``, as the
+server's database: ``~/.local/share/kaladan/saves`` on Linux) unless a path with a folder in
+it is given, so a game never leaves a file in the directory it was started from.
 """
 
 from __future__ import annotations
@@ -11,10 +15,13 @@ from __future__ import annotations
 import json
 import os
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import platformdirs
 
 from ..bots.registry import make_bot
 from ..game import Game
@@ -81,6 +88,43 @@ def bot_rng(seed: int, seat: int, decision: int) -> random.Random:
     return random.Random(f"kaladan-bot:{seed}:{seat}:{decision}")
 
 
+def save_dir() -> Path:
+    """Where saves go by default: ``saves`` in the user data directory."""
+    return Path(platformdirs.user_data_dir("kaladan")) / "saves"
+
+
+def new_autosave(now: float | None = None) -> Path:
+    """A fresh autosave file for a new session, named after the time it started (never the
+    seed, which the screen keeps secret): ``.../saves/game-20250101-120000.json``."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
+    folder = save_dir()
+    path = folder / f"game-{stamp}.json"
+    k = 2
+    while path.exists():
+        path = folder / f"game-{stamp}-{k}.json"
+        k += 1
+    return path
+
+
+def save_path(name: str | Path) -> Path:
+    """Where ``save NAME`` writes: a bare file name into the saves folder, a path with a
+    folder in it (``./game.json``, ``/tmp/game.json``, ``~/game.json``) where it says."""
+    text = str(name)
+    if os.sep in text or (os.altsep and os.altsep in text) or text.startswith("~"):
+        return Path(text).expanduser()
+    return save_dir() / text
+
+
+def find_save(name: str | Path) -> Path:
+    """The file ``--load NAME`` means: the path as given when it exists, else a save of that
+    name in the saves folder."""
+    given = Path(name).expanduser()
+    if given.exists():
+        return given
+    saved = save_path(name)
+    return saved if saved.exists() else given
+
+
 def save_data(game: Game, plan: SeatPlan) -> dict[str, Any]:
     return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "seats": list(plan.seats),
             "lang": plan.lang, "record": to_record(game)}
@@ -94,6 +138,8 @@ def write_save(path: str | Path, game: Game, plan: SeatPlan) -> None:
                       if k != "record")
     text = "{\n" + head + f',\n "record": {record_text}\n}}\n'
     target = Path(path)
+    if target.parent == save_dir():
+        target.parent.mkdir(parents=True, exist_ok=True)
     temp = target.with_name(target.name + ".tmp")
     temp.write_text(text, "utf-8")
     os.replace(temp, target)

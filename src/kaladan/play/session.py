@@ -10,6 +10,9 @@ decisions (hot-seat), and each screen's log is filtered anew for the seat it is 
 Bots decide from their ``SeatView`` with a random source fixed by seed, seat and decision
 number, so a saved game continues identically.
 
+On a terminal the game is one steady screen (``steady``); whatever a command shows (help,
+odds, costs, the log) and every message go onto it. A script gets plain lines instead.
+
 In a team game any human at the table may give gold to an ally at every prompt (R23.11:
 ``give P3 2``, or ``give P1 P3 2`` for a player who is not deciding); the gift goes through
 ``Game.play`` with the giver's seat and leaves the decision where it was. Gifts are one line
@@ -33,37 +36,50 @@ from ..odds import odds_for_attack
 from ..rules.actions import ATTACK, GIFT, VOLLEY, Action
 from ..rules.errors import IllegalActionError, KaladanError
 from ..rules.gamelog import Entry, visible
-from . import i18n
+from ..rules.state import Pending
+from . import choices, i18n, steady, words
 from .battle_view import battle_text, closes_battle, last_battle, recent_battles
+from .choices import Choice
 from .render import (
     LogEntry,
     board_view,
     gift_options,
     give_line,
+    hand_body,
     header,
     log_line,
-    numbered,
     offered_cards,
+    option_line,
     options_text,
     result_text,
     rules_text,
     seat_name,
 )
-from .savefile import SeatPlan, bot_rng, write_save
+from .savefile import SeatPlan, bot_rng, save_path, write_save
 from .screen import Screen
 
 _YES = ("y", "yes", "j", "ja")
 _COMMANDS = {
     "help": "help", "?": "help", "hulp": "help", "hilfe": "help",
     "odds": "odds", "kansen": "odds", "chancen": "odds",
+    "costs": "costs", "prices": "costs", "kosten": "costs", "prijzen": "costs",
+    "preise": "costs",
+    "hand": "hand", "cards": "hand", "kaarten": "hand", "karten": "hand",
+    "battle": "battle", "gevecht": "battle", "kampf": "battle",
     "map": "map", "kaart": "map", "karte": "map",
     "log": "log", "logboek": "log", "protokoll": "log",
     "save": "save", "opslaan": "save", "speichern": "save",
     "quit": "quit", "exit": "quit", "stop": "quit", "beenden": "quit",
     "give": "give", "geef": "give", "gib": "give",
+    "+": "more", "-": "back",
 }
-_PLAYER = re.compile(r"[Pp](\d+)")  # a player as the log names it: P1 is seat 0
-LOG_SHOWN = 10  # log lines on a terminal screen
+_PLAYER = re.compile(r"[Pp]([0-9]+)")  # a player as the log names it: P1 is seat 0
+LOG_SHOWN = 40  # log lines a terminal screen may show
+
+
+def is_number(text: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also takes ``"²"``, which ``int`` refuses."""
+    return text.isascii() and text.isdigit()
 
 
 class Turn(enum.Enum):
@@ -73,16 +89,6 @@ class Turn(enum.Enum):
     AGAIN = "again"
     REDRAW = "redraw"  # gold was given (R23.11): the same decision, asked again afresh
     STOP = "stop"
-
-
-def percent(p: float) -> str:
-    return f"{100 * p:.1f}%"
-
-
-def choices(legal: Sequence[Action]) -> list[Action]:
-    """The numbered options: every legal action but the gifts (R23.11), which ``give``
-    makes at any prompt."""
-    return [a for a in legal if a.kind != GIFT]
 
 
 @dataclass(slots=True)
@@ -97,6 +103,9 @@ class Session:
     full_shown: tuple[int, int, int] | None = None
     battle_printed: int = -1  # where in game.entries the last battle a script got starts
     bots: dict[int, Bot] = field(default_factory=dict)
+    view: steady.View = field(default_factory=steady.View)
+    _options: list[Choice] = field(default_factory=list)
+    _options_for: tuple[int, Pending] | None = None
 
     def __post_init__(self) -> None:
         for seat, spec in enumerate(self.plan.seats):
@@ -112,18 +121,30 @@ class Session:
     def lang(self) -> str:
         return self.plan.lang
 
+    @property
+    def tty(self) -> bool:
+        return self.screen.interactive
+
     def t(self, key: str, **values: object) -> str:
         return i18n.text(self.lang, key, **values)
 
     def name(self, seat: int) -> str:
         return seat_name(self.game.state, self.plan, self.lang, seat)
 
+    def options(self) -> list[Choice]:
+        """The numbered choices of the decision pending now (made once per decision)."""
+        key = (len(self.game.steps), self.game.state.pending)
+        if key != self._options_for:
+            self._options = choices.build(self.game, self.lang)
+            self._options_for = key
+        return self._options
+
     # --- the game loop ------------------------------------------------------------------
 
     def run(self) -> int:
         """Play until the game ends or input runs out; the exit code (0 either way)."""
         game = self.game
-        if not self.screen.interactive:
+        if not self.tty:
             self.say_rules()  # once: a script's boards leave the line out
             if not game.steps:  # a new game: its setup
                 self.say_entries(game.entries)
@@ -136,10 +157,12 @@ class Session:
                 else:
                     self.bot_turn(seat)
         except KaladanError:
-            self.save(self.autosave)  # a failing bot must not cost the game
+            self.save(self.autosave, final=True)  # a failing bot must not cost the game
             raise
+        finally:
+            self.screen.leave()
         self.show_end()
-        if self.save(self.autosave):  # the finished game, to watch again with kaladan replay
+        if self.save(self.autosave, final=True):  # the finished game, for kaladan replay
             self.screen.say(self.t("end_saved", path=self.autosave))
         return 0
 
@@ -155,16 +178,18 @@ class Session:
         """One decision of a human; False when the session stops (quit, end of input).
         A decision with a single option (no magic card that could be played, nothing to buy)
         is made at once: there is nothing to choose and nothing private to hide."""
-        options = choices(self.game.legal_actions())
+        options = self.options()
         if len(options) == 1:  # a gift alone makes no decision point (decision 34)
-            self.apply(options[0], seat)
+            self.apply(options[0].action, seat)
             return True
         if len(self.plan.humans()) > 1 and self.last_human != seat:
-            self.screen.clear()
+            if self.tty:  # a wiped screen, the next player's name in its middle
+                self.screen.paint(steady.Notice(self.name(seat)))
             answer = self.screen.ask(self.t("handover", who=self.name(seat)) + " ")
             if answer is None:
                 return self.end_of_input()
         self.last_human = seat
+        self.view.reset(messages=False)  # what was said since the last answer stays
         self.draw(seat)
         while True:
             line = self.screen.ask(self.t("prompt", who=self.name(seat)))
@@ -178,85 +203,151 @@ class Session:
             if turn is Turn.REDRAW:
                 self.draw(seat)
 
+    # --- what the player is told ---------------------------------------------------------
+
+    def tell(self, message: str, style: str = "") -> None:
+        """A message: on the steady screen above the prompt, to a script as a line."""
+        if self.tty:
+            self.view.messages.append((message, style))
+        else:
+            self.screen.say(message, style)
+
+    def show_text(self, title: str, lines: Sequence[Text], at_end: bool = False) -> None:
+        """A text the player asked for: in place of the choices (paged), or as lines."""
+        if self.tty:
+            self.view.info = steady.Info(title, list(lines))
+            self.view.page = 0
+            self.view.last_page = at_end
+        else:
+            for line in lines:
+                self.screen.say(line.plain, str(line.style))
+
     # --- input ---------------------------------------------------------------------------
 
     def handle(self, line: str, seat: int) -> Turn:
         text = " ".join(line.split())
-        if not text:
-            self.screen.say(self.t("empty_input"), "yellow")
-            return Turn.AGAIN
         word, _, rest = text.partition(" ")
         command = _COMMANDS.get(word.lower())
+        if command in ("more", "back") and self.tty:
+            self.view.page += 1 if command == "more" else -1
+            return Turn.AGAIN
+        self.view.messages.clear()
+        if not text:
+            if self.tty and (self.view.info is not None or self.view.shown is not None):
+                self.view.reset()
+                return Turn.AGAIN
+            self.tell(self.t("empty_input"), "yellow")
+            return Turn.AGAIN
+        self.view.info = None
         if command is not None:
             return self.command(command, rest, seat)
         game = self.game
-        legal = game.legal_actions()
-        options = choices(legal)
-        texts = [game.format(a) for a in options]
-        if text.isdigit():
+        options = self.options()
+        if is_number(text):
             number = int(text)
             if not 1 <= number <= len(options):
-                self.screen.say(self.t("bad_number", n=number, max=len(options)), "yellow")
+                self.tell(self.t("bad_number", n=number, max=len(options)), "yellow")
                 return Turn.AGAIN
-            action = options[number - 1]
+            action = options[number - 1].action
         else:
             try:
                 action = game.parse(text)
             except KaladanError as exc:
-                matching = [i for i, t in enumerate(texts) if t.lower().startswith(text.lower())]
-                if matching:
-                    self.screen.say(self.t("matching", text=text))
-                    self.screen.show(self._matching(texts, matching))
+                found = choices.matching(options, text)
+                if found:
+                    self.show_matching(text, found)
                     return Turn.AGAIN
-                self.screen.say(self.t("not_understood", text=text, reason=str(exc),
-                                       example=texts[-1]), "yellow")
+                self.tell(self.t("not_understood", text=text, reason=str(exc),
+                                 example=options[-1].notation), "yellow")
                 return Turn.AGAIN
-        if action.kind in (ATTACK, VOLLEY) and action in legal:
-            answer = self.screen.ask(self.t("confirm_attack", action=game.format(action),
-                                            p=self.win_chance(action)))
+        return self.play(action, seat, text)
+
+    def play(self, action: Action, seat: int, text: str) -> Turn:
+        """Play an action typed or chosen; an attack after its odds are confirmed."""
+        game = self.game
+        if action.kind in (ATTACK, VOLLEY) and action in game.legal_actions():
+            answer = self.screen.ask(self.t(
+                "confirm_attack", action=words.describe(action, game.state, self.lang),
+                p=choices.win_chance(game, action)))
             if answer is None:
                 self.end_of_input()
                 return Turn.STOP
             if answer.strip().lower() not in _YES:
-                self.screen.say(self.t("cancelled"), "yellow")
+                self.tell(self.t("cancelled"), "yellow")
                 return Turn.AGAIN
         try:
             self.apply(action, seat)
         except IllegalActionError as exc:
-            self.screen.say(self.t("illegal", reason=exc.reason, rule=exc.rule), "yellow")
+            self.tell(self.t("illegal", reason=exc.reason, rule=exc.rule), "yellow")
             return Turn.AGAIN
         except KaladanError as exc:
-            self.screen.say(self.t("not_understood", text=text, reason=str(exc),
-                                   example=texts[-1]), "yellow")
+            self.tell(self.t("not_understood", text=text, reason=str(exc),
+                             example=self.options()[-1].notation), "yellow")
             return Turn.AGAIN
+        self.view.reset()
         return Turn.REDRAW if action.kind == GIFT else Turn.PLAYED
 
-    def _matching(self, texts: Sequence[str], indices: Sequence[int]) -> Text:
-        out = Text("\n".join(numbered(texts, indices, self.lang)))
-        return out
+    def show_matching(self, text: str, found: list[Choice]) -> None:
+        if self.tty:
+            self.view.shown, self.view.title = found, self.t("matching_tty", text=text)
+            self.view.page = 0
+            return
+        self.screen.say(self.t("matching", text=text))
+        for choice in found:
+            self.screen.say(option_line(choice))
 
     def command(self, command: str, rest: str, seat: int) -> Turn:
         if command == "help":
-            self.screen.say(self.t("help"))
+            legend = i18n.text(self.lang, "legend", units=i18n.unit_legend(self.lang))
+            self.show_text(self.t("help_title"), [
+                Text(line) for line in self.t("help", legend=legend).split("\n")])
         elif command == "odds":
             self.show_odds()
+        elif command == "costs":
+            self.show_text(self.t("costs_title"), [
+                Text(line) for line in words.costs_lines(self.game.state, seat, self.lang)])
+        elif command == "hand":
+            self.show_hand(seat)
+        elif command == "battle":
+            self.show_battle(seat)
         elif command == "map":
-            self.draw(seat, full=True)
+            if self.tty:
+                self.view.reset()
+            else:
+                self.draw(seat, full=True)
         elif command == "log":
-            for line in self.log_lines(seat):
-                self.screen.say(line.text, line.style)
+            self.show_text(self.t("log_title"), [Text(line.text, style=line.style)
+                                                  for line in self.log_lines(seat)], True)
         elif command == "save":
             if not rest:
-                self.screen.say(self.t("save_usage"), "yellow")
+                self.tell(self.t("save_usage"), "yellow")
             else:
-                self.save(Path(rest), announce=True)
+                self.save(save_path(rest), announce=True)
         elif command == "quit":
-            if self.save(self.autosave):
+            if self.save(self.autosave, final=True):
                 self.screen.say(self.t("quit_saved", path=self.autosave))
             return Turn.STOP
         elif command == "give":
             return self.give(rest, seat)
+        elif command in ("more", "back"):  # a script has no pages: the whole list again
+            self.draw(seat, full=True)
         return Turn.AGAIN
+
+    def show_hand(self, seat: int) -> None:
+        state = self.game.state
+        body = hand_body(state, self.lang, seat, offered_cards(
+            [c.notation for c in self.options()], state.hand[seat]))
+        for ally in state.allies(seat):  # R23.5
+            body.append(f"\n{self.name(ally)}:\n", style="bold underline")
+            body.append_text(hand_body(state, self.lang, ally))
+        self.show_text(self.t("hand_of", who=self.name(seat)), list(body.split("\n")))
+
+    def show_battle(self, seat: int) -> None:
+        span = last_battle(self.game.entries)
+        if span is None:
+            self.tell(self.t("no_battle"))
+            return
+        self.show_text(self.t("last_battle"), list(self.battle(span, seat).split("\n")))
 
     def give(self, rest: str, seat: int) -> Turn:
         """``give ALLY AMOUNT``: ``seat`` (the one deciding) gives its ally gold;
@@ -265,65 +356,58 @@ class Session:
         (``Game.play`` with the giver's seat); a refusal is explained and changes nothing."""
         state = self.game.state
         if not state.teams:
-            self.screen.say(self.t("give_no_team"), "yellow")
+            self.tell(self.t("give_no_team"), "yellow")
             return Turn.AGAIN
-        words = rest.split()
-        named = [_PLAYER.fullmatch(word) for word in words[:-1]]
-        if len(words) not in (2, 3) or not words[-1].isdigit() or int(words[-1]) < 1 \
+        parts = rest.split()
+        named = [_PLAYER.fullmatch(part) for part in parts[:-1]]
+        if len(parts) not in (2, 3) or not is_number(parts[-1]) or int(parts[-1]) < 1 \
                 or not all(named):
-            self.screen.say(self.t("give_usage"), "yellow")
+            self.tell(self.t("give_usage"), "yellow")
             return Turn.AGAIN
         seats = [int(m.group(1)) - 1 for m in named if m is not None]
-        for word, player in zip(words, seats, strict=False):
+        for part, player in zip(parts, seats, strict=False):
             if not 0 <= player < state.n:
-                self.screen.say(self.t("give_no_seat", player=word.upper(), n=state.n),
-                                "yellow")
+                self.tell(self.t("give_no_seat", player=part.upper(), n=state.n), "yellow")
                 return Turn.AGAIN
         giver, ally = (seats[0], seats[1]) if len(seats) == 2 else (seat, seats[0])
         if not self.plan.is_human(giver):
-            self.screen.say(self.t("give_bot", who=self.name(giver),
-                                   bot=self.plan.seats[giver]), "yellow")
+            self.tell(self.t("give_bot", who=self.name(giver), bot=self.plan.seats[giver]),
+                      "yellow")
             return Turn.AGAIN
         try:
-            self.apply(self.game.parse(f"{GIFT} {ally} {words[-1]}"), giver)
+            self.apply(self.game.parse(f"{GIFT} {ally} {parts[-1]}"), giver)
         except IllegalActionError as exc:
-            self.screen.say(self.t("illegal", reason=exc.reason, rule=exc.rule), "yellow")
+            self.tell(self.t("illegal", reason=exc.reason, rule=exc.rule), "yellow")
             offers = gift_options(state, giver, self.game.gifts(giver), self.lang,
                                   name_giver=giver != seat)
-            self.screen.say(self.t("give_can", who=self.name(giver), options=", ".join(offers))
-                            if offers else self.t("give_nothing", who=self.name(giver)))
+            self.tell(self.t("give_can", who=self.name(giver), options=", ".join(offers))
+                      if offers else self.t("give_nothing", who=self.name(giver)))
             return Turn.AGAIN
         except KaladanError as exc:
-            self.screen.say(self.t("not_understood", text=f"give {rest}", reason=str(exc),
-                                   example="give P3 1"), "yellow")
+            self.tell(self.t("not_understood", text=f"give {rest}", reason=str(exc),
+                             example="give P3 1"), "yellow")
             return Turn.AGAIN
         return Turn.REDRAW
-
-    def win_chance(self, action: Action) -> str:
-        try:
-            odds = odds_for_attack(self.game.state, action.tile, action.tile2)
-        except KaladanError:
-            return "?"
-        return percent(float(odds.attacker_wins))
 
     def show_odds(self) -> None:
         game = self.game
         attacks = [a for a in game.legal_actions() if a.kind == ATTACK]
         if not attacks:
-            self.screen.say(self.t("odds_none"))
+            self.tell(self.t("odds_none"))
             return
-        self.screen.say(self.t("odds_title"), "bold")
+        lines = [Text(self.t("odds_title"), style="bold")]
         for action in attacks:
             label = game.format(action)
             try:
                 odds = odds_for_attack(game.state, action.tile, action.tile2)
             except KaladanError as exc:
-                self.screen.say("  " + self.t("odds_unknown", action=label, reason=str(exc)))
+                lines.append(Text("  " + self.t("odds_unknown", action=label, reason=str(exc))))
                 continue
-            self.screen.say("  " + self.t(
-                "odds_line", action=label, p=percent(float(odds.attacker_wins)),
+            lines.append(Text("  " + self.t(
+                "odds_line", action=label, p=choices.percent(float(odds.attacker_wins)),
                 la=f"{float(odds.expected_attacker_losses):.2f}",
-                ld=f"{float(odds.expected_defender_losses):.2f}"))
+                ld=f"{float(odds.expected_defender_losses):.2f}")))
+        self.show_text(self.t("odds_head"), lines)
 
     # --- applying decisions and showing what happened ----------------------------------------
 
@@ -331,7 +415,7 @@ class Session:
         """Play one decision (checked). A script is told at once what it may see of what
         happened (``Game.play``'s log entries), and the whole battle when one has ended."""
         caused = self.game.play(action, seat)
-        if self.screen.interactive:
+        if self.tty:
             return
         self.say_entries(caused)
         if self.game.state.battle is None and any(closes_battle(e) for e in caused):
@@ -358,8 +442,7 @@ class Session:
     def add_log(self, message: str, style: str = "") -> None:
         """A message of the session (not of the game) in the log, where it happened."""
         self.notes.append((len(self.game.entries), LogEntry(message, style)))
-        if not self.screen.interactive:
-            self.screen.say(message)
+        self.tell(message, style)
 
     def log_lines(self, seat: int | None, last: int | None = None) -> list[LogEntry]:
         """The log as ``seat`` may read it (``None``: a spectator), with the session's notes;
@@ -401,30 +484,36 @@ class Session:
 
     # --- drawing -------------------------------------------------------------------------
 
+    def scene(self, seat: int | None) -> steady.Scene:
+        """Everything the steady screen shows for ``seat`` (None: nobody's hand)."""
+        state = self.game.state
+        options = self.options() if seat is not None else []
+        offered = offered_cards([c.notation for c in options], state.hand[seat]) \
+            if seat is not None else []
+        return steady.Scene(state, self.plan, self.lang, seat, self.log_lines(seat, LOG_SHOWN),
+                            self.recent_battles(seat), options, offered,
+                            self.give_hint(seat) if seat is not None else "")
+
     def draw(self, seat: int, full: bool = False) -> None:
-        """The screen for ``seat``'s decision. A terminal redraws everything; a script gets
-        the whole board when the turn or phase changed (or on ``map``), else only the header."""
-        game = self.game
-        state = game.state
-        texts = [game.format(a) for a in choices(game.legal_actions())]
-        screen = self.screen
+        """The screen for ``seat``'s decision. A terminal shows its steady screen; a script
+        gets the whole board when the turn or phase changed (or on ``map``), else only the
+        header, then every option."""
+        if self.tty:
+            self.screen.paint(steady.DecisionPainter(self, seat))
+            return
+        state = self.game.state
+        options = self.options()
         key = (state.slot, int(state.phase), seat)
-        offered = offered_cards(texts, state.hand[seat])
-        if screen.interactive:
-            screen.clear()
-            screen.show(board_view(state, self.plan, self.lang, seat,
-                                   self.log_lines(seat, LOG_SHOWN), self.recent_battles(seat),
-                                   screen.width, offered))
-        elif full or key != self.full_shown or offered:
+        offered = offered_cards([c.notation for c in options], state.hand[seat])
+        if full or key != self.full_shown or offered:
             if full:
                 self.say_rules()
-            screen.show(board_view(state, self.plan, self.lang, seat, None, [], 0, offered,
-                                   rules=False))
+            self.screen.show(board_view(state, self.plan, self.lang, seat, None, [], 0,
+                                        offered, rules=False))
         else:
-            screen.show(header(state, self.plan, self.lang))
+            self.screen.show(header(state, self.plan, self.lang))
         self.full_shown = key
-        screen.show(options_text(texts, self.lang, compact=screen.interactive,
-                                 give=self.give_hint(seat)))
+        self.screen.show(options_text(options, self.lang, give=self.give_hint(seat)))
 
     def say_rules(self) -> None:
         """The game's ruleset options that are not the defaults (R3.3), as one line."""
@@ -441,12 +530,13 @@ class Session:
                          [(s, gifts) for s, gifts in others if gifts])
 
     def show_end(self) -> None:
+        """The finished game, printed to stay in the terminal: the board, the log, the last
+        battles and the result."""
         state = self.game.state
         viewer = self.watcher()
-        if self.screen.interactive:
-            self.screen.clear()
+        if self.tty:
             self.screen.show(board_view(state, self.plan, self.lang, None,
-                                        self.log_lines(viewer, LOG_SHOWN),
+                                        self.log_lines(viewer, 10),
                                         self.recent_battles(viewer), self.screen.width))
         else:
             self.screen.show(board_view(state, self.plan, self.lang, None, None, [],
@@ -455,19 +545,24 @@ class Session:
 
     # --- saving --------------------------------------------------------------------------
 
-    def save(self, path: Path, announce: bool = False) -> bool:
+    def save(self, path: Path, announce: bool = False, final: bool = False) -> bool:
+        """Write a save; ``final``: the session ends, so a failure is printed, not put on
+        a screen that is about to go."""
         try:
             write_save(path, self.game, self.plan)
         except OSError as exc:
-            self.screen.say(self.t("save_failed", path=path, reason=exc.strerror or exc),
-                            "yellow")
+            message = self.t("save_failed", path=path, reason=exc.strerror or exc)
+            if final:
+                self.screen.say(message, "yellow")
+            else:
+                self.tell(message, "yellow")
             return False
         if announce:
-            self.screen.say(self.t("saved", path=path))
+            self.tell(self.t("saved", path=path))
         return True
 
     def end_of_input(self) -> bool:
         """Input ran out: save to the autosave file, say where, stop (exit code 0)."""
-        if self.save(self.autosave):
+        if self.save(self.autosave, final=True):
             self.screen.say(self.t("eof_saved", path=self.autosave))
         return False

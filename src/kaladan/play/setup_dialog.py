@@ -38,7 +38,7 @@ def ask_setup(screen: Screen, lang: str | None) -> SetupAnswers:
             lang = answer
     while True:
         answer = _ask(screen, i18n.text(lang, "setup_players", default=2)) or "2"
-        if answer.isdigit() and 2 <= int(answer) <= 6:
+        if answer in ("2", "3", "4", "5", "6"):
             players = int(answer)
             break
         screen.say(i18n.text(lang, "setup_again", reason="2-6"), "yellow")
@@ -54,7 +54,7 @@ def ask_setup(screen: Screen, lang: str | None) -> SetupAnswers:
     for seat in range(players):
         default = "human" if seat == 0 else "greedy"
         while True:
-            answer = _ask(screen, i18n.text(lang, "setup_seat", n=seat, default=default))
+            answer = _ask(screen, i18n.text(lang, "setup_seat", n=seat + 1, default=default))
             spec = answer or default
             if spec == "human":
                 break
