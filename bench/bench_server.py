@@ -6,10 +6,15 @@ the clients spent per action (a figure that does not depend on other load on the
 Prints figures only.
 
 The server is the real app on uvicorn in its own process, with a fresh SQLite database (or
-``--database-url``); its per-connection rate limit is raised so that clients answering
-instantly are not throttled.
+``--database-url``); its per-address limits are raised so that clients answering instantly
+are not throttled.
+
+With ``--flood`` every size is run twice, the second time with hostile clients alongside the
+honest ones: games of searching bots at the largest budget (``mcts:time=10``) and clients
+sending malformed requests without pause; the honest clients' p95 is printed for both.
 
     python bench/bench_server.py [--games 50,200,500] [--actions-per-game 40] [--think 0]
+                                 [--flood]
 """
 
 from __future__ import annotations
@@ -34,7 +39,11 @@ from websockets.asyncio.client import connect
 SERVER = """
 import sys, uvicorn
 from kaladan.server import create_app
-app = create_app(sys.argv[1], bot_delay=0, rate_limit=1e9)
+from kaladan.server.settings import ServerSettings
+
+GENEROUS = ServerSettings(read_rate=1e9, load_rate=1e9, games_per_minute=10**9, sockets=10**6,
+                          any_seed=True)
+app = create_app(sys.argv[1], GENEROUS, bot_delay=0, rate_limit=1e9)
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
             ws_per_message_deflate=False)
 """
@@ -136,10 +145,44 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
-async def run(port: int, server_pid: int, n: int, args: argparse.Namespace) -> None:
+FLOOD_GAMES = 6  # games of two mcts:time=10 bots each
+FLOOD_CLIENTS = 4  # clients sending malformed requests without pause
+
+
+async def flood(base: str, stop: asyncio.Event) -> int:
+    """Hostile clients until ``stop``: searching-bot games and a stream of bad requests;
+    returns how many bad requests were answered."""
+    answered = 0
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        for _ in range(FLOOD_GAMES):
+            r = await http.post("/api/games", json={"seats": ["mcts:time=10"] * 2,
+                                                    "quick": True})
+            r.raise_for_status()
+
+    async def spam(k: int) -> None:
+        nonlocal answered
+        async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+            while not stop.is_set():
+                if k % 2:
+                    await http.post("/api/games", content=b'{"seats": [NaN, "\\ud800"]}',
+                                    headers={"content-type": "application/json"})
+                else:
+                    await http.get("/api/games/g_nonexistent/view")
+                answered += 1
+
+    await asyncio.gather(*(spam(k) for k in range(FLOOD_CLIENTS)))
+    return answered
+
+
+async def run(port: int, server_pid: int, n: int, args: argparse.Namespace,
+              hostile: bool = False) -> None:
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     bots = args.bots.split(",")
     games = await create_games(base, n, bots, seed=1000 * n)
+    stop = asyncio.Event()
+    flooding = asyncio.create_task(flood(base, stop)) if hostile else None
+    if flooding is not None:
+        await asyncio.sleep(3.0)  # the searches are under way
     latencies: list[float] = []
     server_cpu = cpu_seconds(server_pid)
     client_cpu = time.process_time()
@@ -150,15 +193,21 @@ async def run(port: int, server_pid: int, n: int, args: argparse.Namespace) -> N
     seconds = time.perf_counter() - start
     client_cpu = time.process_time() - client_cpu
     server_end = cpu_seconds(server_pid)
+    spam = ""
+    if flooding is not None:
+        stop.set()
+        spam = f"  [flood: {await flooding} bad requests answered]"
     total = sum(made)
     cpu = ("" if server_cpu is None or server_end is None else
            f"  server CPU {1000 * (server_end - server_cpu) / total:.2f} ms/action")
     ms = [x * 1000 for x in latencies]
-    print(f"{n:>4} games  {total:>6} actions in {seconds:6.1f} s  {total / seconds:7.1f} "
+    label = "flood" if hostile else "quiet"
+    print(f"{label} {n:>4} games  {total:>6} actions in {seconds:6.1f} s  "
+          f"{total / seconds:7.1f} "
           f"actions/s  latency p50 {percentile(ms, 50):6.1f} ms  p95 "
           f"{percentile(ms, 95):6.1f} ms  p99 {percentile(ms, 99):6.1f} ms  "
           f"(mean {statistics.fmean(ms):.1f} ms){cpu}  client CPU "
-          f"{1000 * client_cpu / total:.2f} ms/action", flush=True)
+          f"{1000 * client_cpu / total:.2f} ms/action{spam}", flush=True)
 
 
 def main() -> None:
@@ -173,21 +222,25 @@ def main() -> None:
     parser.add_argument("--bots", default="random,random",
                         help="the other seats (default random,random)")
     parser.add_argument("--database-url", help="default: a fresh SQLite file")
+    parser.add_argument("--flood", action="store_true",
+                        help="run every size again with hostile clients alongside")
     args = parser.parse_args()
     counts = [int(x) for x in args.games.split(",") if x.strip()]
     print(f"bench_server: 1 human seat (WebSocket client) + {args.bots} per game, "
           f"think {args.think} s, up to {args.actions_per_game} actions per client, "
           f"{os.cpu_count()} CPUs")
     with tempfile.TemporaryDirectory() as folder:
-        for n in counts:  # a fresh server and database for every size
-            url = args.database_url or f"sqlite:///{Path(folder) / f'bench{n}.sqlite3'}"
-            port = free_port()
-            server = start_server(url, port)
-            try:
-                asyncio.run(run(port, server.pid, n, args))
-            finally:
-                server.terminate()
-                server.wait(10)
+        for n in counts:  # a fresh server and database for every size and run
+            for hostile in (False, True) if args.flood else (False,):
+                name = f"bench{n}{'-flood' if hostile else ''}.sqlite3"
+                url = args.database_url or f"sqlite:///{Path(folder) / name}"
+                port = free_port()
+                server = start_server(url, port)
+                try:
+                    asyncio.run(run(port, server.pid, n, args, hostile))
+                finally:
+                    server.terminate()
+                    server.wait(10)
 
 
 if __name__ == "__main__":

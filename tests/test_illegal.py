@@ -196,8 +196,15 @@ def test_buy_on_enemy_tile() -> None:
     ("move T7 T6 special:atlantis", ["atlantis"]),
     ("move T7 T6 ,", ["empty unit list"]),
     ("return sword x", ["not a seat", "'x'"]),
+    # Digits are ASCII: int() refuses "²" (isdigit() does not), and "١" would be a second
+    # spelling of seat 1.
+    ("return sword ²", ["not a seat"]),
+    ("return sword ١", ["not a seat"]),
+    ("gift ² 1", ["not a seat"]),
+    ("gift 1 ³", ["amount of gold"]),
 ], ids=["empty", "blank", "verb", "missing-args", "no-args", "attack-one-tile", "extra-arg",
-        "too-many", "unit", "bare-plus", "realm", "no-units", "seat"])
+        "too-many", "unit", "bare-plus", "realm", "no-units", "seat", "superscript-seat",
+        "arabic-seat", "superscript-gift", "superscript-amount"])
 def test_malformed_text(text: str, words: list[str]) -> None:
     rejected(action_game(), text, InvalidActionError, words=words)
 

@@ -14,18 +14,37 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+# Reports every Content-Security-Policy violation of the page to the test (Playwright's init
+# scripts are not subject to the page's CSP).
+CSP_LISTENER = """document.addEventListener("securitypolicyviolation", (e) =>
+  window.__cspViolation(
+    `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));"""
+
+
+def watch_csp(page: Any) -> list[str]:
+    """The CSP violations of ``page`` (events and console errors), collected as they come."""
+    violations: list[str] = []
+    page.expose_function("__cspViolation", lambda text: violations.append(str(text)))
+    page.add_init_script(CSP_LISTENER)
+    page.on("console", lambda m: violations.append(m.text) if m.type == "error"
+            and "Content Security Policy" in m.text else None)
+    return violations
+
 
 def checked_page(browser: Any, **context: Any) -> Iterator[Any]:
     """A page in a fresh browser context (its own localStorage), English UI locale; a
-    JavaScript exception anywhere fails the test that used it."""
+    JavaScript exception or a Content-Security-Policy violation anywhere fails the test that
+    used it."""
     ctx = browser.new_context(locale="en-GB", **context)
     page = ctx.new_page()
     page.set_default_timeout(15_000)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    violations = watch_csp(page)
     yield page
     ctx.close()
     assert not errors, f"JavaScript errors: {errors}"
+    assert not violations, f"Content-Security-Policy violations: {violations}"
 
 
 TURN_TIMEOUT = 20_000  # ms: bots act without a pause, so this only guards against a hang
@@ -35,6 +54,11 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+# The tests create many games from one address: lift the per-address limits.
+GENEROUS_FLAGS = ("--rate", "1000", "--read-rate", "100000", "--load-rate", "1000",
+                  "--games-per-minute", "100000", "--sockets", "1000", "--any-seed")
 
 
 class ServeProcess:
@@ -52,7 +76,7 @@ class ServeProcess:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "kaladan.cli.main", "serve", "--port", str(self.port),
                  "--database-url", f"sqlite:///{self.folder / 'kaladan.sqlite3'}",
-                 "--bot-delay", "0"], stdout=log, stderr=subprocess.STDOUT)
+                 "--bot-delay", "0", *GENEROUS_FLAGS], stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while True:
             try:

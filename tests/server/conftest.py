@@ -19,14 +19,14 @@ warnings.filterwarnings("ignore", message=".*httpx.*starlette.testclient.*")
 
 from fastapi import FastAPI  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
-from live_support import LiveServer, free_port, sqlite_url  # noqa: E402
+from live_support import GENEROUS, LiveServer, free_port, sqlite_url  # noqa: E402
 
 from kaladan.server import create_app  # noqa: E402
 
 
 @pytest.fixture
 def app(tmp_path: Path) -> FastAPI:
-    return create_app(sqlite_url(tmp_path), bot_delay=0, rate_limit=1_000_000)
+    return create_app(sqlite_url(tmp_path), GENEROUS, bot_delay=0, rate_limit=1_000_000)
 
 
 @pytest.fixture
@@ -37,7 +37,7 @@ def client(app: FastAPI) -> Iterator[TestClient]:
 
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[LiveServer]:
-    with LiveServer(create_app(sqlite_url(tmp_path), bot_delay=0,
+    with LiveServer(create_app(sqlite_url(tmp_path), GENEROUS, bot_delay=0,
                                rate_limit=1_000_000)) as server:
         yield server
 
@@ -60,34 +60,60 @@ def _as_postgres(args: list[str]) -> list[str]:
     return args
 
 
+class PostgresCluster:
+    """A throwaway PostgreSQL cluster (initdb + pg_ctl in a temporary directory) that a test
+    may stop and start again (a database outage)."""
+
+    def __init__(self, bin_dir: Path) -> None:
+        self.bin_dir = bin_dir
+        self.base = Path(tempfile.mkdtemp(prefix="kaladan-pg-"))
+        self.data, sockets = self.base / "data", self.base / "run"
+        sockets.mkdir()
+        if os.geteuid() == 0:
+            shutil.chown(self.base, "postgres")
+            shutil.chown(sockets, "postgres")
+        self.port = free_port()
+        self.options = (f"-p {self.port} -k {sockets} -c listen_addresses=127.0.0.1 "
+                        "-c fsync=off")
+        self.url = f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
+        subprocess.run(_as_postgres([str(bin_dir / "initdb"), "-D", str(self.data), "-U",
+                                     "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"]),
+                       check=True, capture_output=True, timeout=120)
+        self.start()
+
+    def start(self) -> None:
+        subprocess.run(_as_postgres([str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-o",
+                                     self.options, "-l", str(self.base / "log"), "-w",
+                                     "start"]), check=True, capture_output=True, timeout=120)
+
+    def stop(self) -> None:
+        subprocess.run(_as_postgres([str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-m",
+                                     "immediate", "stop"]), capture_output=True, timeout=60)
+
+    def remove(self) -> None:
+        self.stop()
+        shutil.rmtree(self.base, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    """A throwaway cluster for this test session (one per xdist worker). Skipped without
-    PostgreSQL binaries, except in CI (CI=true), where a missing server is a failure."""
+def postgres_cluster() -> Iterator[PostgresCluster]:
+    """One cluster for this test session (one per xdist worker). Skipped without PostgreSQL
+    binaries, except in CI (CI=true), where a missing server is a failure."""
     bin_dir = _pg_bin()
     if bin_dir is None:
         if os.environ.get("CI") == "true":
             pytest.fail("PostgreSQL binaries not found, but CI=true: .ci/run installs them")
         pytest.skip("PostgreSQL binaries (initdb, pg_ctl) not installed")
-    base = Path(tempfile.mkdtemp(prefix="kaladan-pg-"))
-    data, sockets = base / "data", base / "run"
-    sockets.mkdir()
-    if os.geteuid() == 0:
-        shutil.chown(base, "postgres")
-        shutil.chown(sockets, "postgres")
-    port = free_port()
-    run = dict(check=True, capture_output=True, timeout=120)
-    subprocess.run(_as_postgres([str(bin_dir / "initdb"), "-D", str(data), "-U", "postgres",
-                                 "-A", "trust", "--no-sync", "-E", "UTF8"]), **run)
-    options = f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=off"
-    subprocess.run(_as_postgres([str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options,
-                                 "-l", str(base / "log"), "-w", "start"]), **run)
+    cluster = PostgresCluster(bin_dir)
     try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+        yield cluster
     finally:
-        subprocess.run(_as_postgres([str(bin_dir / "pg_ctl"), "-D", str(data), "-m",
-                                     "immediate", "stop"]), capture_output=True, timeout=60)
-        shutil.rmtree(base, ignore_errors=True)
+        cluster.remove()
+
+
+@pytest.fixture(scope="session")
+def postgres_url(postgres_cluster: PostgresCluster) -> str:
+    return postgres_cluster.url
 
 
 @pytest.fixture
@@ -96,7 +122,7 @@ def postgres_db(postgres_url: str) -> Iterator[str]:
     from sqlalchemy import create_engine, text
 
     name = f"kaladan_{os.getpid()}_{time.monotonic_ns()}"
-    admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    admin = create_engine(postgres_url, isolation_level="AUTOCOMMIT", pool_pre_ping=True)
     with admin.connect() as c:
         c.execute(text(f'CREATE DATABASE "{name}"'))
     try:

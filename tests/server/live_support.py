@@ -17,6 +17,14 @@ from ws_support import run_async
 from kaladan.game import Game
 from kaladan.rules.config import Config
 from kaladan.server.live import LiveGame, SeatInfo
+from kaladan.server.settings import LOOPBACK_HOSTS, ServerSettings
+
+# Tests make many games and requests from one address: per-address limits out of the way
+# (the tests of those limits set their own). Starlette's TestClient sends Host: testserver.
+GENEROUS = ServerSettings(rate=1e6, ws_rate=1e6, read_rate=1e6, load_rate=1e6,
+                          games_per_minute=1_000_000,
+                          sockets=10_000, bot_workers=1, any_seed=True,
+                          allowed_hosts=(*LOOPBACK_HOSTS, "testserver"))
 
 
 def free_port() -> int:

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 from fastapi.testclient import TestClient
-from live_support import LiveServer, sqlite_url
+from live_support import GENEROUS, LiveServer, sqlite_url
 from server_support import auth, create, join_all
 from ws_support import Socket, run_async
 
@@ -171,7 +171,7 @@ def test_gifts_out_of_turn_survive_a_restart(tmp_path: Path) -> None:
     app rebuilds the same game (gold, version, log) and play goes on."""
     url = sqlite_url(tmp_path)
     rng = random.Random(5)
-    with TestClient(create_app(url, bot_delay=0, rate_limit=1e6)) as client:
+    with TestClient(create_app(url, GENEROUS, bot_delay=0, rate_limit=1e6)) as client:
         game_id, tokens, _ = team_game(client)
         gifts = 0
         for _ in range(40):
@@ -194,7 +194,7 @@ def test_gifts_out_of_turn_survive_a_restart(tmp_path: Path) -> None:
         before = views(client, game_id, tokens)
     assert gifts >= 5
     assert sum(e["kind"] == "gold_given" for e in before[None]["log"]) == gifts
-    with TestClient(create_app(url, bot_delay=0, rate_limit=1e6)) as client:
+    with TestClient(create_app(url, GENEROUS, bot_delay=0, rate_limit=1e6)) as client:
         after = views(client, game_id, tokens)
         assert after == before  # gold, version, log: the stored steps replayed
         steps = client.app.state.service.games[game_id].game.steps  # type: ignore[attr-defined]
@@ -250,7 +250,8 @@ def test_gifts_over_the_websocket(live_server: LiveServer) -> None:
 def test_a_gift_waits_for_a_thinking_bot_and_the_bot_plays_on(tmp_path: Path) -> None:
     """Bots and gifts take turns on the game's lock: a gift made while a bot is to decide
     (with a visible pause) is applied, and the bot still makes its decision afterwards."""
-    with TestClient(create_app(sqlite_url(tmp_path), bot_delay=0.05, rate_limit=1e6)) as client:
+    with TestClient(create_app(sqlite_url(tmp_path), GENEROUS,
+                               bot_delay=0.05, rate_limit=1e6)) as client:
         created = create(client, ["human", "greedy", "human", "greedy"], mode="team_2v2",
                          quick=True, seed=TEAM_SEED)
         tokens = join_all(client, created)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from fastapi.testclient import TestClient
+from live_support import GENEROUS
 from server_support import auth, create, join_all, join_code, play_http
 
 from kaladan.server import create_app
@@ -232,7 +233,7 @@ def test_429_when_one_connection_posts_too_fast(tmp_path: object) -> None:
     from pathlib import Path
 
     assert isinstance(tmp_path, Path)
-    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", bot_delay=0, rate_limit=5)
+    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", GENEROUS, bot_delay=0, rate_limit=5)
     with TestClient(app) as slow:
         statuses = [slow.post("/api/games", json={"seats": ["human"]}).status_code
                     for _ in range(8)]

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from live_support import free_port, sqlite_url
+from live_support import GENEROUS, free_port, sqlite_url
 from server_support import auth, create, join_all, play_http, wait_for_humans
 from sqlalchemy import create_engine, inspect, select
 
@@ -25,7 +25,7 @@ from kaladan.server.storage import games, steps
 
 def play_restart_and_compare(url: str) -> None:
     """Play on one app, open the same database with a new app: same view, play goes on."""
-    with TestClient(create_app(url, bot_delay=0, rate_limit=1e6)) as client:
+    with TestClient(create_app(url, GENEROUS, bot_delay=0, rate_limit=1e6)) as client:
         created = create(client, ["human", "greedy", "human"], seed=42)
         tokens = join_all(client, created)
         game_id = created["game_id"]
@@ -36,7 +36,7 @@ def play_restart_and_compare(url: str) -> None:
         spectator = client.get(f"/api/games/{game_id}/view").json()
     assert spectator["version"] > 40
     assert all(len(v["log"]) > 40 and v["log_since"] == -1 for v in before.values())
-    with TestClient(create_app(url, bot_delay=0, rate_limit=1e6)) as client:
+    with TestClient(create_app(url, GENEROUS, bot_delay=0, rate_limit=1e6)) as client:
         after = {s: client.get(f"/api/games/{game_id}/view", headers=auth(t)).json()
                  for s, t in tokens.items()}
         assert after == before  # the log too: replaying the decisions rebuilt it
@@ -69,12 +69,12 @@ def test_postgresql_storage_survives_a_new_app(postgres_db: str) -> None:
 
 def test_finished_games_are_rebuilt_on_demand(tmp_path: Path) -> None:
     url = sqlite_url(tmp_path)
-    with TestClient(create_app(url, bot_delay=0, rate_limit=1e6)) as client:
+    with TestClient(create_app(url, GENEROUS, bot_delay=0, rate_limit=1e6)) as client:
         created = create(client, ["human", "random"], quick=True, seed=9)
         tokens = join_all(client, created)
         play_http(client, created["game_id"], tokens, random.Random(0), 3000)
         record = client.get(f"/api/games/{created['game_id']}/record").json()
-    with TestClient(create_app(url, bot_delay=0, rate_limit=1e6)) as client:
+    with TestClient(create_app(url, GENEROUS, bot_delay=0, rate_limit=1e6)) as client:
         assert client.app.state.service.games == {}  # finished games are not loaded at start
         assert client.get(f"/api/games/{created['game_id']}/record").json() == record
         assert client.get("/api/games").json()["games"][0]["status"] == "over"
@@ -85,7 +85,8 @@ def test_a_refused_store_takes_the_decision_and_its_log_back(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unreadable: bool) -> None:
     """The database refuses a decision (and, ``unreadable``, cannot even be read): 503, and
     the game and its log are as stored, for every seat; then play goes on from there."""
-    with TestClient(create_app(sqlite_url(tmp_path), bot_delay=0, rate_limit=1e6)) as client:
+    with TestClient(create_app(sqlite_url(tmp_path), GENEROUS,
+                               bot_delay=0, rate_limit=1e6)) as client:
         created = create(client, ["human", "human"], quick=True, seed=3)
         tokens = join_all(client, created)
         game_id = created["game_id"]
@@ -135,7 +136,9 @@ class ServeProcess:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "kaladan.cli.main", "serve", "--port", str(self.port),
-             "--database-url", f"sqlite:///{database}", "--bot-delay", "0"],
+             "--database-url", f"sqlite:///{database}", "--bot-delay", "0",
+             "--games-per-minute", "100000", "--read-rate", "100000", "--load-rate", "1000",
+             "--any-seed"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         assert self.process.stdout is not None
         first = self.process.stdout.readline()

@@ -8,7 +8,7 @@ import random
 
 import httpx
 import pytest
-from live_support import LiveServer, sqlite_url
+from live_support import GENEROUS, LiveServer, sqlite_url
 from server_support import auth, join_all
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -205,7 +205,8 @@ def test_rate_limit_per_connection(tmp_path: object) -> None:
     from pathlib import Path
 
     assert isinstance(tmp_path, Path)
-    with LiveServer(create_app(sqlite_url(tmp_path), bot_delay=0, rate_limit=20)) as server:
+    with LiveServer(create_app(sqlite_url(tmp_path), GENEROUS,
+                               bot_delay=0, rate_limit=20)) as server:
         game_id, tokens = new_game(server, ["human", "random"])
 
         async def scenario() -> list[int]:
@@ -227,7 +228,7 @@ def test_bots_pause_so_every_bot_decision_is_seen(tmp_path: object) -> None:
     from pathlib import Path
 
     assert isinstance(tmp_path, Path)
-    with LiveServer(create_app(sqlite_url(tmp_path), bot_delay=0.25)) as server:
+    with LiveServer(create_app(sqlite_url(tmp_path), GENEROUS, bot_delay=0.25)) as server:
         game_id, tokens = new_game(server, ["human", "random", "random"], quick=True, seed=1)
 
         async def scenario() -> list[dict[str, object]]:

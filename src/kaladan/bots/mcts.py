@@ -89,6 +89,9 @@ class MctsBot:
 
     def __init__(self, params: MctsParams | None = None) -> None:
         self.params = params or MctsParams()
+        # A hard limit on the seconds of one decision whatever the parameters (a server's
+        # budget, ``ServerSettings.bot_seconds``); None: the parameters alone decide.
+        self.max_seconds: float | None = None
         # Of the last searched decision, for benchmarks, tests and analysis.
         self.iterations_done = 0
         self.last_visits: dict[Action, int] = {}
@@ -101,13 +104,17 @@ class MctsBot:
         root_candidates = candidates(view, legal, params.width)
         if len(root_candidates) == 1:
             return root_candidates[0]
-        deadline = None if params.time is None else time.perf_counter() + params.time
+        start = time.perf_counter()
+        deadline = None if params.time is None else start + params.time
+        cap = None if self.max_seconds is None else start + self.max_seconds
         done = 0
         while True:
             if deadline is None:
                 if done >= params.iterations:
                     break
             elif done and time.perf_counter() >= deadline:
+                break
+            if cap is not None and done and time.perf_counter() >= cap:
                 break
             self._iterate(root, view.determinize(rng), root_candidates, rng)
             done += 1

@@ -9,12 +9,18 @@ from typing import Any
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def add_parser(sub: Any) -> None:
     """Register ``kaladan serve`` on the subcommand parsers of ``main.build_parser``."""
+    from ..server.settings import ServerSettings  # light: no web stack
+
+    d = ServerSettings()
     p: argparse.ArgumentParser = sub.add_parser(
-        "serve", help="play in the browser: start the server and open the printed URL")
+        "serve", help="play in the browser: start the server and open the printed URL",
+        description="Start the browser game. Limits are per client address; behind a "
+                    "reverse proxy give --forwarded-allow-ips (docs/server.md).")
     p.add_argument("--host", default=DEFAULT_HOST,
                    help=f"address to listen on (default {DEFAULT_HOST}; 0.0.0.0 for all)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT,
@@ -24,24 +30,86 @@ def add_parser(sub: Any) -> None:
                    help="SQLAlchemy URL, e.g. postgresql+psycopg://user:pw@host/db (default: "
                         "$KALADAN_DATABASE_URL, else a SQLite file in the user data directory)")
     p.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
-                   help="pause between two bot decisions (default 0.8)")
+                   help=f"pause between two bot decisions (default {d.bot_delay:g})")
+    p.add_argument("--allowed-hosts", default=None, metavar="NAMES",
+                   help="comma-separated host names the server answers for, '*' for any "
+                        "(default: loopback names; with --host set to a public address, "
+                        "name it here)")
+    p.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
+                   help="addresses of reverse proxies whose X-Forwarded-For is trusted, so "
+                        "limits apply to the real client address (default: none)")
+    p.add_argument("--bot-workers", type=int, default=d.bot_workers, metavar="N",
+                   help=f"processes for searching bots (default {d.bot_workers})")
+    p.add_argument("--bot-seconds", type=float, default=d.bot_seconds, metavar="SECONDS",
+                   help="the most a bot may think per decision, whatever its parameters "
+                        f"(default {d.bot_seconds:g})")
+    p.add_argument("--bot-jobs-per-client", type=int, default=d.bot_jobs_per_client,
+                   metavar="N", help="searches of one client's games running at once "
+                   f"(default {d.bot_jobs_per_client})")
+    p.add_argument("--bot-games", choices=("on", "off"), default=None,
+                   help="allow games without a human seat (default: on when listening on "
+                        "loopback, off otherwise)")
+    p.add_argument("--any-seed", action="store_true",
+                   help="let creators choose the seed of games with two or more humans too "
+                        "(for tests: a known seed reveals every hand and the event deck)")
+    p.add_argument("--rate", type=float, default=d.rate, metavar="N",
+                   help=f"write requests a second per client address (default {d.rate:g})")
+    p.add_argument("--read-rate", type=float, default=d.read_rate, metavar="N",
+                   help=f"read requests a second per client address (default {d.read_rate:g})")
+    p.add_argument("--load-rate", type=float, default=d.load_rate, metavar="N",
+                   help="stored games brought back into memory a second per client address "
+                        f"(default {d.load_rate:g})")
+    p.add_argument("--games-per-minute", type=int, default=d.games_per_minute, metavar="N",
+                   help=f"games created a minute per client address (default "
+                        f"{d.games_per_minute})")
+    p.add_argument("--sockets", type=int, default=d.sockets, metavar="N",
+                   help=f"WebSocket connections at once per client address (default "
+                        f"{d.sockets})")
+    p.add_argument("--live-games", type=int, default=d.live_games, metavar="N",
+                   help=f"games kept in memory at most (default {d.live_games}); finished "
+                        "and idle games leave first and come back when asked for")
+    p.add_argument("--max-body", type=int, default=d.max_body, metavar="BYTES",
+                   help=f"largest HTTP request body (default {d.max_body})")
+    p.add_argument("--max-world", type=int, default=d.max_world, metavar="BYTES",
+                   help=f"largest custom world as JSON (default {d.max_world})")
+    p.add_argument("--max-name", type=int, default=d.max_name, metavar="CHARS",
+                   help=f"longest game name (default {d.max_name})")
+    p.add_argument("--db-timeout", type=float, default=d.db_timeout, metavar="SECONDS",
+                   help="how long a write waits for the database before the decision is "
+                        f"refused with 503 (default {d.db_timeout:g})")
     p.set_defaults(func=cmd_serve)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn  # imported here: the other commands do not need the web stack
 
-    from ..server.app import BOT_DELAY, create_app
-    from ..server.limits import MAX_MESSAGE
+    from ..server.app import create_app
+    from ..server.settings import ServerSettings
     from ..server.storage import StorageError
 
     if not 0 < args.port < 65536:
         return _fail(f"--port must be 1-65535, not {args.port}")
-    delay = BOT_DELAY if args.bot_delay is None else args.bot_delay
-    if delay < 0:
-        return _fail("--bot-delay must be >= 0")
+    loopback = args.host in LOOPBACK
+    hosts = (tuple(h.strip() for h in args.allowed_hosts.split(",") if h.strip())
+             if args.allowed_hosts else ServerSettings().allowed_hosts)
+    changes: dict[str, Any] = {
+        "bot_workers": args.bot_workers, "bot_seconds": args.bot_seconds,
+        "bot_jobs_per_client": args.bot_jobs_per_client,
+        "bot_games": loopback if args.bot_games is None else args.bot_games == "on",
+        "rate": args.rate, "read_rate": args.read_rate, "load_rate": args.load_rate,
+        "games_per_minute": args.games_per_minute, "sockets": args.sockets,
+        "live_games": args.live_games, "max_body": args.max_body,
+        "max_world": args.max_world, "max_name": args.max_name,
+        "db_timeout": args.db_timeout, "allowed_hosts": hosts, "any_seed": args.any_seed}
+    if args.bot_delay is not None:
+        changes["bot_delay"] = args.bot_delay
     try:
-        app = create_app(args.database_url, bot_delay=delay)
+        settings = ServerSettings(**changes)
+    except ValueError as exc:  # "rate must be above 0": name the flag
+        name, _, rest = str(exc).partition(" ")
+        return _fail(f"--{name.replace('_', '-')} {rest}")
+    try:
+        app = create_app(args.database_url, settings)
         app.state.service.store.upgrade()  # a bad database fails here, clearly, not in uvicorn
     except StorageError as exc:
         return _fail(str(exc))
@@ -50,9 +118,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         shown = f"[{shown}]"
     print(f"Open http://{shown}:{args.port}/ in your browser (Ctrl+C stops the server)",
           flush=True)
+    proxy: dict[str, Any] = {"proxy_headers": False}
+    if args.forwarded_allow_ips:
+        proxy = {"proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips}
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                ws_max_size=4 * MAX_MESSAGE, ws_per_message_deflate=False,
-                timeout_graceful_shutdown=3)
+                ws_max_size=4 * settings.max_message, ws_per_message_deflate=False,
+                timeout_graceful_shutdown=3, **proxy)
     return 0
 
 

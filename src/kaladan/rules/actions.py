@@ -229,17 +229,17 @@ def parse_action(text: str, state: Position) -> Action:
             fields["units" if slot.startswith("us") and not slot.startswith("us2")
                    else "units2"] = units
         elif slot == "k":
-            if not word.isdigit():
+            if not _is_number(word):
                 raise InvalidActionError(f"malformed action {text!r}: {word!r} is not a seat")
             fields["number"] = int(word)
         elif slot == "amt":
-            if not word.isdigit() or int(word) < 1:
+            if not _is_number(word) or int(word) < 1:
                 raise InvalidActionError(f"malformed action {text!r}: {word!r} is not an "
                                          "amount of gold")
             fields["amount"] = int(word)
         elif slot == "split":
             parts = [p.split(":") for p in word.split(",")]
-            if not all(len(p) == 2 and p[0].isdigit() and p[1].isdigit() for p in parts):
+            if not all(len(p) == 2 and _is_number(p[0]) and _is_number(p[1]) for p in parts):
                 raise InvalidActionError(f"malformed action {text!r}: expected "
                                          "'split <seat>:<hits>,...'")
             fields["shares"] = tuple((int(a), int(b)) for a, b in parts)
@@ -249,12 +249,18 @@ def parse_action(text: str, state: Position) -> Action:
     return canonical(Action(kind, **fields))  # type: ignore[arg-type]
 
 
+def _is_number(word: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also takes ``"²"``, which ``int`` refuses, and
+    ``"١"``, which would give a second spelling of the same action."""
+    return word.isascii() and word.isdigit()
+
+
 def _parse_token(word: str, seat: int, realm: int, state: Position) -> UnitCode:
     """A unit token, optionally ``<seat>/<token>`` for another player's unit."""
     owner, sep, token = word.partition("/")
     if not sep:
         return parse_unit_token(word, seat, realm)
-    if not owner.isdigit() or int(owner) >= state.n:
+    if not _is_number(owner) or int(owner) >= state.n:
         raise InvalidActionError(f"bad unit {word!r}: {owner!r} is not a seat")
     return parse_unit_token(token, int(owner), state.realm[int(owner)])
 

@@ -4,19 +4,23 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from .. import __version__
-from . import routes_lobby, routes_pages, routes_play, routes_ws
+from . import routes_docs, routes_lobby, routes_pages, routes_play, routes_ws
 from .errors import install_handlers
-from .limits import MAX_BODY, RATE, LimitsMiddleware
+from .limits import LimitsMiddleware
+from .openapi import install_openapi
 from .routes_pages import STATIC
+from .security import SecurityMiddleware, StrictJsonMiddleware
 from .service import GameService
+from .settings import ServerSettings
 from .storage import Store, default_database_url
 
-BOT_DELAY = 0.8  # seconds between two bot decisions, so people can follow
+BOT_DELAY = ServerSettings().bot_delay
 
 DESCRIPTION = """Play *Generals of Kaladan: Age of Crowns* over HTTP and WebSocket.
 
@@ -28,12 +32,24 @@ the shape `{"error": {"status", "code", "message", "rule", "input"}}`. The WebSo
 """
 
 
-def create_app(database_url: str | None = None, bot_delay: float = BOT_DELAY, *,
-               rate_limit: float = RATE, max_body: int = MAX_BODY) -> FastAPI:
+def create_app(database_url: str | None = None, settings: ServerSettings | None = None, *,
+               bot_delay: float | None = None, rate_limit: float | None = None,
+               max_body: int | None = None) -> FastAPI:
     """The app on the given database (default: a SQLite file in the user's data
-    directory). The schema is migrated and unfinished games are resumed on startup."""
-    store = Store(database_url or default_database_url())
-    service = GameService(store, bot_delay)
+    directory) with ``settings`` (docs/server.md). The schema is migrated on startup; games
+    are loaded when first asked for. ``bot_delay``, ``rate_limit`` (requests and WebSocket
+    messages a second) and ``max_body`` override the settings."""
+    settings = settings or ServerSettings()
+    changes: dict[str, float | int] = {}
+    if bot_delay is not None:
+        changes["bot_delay"] = bot_delay
+    if rate_limit is not None:
+        changes["rate"] = changes["ws_rate"] = rate_limit
+    if max_body is not None:
+        changes["max_body"] = max_body
+    settings = replace(settings, **changes)  # type: ignore[arg-type]
+    store = Store(database_url or default_database_url(), settings.db_timeout)
+    service = GameService(store, settings)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -44,14 +60,18 @@ def create_app(database_url: str | None = None, bot_delay: float = BOT_DELAY, *,
             await service.stop()
 
     app = FastAPI(title="Kaladan", version=__version__, description=DESCRIPTION,
-                  lifespan=lifespan)
+                  lifespan=lifespan, docs_url=None, redoc_url=None)  # routes_docs: no CDN
     app.state.service = service
-    app.state.rate_limit = rate_limit
+    app.state.settings = settings
     install_handlers(app)
-    app.add_middleware(LimitsMiddleware, max_body=max_body, rate=rate_limit)
+    app.add_middleware(StrictJsonMiddleware)  # inside the limits: reads capped bodies
+    app.add_middleware(LimitsMiddleware, settings=settings)
+    app.add_middleware(SecurityMiddleware, settings=settings)  # outermost: every response
     app.include_router(routes_lobby.router)
     app.include_router(routes_play.router)
     app.include_router(routes_ws.router)
     app.include_router(routes_pages.router)
+    app.include_router(routes_docs.router)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    install_openapi(app, settings)  # the schema as strict as the server (openapi.py)
     return app

@@ -1,38 +1,68 @@
-"""Size limits and rate limits: a client can slow down only itself."""
+"""Size limits and rate limits per client address: a client can slow down only itself."""
 
 from __future__ import annotations
 
 import json
 import time
 from collections import deque
-from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import error_body
+from .settings import ServerSettings
 
-MAX_BODY = 16 * 1024  # bytes of an HTTP request body
-MAX_MESSAGE = 4 * 1024  # bytes of a WebSocket message
-RATE = 20  # messages (WebSocket) or write requests (HTTP) per second per connection
+MAX_MESSAGE = ServerSettings().max_message  # bytes of a WebSocket message (uvicorn's cap)
 
 
 class RateLimiter:
-    """At most ``rate`` events in any one-second window."""
+    """At most ``rate`` events in any window of ``per`` seconds."""
 
-    __slots__ = ("rate", "times")
+    __slots__ = ("per", "rate", "times")
 
-    def __init__(self, rate: float) -> None:
+    def __init__(self, rate: float, per: float = 1.0) -> None:
         self.rate = rate
+        self.per = per
         self.times: deque[float] = deque()
 
     def allow(self, now: float | None = None) -> bool:
         now = time.monotonic() if now is None else now
-        while self.times and now - self.times[0] >= 1.0:
+        while self.times and now - self.times[0] >= self.per:
             self.times.popleft()
         if len(self.times) >= self.rate:
             return False
         self.times.append(now)
         return True
+
+    def idle(self, now: float) -> bool:
+        return not self.times or now - self.times[-1] >= self.per
+
+
+def client_address(scope: Scope) -> str:
+    """The client's address without its port: limits are per address, not per connection
+    (behind a reverse proxy uvicorn puts the forwarded address here, docs/server.md)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+class PerAddress:
+    """One ``RateLimiter`` per client address; idle ones are forgotten so a flood of
+    addresses cannot grow the table without bound."""
+
+    __slots__ = ("limiters", "per", "rate")
+
+    def __init__(self, rate: float, per: float = 1.0) -> None:
+        self.rate = rate
+        self.per = per
+        self.limiters: dict[str, RateLimiter] = {}
+
+    def allow(self, address: str) -> bool:
+        limiter = self.limiters.get(address)
+        if limiter is None:
+            if len(self.limiters) >= 10_000:
+                now = time.monotonic()
+                self.limiters = {k: v for k, v in self.limiters.items() if not v.idle(now)}
+            limiter = self.limiters[address] = RateLimiter(self.rate, self.per)
+        return limiter.allow()
 
 
 class _TooLarge(Exception):
@@ -40,22 +70,24 @@ class _TooLarge(Exception):
 
 
 class LimitsMiddleware:
-    """413 for request bodies over ``max_body``; 429 when one connection (client address
-    and port) sends more than ``rate`` write requests (POST) a second."""
+    """413 for request bodies over ``max_body``; 429 when one client address sends more than
+    ``rate`` write requests (POST) or ``read_rate`` reads a second."""
 
-    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY, rate: float = RATE) -> None:
+    def __init__(self, app: ASGIApp, settings: ServerSettings) -> None:
         self.app = app
-        self.max_body = max_body
-        self.rate = rate
-        self.limiters: dict[Any, RateLimiter] = {}
+        self.max_body = settings.max_body
+        self.writes = PerAddress(settings.rate)
+        self.reads = PerAddress(settings.read_rate)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if scope["method"] == "POST" and not self._allow(scope.get("client")):
+        limits = self.writes if scope["method"] == "POST" else self.reads
+        if not limits.allow(client_address(scope)):
+            kind = "write requests" if limits is self.writes else "requests"
             await _reject(send, 429, "rate_limited",
-                          f"more than {self.rate:g} requests a second on this connection")
+                          f"more than {limits.rate:g} {kind} a second from this address")
             return
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
@@ -97,18 +129,6 @@ class LimitsMiddleware:
         except _TooLarge:
             if not started:
                 await _reject(send, 413, "too_large", f"request body over {self.max_body} bytes")
-
-    def _allow(self, client: Any) -> bool:
-        key = tuple(client) if client else None
-        limiter = self.limiters.get(key)
-        if limiter is None:
-            if len(self.limiters) > 10_000:  # forget idle connections
-                now = time.monotonic()
-                self.limiters = {k: v for k, v in self.limiters.items()
-                                 if v.times and now - v.times[-1] < 1.0}
-            limiter = self.limiters[key] = RateLimiter(self.rate)
-        return limiter.allow()
-
 
 async def _reject(send: Send, status: int, code: str, message: str) -> None:
     body = json.dumps(error_body(status, code, message)).encode("utf-8")

@@ -183,14 +183,30 @@ class LiveGame:
     log_json: LogJson = field(default_factory=LogJson)
     view_cache: dict[int | None, CachedView] = field(default_factory=dict)
     recent_errors: deque[str] = field(default_factory=lambda: deque(maxlen=20))
+    owner: str = ""  # hash of the creating client's address: its bots share its quota
+    seed_public: bool = False  # the creator chose the seed (R3.1): every seat may know it
 
     def __post_init__(self) -> None:
         self.publish()
 
     @property
-    def quick_bots(self) -> bool:
-        """Every bot of the game decides in well under a millisecond (no search)."""
-        return all(s.bot is None or s.bot.partition(":")[0] in QUICK_BOTS for s in self.seats)
+    def idle(self) -> bool:
+        """Nobody is connected, no bot is at work and nothing is being applied: the game
+        may leave memory (it is stored; ``GameService.get`` brings it back)."""
+        return (not self.listeners and not self.lock.locked()
+                and (self.bot_task is None or self.bot_task.done()))
+
+    def roll_back(self) -> None:
+        """Back to the published snapshot, which is what storage holds (a decision that
+        could not be stored is forgotten; nobody saw it). States are never changed in
+        place and the log only grows, so cutting the lists back is enough."""
+        snapshot = self.snapshot
+        assert snapshot is not None
+        game = self.game
+        game.state = snapshot.state
+        del game.steps[snapshot.version:]
+        del game.entry_starts[snapshot.version:]
+        del game.entries[snapshot.count:]
 
     def forget_views(self) -> None:
         """Seats joined: the cached views' status is out of date."""
@@ -217,4 +233,7 @@ class LiveGame:
     def bot_rng(self, seat: int) -> random.Random:
         """A bot's generator for this decision: a function of the game's seed, seat and
         version, so a restarted server's bots decide exactly as before."""
-        return random.Random((self.game.seed * 1_000_003 + len(self.game.steps)) * 8 + seat)
+        return random.Random(self.bot_seed(seat))
+
+    def bot_seed(self, seat: int) -> int:
+        return (self.game.seed * 1_000_003 + len(self.game.steps)) * 8 + seat

@@ -1,13 +1,70 @@
 """Request and response models: they validate input (a mismatch is a 400) and document the
-API in OpenAPI. docs/api.md describes the same shapes in words."""
+API in OpenAPI. docs/api.md describes the same shapes in words.
+
+The request schemas are as strict as the server: a seat kind is ``human`` or a bot code of
+the registry with parameters within the server's caps (``SEAT_PATTERN``), options and their
+values come from the ruleset (R3.3), and unknown keys are refused. ``app.openapi_schema``
+adds what depends on the server's settings (``openapi.py``)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-MAX_SEED = (1 << 63) - 1
+from ..bots.registry import bot_codes
+from .service import BOT_LIMITS, HUMAN
+
+# The largest whole number a client sends (a seed, an index, a version): the largest that
+# every JSON reader holds exactly (I-JSON, RFC 7493; JavaScript's Number.MAX_SAFE_INTEGER).
+# A bound near 2**63 is read as a double by many clients, and rounds past what the server
+# takes (integers beyond 64 bits are refused, ``security.strict_json``).
+MAX_WHOLE = (1 << 53) - 1
+MAX_SEED = MAX_WHOLE
+
+
+def upto(limit: int) -> str:
+    """A regular expression of the whole numbers 1 to ``limit`` written without leading
+    zeros: ``upto(50)`` matches ``1`` ... ``50``."""
+    text = str(limit)
+    alternatives = [f"[1-9][0-9]{{0,{len(text) - 2}}}"] if len(text) > 1 else []
+    for i, digit in enumerate(text):  # numbers of len(text) digits that fall below limit
+        low = 1 if i == 0 else 0
+        if int(digit) > low:
+            rest = len(text) - i - 1
+            alternatives.append(text[:i] + f"[{low}-{int(digit) - 1}]"
+                                + (f"[0-9]{{{rest}}}" if rest else ""))
+    alternatives.append(text)
+    return "(?:" + "|".join(alternatives) + ")"
+
+
+# Positive decimals (no exponent, at most six digits on each side of the point).
+_FRACTION = r"0\.[0-9]{0,5}[1-9][0-9]{0,5}"
+_POSITIVE = rf"(?:[1-9][0-9]{{0,5}}(?:\.[0-9]{{1,6}})?|{_FRACTION})"
+_TIME_LIMIT = int(BOT_LIMITS["time"])
+_TIME = (rf"(?:{_TIME_LIMIT}(?:\.0{{1,6}})?|{upto(_TIME_LIMIT - 1)}(?:\.[0-9]{{1,6}})?"
+         rf"|{_FRACTION})")
+
+
+def _mcts_pattern() -> str:
+    """``mcts`` with ``key=value`` parameters (docs/bots.md) within ``service.BOT_LIMITS``:
+    a budget of either iterations or time, never both (``MctsParams.parse``)."""
+    shared = [f"c={_POSITIVE}", f"horizon={upto(int(BOT_LIMITS['horizon']))}",
+              f"width={upto(int(BOT_LIMITS['width']))}"]
+    by_count = "(?:" + "|".join([f"iterations={upto(int(BOT_LIMITS['iterations']))}",
+                                 *shared]) + ")"
+    by_time = "(?:" + "|".join([f"time={_TIME}", *shared]) + ")"
+    return rf"mcts(?::(?:{by_count}(?:,{by_count})*|{by_time}(?:,{by_time})*))?"
+
+
+def _seat_pattern() -> str:
+    plain = [code for code in bot_codes() if code != "mcts"]
+    assert "mcts" in bot_codes(), "the seat pattern knows the mcts bot's parameters"
+    return "^(?:" + "|".join([HUMAN, *plain, _mcts_pattern()]) + ")$"
+
+
+SEAT_PATTERN = _seat_pattern()
+SeatKind = Annotated[str, StringConstraints(pattern=SEAT_PATTERN)]
 
 
 class Strict(BaseModel):
@@ -18,24 +75,34 @@ class CreateGame(Strict):
     """A new game: one entry per seat, ruleset options by name (RULES.md R3.3)."""
 
     mode: Literal["free_for_all", "team_2v2", "team_3v3"] = Field(
-        "free_for_all", description="free-for-all, or teams of alternating seats (R23.1)")
-    seats: list[str] = Field(
+        "free_for_all", description="free-for-all (2-6 seats), or teams of alternating "
+        "seats (R23.1): team_2v2 has 4 seats, team_3v3 6")
+    seats: list[SeatKind] = Field(
         min_length=2, max_length=6,
-        description="per seat 'human' or a bot code: random, greedy, mcts:time=1, ...")
+        description="per seat 'human' or a bot code of the registry: random, greedy, mcts "
+        "with optional parameters iterations (or time, in seconds), c, horizon, width, "
+        "within the server's caps: e.g. 'mcts:time=1', 'mcts:iterations=400,c=0.5'")
     options: dict[str, str] = Field(default_factory=dict, max_length=20,
-                                    description="R3.3 options, e.g. {'mountain_defence': "
-                                    "'drop_lowest'}")
-    world: dict[str, Any] | None = Field(None, description="a custom world layout (R4.14)")
-    seed: int | None = Field(None, ge=0, le=MAX_SEED,
-                             description="random when absent; never sent back")
-    quick: bool = Field(False, description="deal realms, cards, castles and starting units "
-                        "instead of asking for them")
+                                    description="R3.3 options by name, e.g. "
+                                    "{'mountain_defence': 'drop_lowest'}; world=custom comes "
+                                    "with a 'world'")
+    world: dict[str, Any] | None = Field(None, description="a custom world layout (R4.14, "
+                                         "docs/formats.md); the rules check it (400 "
+                                         "invalid_config when it is not a playable world)")
+    seed: int | None = Field(None, ge=0, le=MAX_SEED, strict=True,
+                             description="drawn by the server when absent (then never sent); "
+                             "a chosen seed is allowed only for games with at most one "
+                             "human seat and is then shown to every seat")
+    quick: bool = Field(False, strict=True, description="deal realms, cards, castles and "
+                        "starting units instead of asking for them")
     name: str = Field("", max_length=100)
 
 
 class JoinLink(BaseModel):
     seat: int
     url: str = Field(description="/play/<game>/<seat>?code=<one-time join code>")
+    code: str = Field(description="the seat's one-time join code (the one in ``url``), "
+                      "to send to .../seats/{seat}/join")
 
 
 class Created(BaseModel):
@@ -76,13 +143,25 @@ class Joined(BaseModel):
     token: str = Field(description="send as 'Authorization: Bearer <token>'; handed out once")
 
 
+# Exactly one of ``action`` and ``index`` is given (not null): a JSON Schema rule of its own.
+ACTION_OR_INDEX: dict[str, Any] = {"anyOf": [
+    {"required": ["action"], "properties": {"action": {"type": "string"},
+                                            "index": {"type": "null"}}},
+    {"required": ["index"], "properties": {"index": {"type": "integer"},
+                                           "action": {"type": "null"}}}]}
+
+
 class ActionRequest(Strict):
     """One decision: its text or its index in the view's ``legal`` list."""
 
+    model_config = ConfigDict(extra="forbid", json_schema_extra=ACTION_OR_INDEX)
+
     action: str | None = Field(None, min_length=1, max_length=500,
                                examples=["move T1 T2 sword"])
-    index: int | None = Field(None, ge=0)
-    version: int | None = Field(None, ge=0, description="409 when the game has moved on")
+    # strict: "0", true or 2.0 are refused (400) as over the WebSocket, not read as numbers
+    index: int | None = Field(None, ge=0, le=MAX_WHOLE, strict=True)
+    version: int | None = Field(None, ge=0, le=MAX_WHOLE, strict=True,
+                                description="409 when the game has moved on")
 
     @model_validator(mode="after")
     def _one_of(self) -> ActionRequest:
@@ -154,6 +233,9 @@ class View(BaseModel):
                                    "it may give nothing (free-for-all, no gold, the game "
                                    "over) and for spectators")
     result: ResultView | None
+    seed: int | None = Field(description="the game's seed when its creator chose it (then "
+                             "every seat may know it); null when the server drew it, which "
+                             "is never sent")
     log_since: int = Field(description="``log`` holds the entries made after this version; "
                            "-1: the whole log")
     log: list[LogEntry] = Field(description="the log entries this reader may read (another "
@@ -161,18 +243,47 @@ class View(BaseModel):
                                 "<= ``version``, oldest first, at most the newest 500")
 
 
-class ErrorDetail(BaseModel):
-    status: int
-    code: str
-    message: str
+class ErrorDetail(Strict):
+    status: int = Field(description="the HTTP status (the WebSocket: the same numbers)")
+    code: str = Field(description="what went wrong, e.g. illegal_action, bad_token")
+    message: str = Field(description="for people; at most 1,000 characters")
     rule: str | None = Field(description="the rule id that forbids the action, e.g. R10.3")
-    input: Any = None
+    input: str | int | float | bool | None = Field(
+        None, description="the offending input when it is a short scalar (text cut to 200 "
+        "characters), else null")
 
 
-class ErrorBody(BaseModel):
+class ErrorBody(Strict):
+    """Every error of the HTTP and WebSocket API."""
+
     error: ErrorDetail
 
 
+# What each error status means, and the codes it comes with (docs/api.md).
+ERROR_STATUSES: dict[int, str] = {
+    400: "malformed request: a body, query or path parameter that does not parse or fit "
+         "the schema (malformed_request), an action that does not parse (invalid_action, "
+         "bad_index), a game the rules refuse (invalid_config, unknown_bot, bot_too_slow, "
+         "seed_not_allowed, bot_games_off), or a Host the server does not answer for "
+         "(bad_host)",
+    403: "a seat token or join code that is missing or wrong (missing_token, bad_token, "
+         "bad_code)",
+    404: "no such game or seat (unknown_game, unknown_seat)",
+    409: "not now: another seat decides, the version is stale, the game is over or not yet, "
+         "the seat has joined (not_your_turn, stale_version, game_over, game_not_over, "
+         "already_joined)",
+    413: "a request body or custom world over the server's limit (too_large)",
+    422: "an action the rules forbid now (illegal_action, with the rule id in 'rule')",
+    429: "too many requests, games created or games brought back from storage from this "
+         "address (rate_limited)",
+    503: "the database refused or cannot be read; nothing changed, try again "
+         "(storage_unavailable)",
+}
+# Every request can meet these: the Host check, the size and rate limits, the storage.
+ALWAYS = (400, 413, 429, 503)
+
+
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI entries for the error statuses an endpoint can answer."""
-    return {status: {"model": ErrorBody} for status in statuses}
+    """OpenAPI entries for the error statuses an endpoint can answer besides ``ALWAYS``."""
+    return {status: {"model": ErrorBody, "description": ERROR_STATUSES[status]}
+            for status in sorted({*ALWAYS, *statuses})}

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from .deps import service_of
+from .limits import client_address
 from .models import Created, CreateGame, GameList, GameSummary, Joined, JoinRequest, errors
 from .service import GameService, summary
 
@@ -16,23 +17,25 @@ Service = Annotated[GameService, Depends(service_of)]
 GameId = Annotated[str, Path(max_length=200, description="the id returned at creation")]
 
 
-@router.post("", status_code=201, response_model=Created, responses=errors(400, 413, 429),
-             summary="Create a game")
-async def create_game(body: CreateGame, service: Service) -> Any:
+@router.post("", status_code=201, response_model=Created, responses=errors(),
+             summary="Create a game", operation_id="createGame")
+async def create_game(body: CreateGame, request: Request, service: Service) -> Any:
     """Create a game; every human seat gets a one-time join link, everyone the spectator
     link. Bots start once every human seat has joined."""
     live, codes = await service.create(
         mode=body.mode, seats=body.seats, options=body.options, world=body.world,
-        seed=body.seed, quick=body.quick, name=body.name)
+        seed=body.seed, quick=body.quick, name=body.name,
+        client=client_address(request.scope))
     return JSONResponse(status_code=201, content={
         "game_id": live.game_id,
-        "join": [{"seat": seat, "url": f"/play/{live.game_id}/{seat}?code={code}"}
-                 for seat, code in codes],
+        "join": [{"seat": seat, "url": f"/play/{live.game_id}/{seat}?code={code}",
+                  "code": code} for seat, code in codes],
         "spectate": f"/watch/{live.game_id}",
     })
 
 
-@router.get("", response_model=GameList, summary="List games")
+@router.get("", response_model=GameList, responses=errors(), summary="List games",
+            operation_id="listGames")
 async def list_games(
     service: Service,
     status: Annotated[str | None, Query(pattern="^(open|running|over)$",
@@ -43,17 +46,18 @@ async def list_games(
 
 
 @router.get("/{game_id}", response_model=GameSummary, responses=errors(404),
-            summary="One game's public summary")
-async def get_game(game_id: GameId, service: Service) -> Any:
-    return summary(await service.get(game_id))
+            summary="One game's public summary", operation_id="getGame")
+async def get_game(game_id: GameId, request: Request, service: Service) -> Any:
+    return summary(await service.get(game_id, client_address(request.scope)))
 
 
 @router.post("/{game_id}/seats/{seat}/join", response_model=Joined,
-             responses=errors(400, 403, 404, 409, 429), summary="Join a human seat")
+             responses=errors(403, 404, 409), summary="Join a human seat",
+             operation_id="joinSeat")
 async def join(game_id: GameId, seat: Annotated[int, Path(description="the seat number")],
-               body: JoinRequest,
+               body: JoinRequest, request: Request,
                service: Service) -> Any:
     """Exchange the seat's join code for its token. The token is handed out only once."""
-    live = await service.get(game_id)
+    live = await service.get(game_id, client_address(request.scope))
     token = await service.join(live, seat, body.code)
     return {"seat": seat, "token": token}

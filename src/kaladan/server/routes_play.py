@@ -10,6 +10,7 @@ from fastapi.responses import Response
 from ..record import to_record
 from .deps import seat_of, service_of
 from .errors import ApiError
+from .limits import client_address
 from .models import ActionRequest, View, errors
 from .service import GameService
 from .views import LOG_LIMIT, view_text
@@ -20,22 +21,24 @@ GameId = Annotated[str, Path(max_length=200)]
 
 
 @router.get("/{game_id}/view", response_model=View, responses=errors(403, 404),
-            summary="The current view of a seat (with its token) or of a spectator")
+            summary="The current view of a seat (with its token) or of a spectator",
+            operation_id="getView")
 async def view(
     game_id: GameId, request: Request, service: Service,
     since: Annotated[int | None, Query(ge=0, description="only the log entries made after "
                                        "this version; absent: the whole log (the newest "
                                        f"{LOG_LIMIT} entries)")] = None,
 ) -> Any:
-    live = await service.get(game_id)
+    live = await service.get(game_id, client_address(request.scope))
     seat = seat_of(request, live, required=False)
     return Response(view_text(live, seat, -1 if since is None else since),
                     media_type="application/json")
 
 
 @router.post("/{game_id}/actions", response_model=View,
-             responses=errors(400, 403, 404, 409, 413, 422, 429),
-             summary="Make the seat's decision, or give gold to an ally at any moment")
+             responses=errors(403, 404, 409, 422),
+             summary="Make the seat's decision, or give gold to an ally at any moment",
+             operation_id="act")
 async def act(game_id: GameId, body: ActionRequest, request: Request, service: Service) -> Any:
     """Apply one decision by text or by index into ``legal``. A team player may give gold
     (``gift <ally> <amount>``, by text) at any moment, also while another seat decides
@@ -43,18 +46,19 @@ async def act(game_id: GameId, body: ActionRequest, request: Request, service: S
     (for anything but a gift) or ``version`` is stale, 422 with the rule id when the rules
     forbid it. The view that follows carries the log entries made after ``version``
     (without it: the whole log)."""
-    live = await service.get(game_id)
+    live = await service.get(game_id, client_address(request.scope))
     seat = seat_of(request, live, required=True)
     assert seat is not None
-    await service.act(live, seat, body.action, body.index, body.version)
+    live = await service.act(live, seat, body.action, body.index, body.version)
     since = -1 if body.version is None else body.version
     return Response(view_text(live, seat, since), media_type="application/json")
 
 
 @router.get("/{game_id}/record", responses=errors(404, 409),
-            summary="The game record (kaladan-record, docs/formats.md), once the game is over")
-async def record(game_id: GameId, service: Service) -> Any:
-    live = await service.get(game_id)
+            summary="The game record (kaladan-record, docs/formats.md), once the game is over",
+            operation_id="getRecord")
+async def record(game_id: GameId, request: Request, service: Service) -> Any:
+    live = await service.get(game_id, client_address(request.scope))
     if not live.game.is_over:
         raise ApiError(409, "game_not_over", "the record is published when the game is over")
     return to_record(live.game)

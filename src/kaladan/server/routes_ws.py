@@ -3,13 +3,17 @@
 The server sends the current view on connect (with the whole log) and after every change
 (with the log entries made since the view sent before); several changes in a row are sent as
 one view of the newest version. A rejected message gets an error and changes
-nothing; the connection stays open.
+nothing; the connection stays open. Whatever a client sends ends in an error reply or, for a
+frame over uvicorn's size limit, a close frame (1009): never a dropped socket nor a traceback
+in the log. Host, Origin and the number of sockets per address are checked before this
+(``security.SecurityMiddleware``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import MutableMapping
 from typing import Any
 
@@ -17,40 +21,49 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from .errors import ApiError
-from .limits import MAX_MESSAGE, RateLimiter
+from .limits import RateLimiter, client_address
 from .live import LiveGame
+from .security import JsonRefused, strict_json
 from .service import GameService
+from .settings import ServerSettings
 from .views import cached_text, cached_view
 
 router = APIRouter()
+log = logging.getLogger("kaladan.server")
 
-CLOSE_BAD_TOKEN = 4403
-CLOSE_UNKNOWN_GAME = 4404
+CLOSE_INTERNAL = 1011  # the server failed; a refusal is 4000 + its HTTP status (4403, 4404)
 
 
 @router.websocket("/ws/games/{game_id}")
 async def play_socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
     service: GameService = websocket.app.state.service
-    rate: float = websocket.app.state.rate_limit
+    settings: ServerSettings = websocket.app.state.settings
     await websocket.accept()
     try:
-        live = await service.get(game_id)
+        live = await service.get(game_id, client_address(websocket.scope))
         seat = None if token is None else service.seat_for_token(live, token)
-    except ApiError as exc:
-        await websocket.close(CLOSE_UNKNOWN_GAME if exc.status == 404 else CLOSE_BAD_TOKEN,
-                              exc.message[:100])
+    except ApiError as exc:  # 4403 bad token, 4404 unknown game, 4429 loading too fast
+        await websocket.close(4000 + exc.status if 400 <= exc.status < 500 else CLOSE_INTERNAL,
+                              close_reason(exc.body()["error"]["message"]))
         return
-    await Connection(websocket, service, live, seat, RateLimiter(rate)).run()
+    await Connection(websocket, service, live, seat, RateLimiter(settings.ws_rate),
+                     settings.max_message).run()
+
+
+def close_reason(text: str) -> str:
+    """``text`` cut to the 123 bytes of UTF-8 a close frame's reason may hold."""
+    return text.encode("utf-8")[:123].decode("utf-8", "ignore")
 
 
 class Connection:
     def __init__(self, websocket: WebSocket, service: GameService, live: LiveGame,
-                 seat: int | None, limiter: RateLimiter) -> None:
+                 seat: int | None, limiter: RateLimiter, max_message: int) -> None:
         self.websocket = websocket
         self.service = service
         self.live = live
         self.seat = seat
         self.limiter = limiter
+        self.max_message = max_message
         self.changed = asyncio.Event()
         self.send_lock = asyncio.Lock()
 
@@ -100,6 +113,10 @@ class Connection:
                 reply = await self._handle(message)
             except ApiError as exc:
                 reply = {"type": "error", "error": exc.body()["error"]}
+            except Exception:  # a bug of ours, not the client's: say so and close cleanly
+                log.exception("websocket message in game %s failed", self.live.game_id)
+                await self.websocket.close(CLOSE_INTERNAL, "internal error")
+                return
             if reply is not None:
                 await self._send(reply)
 
@@ -110,12 +127,12 @@ class Connection:
         text = message.get("text")
         if text is None:
             raise ApiError(400, "malformed_message", "messages are JSON text, not binary")
-        if len(text.encode("utf-8")) > MAX_MESSAGE:
-            raise ApiError(413, "too_large", f"message over {MAX_MESSAGE} bytes")
+        if len(text) > self.max_message or len(text.encode("utf-8")) > self.max_message:
+            raise ApiError(413, "too_large", f"message over {self.max_message} bytes")
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ApiError(400, "malformed_message", f"not JSON: {exc.msg}") from exc
+            data = strict_json(text)
+        except JsonRefused as exc:
+            raise ApiError(400, "malformed_message", str(exc)) from exc
         if not isinstance(data, dict):
             raise ApiError(400, "malformed_message", "a message is a JSON object")
         kind = data.get("type")

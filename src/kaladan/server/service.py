@@ -1,10 +1,16 @@
-"""The game service: live games in memory, one asyncio lock per game, bots on worker threads.
+"""The game service: live games in memory, one asyncio lock per game, bots on their own.
 
 Every change goes through ``_apply`` on a worker thread while the game's lock is held: the
-engine checks the decision, the step is stored (committed together with the steps other games
-are storing at that moment, see ``Store.add_steps``), and only then do views move on. A decision
-the database refuses is taken back, so memory and storage never disagree. Bots decide from
-their seat's view on worker threads, with a short pause so people can follow.
+engine checks the decision against what the client was shown (the published snapshot), the
+step is stored (committed together with the steps other games are storing at that moment, see
+``Store.add_steps``), and only then do views move on. When the database refuses, the game goes
+back to its published (= stored) state and the client hears 503 "nothing changed"; bots try
+again with a growing pause. Quick bots decide on worker threads; searching bots in worker
+processes (``botpool``), never holding the game's lock while they think.
+
+Games are loaded when first asked for (start-up does not grow with the number of stored
+games), kept in memory up to ``ServerSettings.live_games`` (finished and idle games leave
+first) and set aside (quarantined) when their stored rows cannot be rebuilt.
 """
 
 from __future__ import annotations
@@ -12,11 +18,14 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import json
 import logging
 import os
 import secrets
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, datetime
 from typing import Any
 
@@ -29,18 +38,24 @@ from ..rules.config import MODES, OPTIONS, Config, Mode
 from ..rules.errors import IllegalActionError, InvalidActionError, KaladanError
 from ..rules.legal import legal_actions
 from ..rules.state import GameState
+from .botpool import BotPool
 from .errors import ApiError
-from .live import LiveGame, SeatInfo
-from .storage import Store, StoredGame
+from .limits import PerAddress
+from .live import QUICK_BOTS, LiveGame, SeatInfo
+from .settings import ServerSettings
+from .storage import DamagedGame, Store, StoredGame
 
 log = logging.getLogger("kaladan.server")
 
 MAX_SEED = (1 << 63) - 1
 GAME_ID_LENGTH = 40
 HUMAN = "human"
-# A bot's thinking budget per decision: a client must not be able to tie up the server.
+# The largest bot parameters a client may ask for; every search is also stopped after
+# ``ServerSettings.bot_seconds`` whatever its parameters (botpool).
 BOT_LIMITS = {"time": 10.0, "iterations": 20_000, "horizon": 200, "width": 50}
-BOT_BURST = 100  # bot decisions per worker call when bots do not pause
+BOT_BURST = 100  # quick bot decisions per worker call when bots do not pause
+RETRY_MAX = 30.0  # seconds: the longest pause of a bot waiting for storage to come back
+LOCAL = "local"  # the client address of calls made without one (tests, tools)
 
 
 def digest(secret: str) -> str:
@@ -90,11 +105,16 @@ def make_config(mode: str, players: int, options: Mapping[str, str],
 
 
 def rebuild(stored: StoredGame) -> LiveGame:
-    """Replay a stored game: every step must be legal and cause the recorded chance."""
+    """Replay a stored game: every step must be legal and cause the recorded chance. Raises
+    (ReplayError, ConfigError, KeyError, ...) when the stored rows are not a game."""
     game = Game.new(Config.from_json(stored.config), stored.seed)
     seats = [SeatInfo.from_json(s) for s in stored.seats]
+    if len(seats) != game.config.players or any(s.kind not in (HUMAN, "bot") for s in seats):
+        raise ReplayError(f"{len(seats)} stored seats for {game.config.players} players")
     live = LiveGame(stored.id, stored.name, stored.created, game, seats,
-                    [None if s.bot is None else make_bot(s.bot) for s in seats])
+                    [None if s.bot is None else make_bot(check_bot_spec(s.bot))
+                     for s in seats],
+                    owner=stored.creator or stored.id, seed_public=stored.seed_public)
     for i, (seat, text, chance) in enumerate(stored.steps):
         if game.state.pending.seat != seat and not is_gift(text):  # R23.11
             raise ReplayError(f"step {i} ({text!r}): seat {seat} stored, seat "
@@ -109,26 +129,29 @@ def rebuild(stored: StoredGame) -> LiveGame:
 
 
 class GameService:
-    def __init__(self, store: Store, bot_delay: float) -> None:
+    def __init__(self, store: Store, settings: ServerSettings | float) -> None:
+        if not isinstance(settings, ServerSettings):  # a bare bot delay (older callers)
+            settings = ServerSettings(bot_delay=float(settings))
         self.store = store
-        self.bot_delay = bot_delay
-        self.games: dict[str, LiveGame] = {}
+        self.settings = settings
+        self.bot_delay = settings.bot_delay
+        # Live games, least recently used first (``_remember`` keeps at most live_games).
+        self.games: OrderedDict[str, LiveGame] = OrderedDict()
         self._loading = asyncio.Lock()
-        # Bots think on their own threads: a slow search never holds up people's decisions,
-        # which run on asyncio's default pool.
+        # Quick bots (random, greedy) decide on these threads, never on the event loop;
+        # searching bots in worker processes.
         self.bot_pool = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2),
                                            thread_name_prefix="kaladan-bot")
+        self.searches = BotPool(settings.bot_workers, settings.bot_jobs_per_client,
+                                settings.bot_seconds)
+        self.creations = PerAddress(settings.games_per_minute, per=60.0)
+        self.loads = PerAddress(settings.load_rate)
 
     # --- life cycle ---------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Migrate the database and resume every unfinished game where it was."""
+        """Migrate the database. Games are loaded when first asked for."""
         await asyncio.to_thread(self.store.upgrade)
-        for game_id in await asyncio.to_thread(self.store.game_ids, True):
-            live = await asyncio.to_thread(self._load, game_id)
-            if live is not None:
-                self.games[game_id] = live
-                self._kick_bots(live)
 
     async def stop(self) -> None:
         tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None]
@@ -136,49 +159,116 @@ class GameService:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.searches.shutdown()
         self.store.dispose()
 
-    def _load(self, game_id: str) -> LiveGame | None:
-        stored = self.store.load(game_id)
+    def _load(self, game_id: str) -> LiveGame:
+        """Worker thread: rebuild a stored game. 404 when there is none, 503 when the
+        database cannot be read; a game whose rows cannot be rebuilt is set aside (it would
+        fail again on every request) and is a 404 from then on."""
+        try:
+            stored = self.store.load(game_id)
+        except DamagedGame as exc:
+            self._quarantine(game_id, str(exc))
+            raise ApiError(404, "unknown_game", f"game {game_id} is damaged and was set "
+                           "aside", input=game_id) from exc
+        except Exception as exc:
+            log.error("cannot read game %s: %s", game_id, exc)
+            raise ApiError(503, "storage_unavailable", "the game cannot be read now; try "
+                           "again") from exc
         if stored is None:
-            return None
+            raise ApiError(404, "unknown_game", f"no game {game_id!r}", input=game_id)
         try:
             return rebuild(stored)
-        except KaladanError as exc:  # a damaged or incompatible game must not stop the server
-            log.error("game %s cannot be rebuilt: %s", game_id, exc)
-            return None
+        except Exception as exc:  # any damage: one bad game must not stop the others
+            self._quarantine(game_id, f"cannot be rebuilt: {exc!r}")
+            raise ApiError(404, "unknown_game", f"game {game_id} is damaged and was set "
+                           "aside", input=game_id) from exc
 
-    async def get(self, game_id: str) -> LiveGame:
-        """A game by id (finished games are rebuilt on first use); 404 when unknown."""
+    def _quarantine(self, game_id: str, problem: str) -> None:
+        log.error("game %s set aside: %s", game_id, problem)
+        try:
+            self.store.quarantine(game_id, problem)
+        except Exception as exc:  # the database is down as well: it is tried again next time
+            log.error("cannot mark game %s as set aside: %s", game_id, exc)
+
+    async def get(self, game_id: str, client: str | None = None) -> LiveGame:
+        """A game by id, brought back from storage when it is not in memory (at most
+        ``load_rate`` a second per client address); 404 when unknown."""
         live = self.games.get(game_id)
         if live is not None:
+            self.games.move_to_end(game_id)
             return live
         if len(game_id) > GAME_ID_LENGTH:
             raise ApiError(404, "unknown_game", "no such game", input=game_id[:GAME_ID_LENGTH])
+        if client is not None and not self.loads.allow(client):
+            raise ApiError(429, "rate_limited", "games are brought back from storage at most "
+                           f"{self.settings.load_rate:g} a second per address; try again")
         async with self._loading:
             live = self.games.get(game_id)
             if live is None:
                 live = await asyncio.to_thread(self._load, game_id)
-                if live is None:
-                    raise ApiError(404, "unknown_game", f"no game {game_id!r}", input=game_id)
-                self.games[game_id] = live
+                self._remember(live)
+                self._kick_bots(live)
         return live
+
+    def current(self, live: LiveGame) -> LiveGame:
+        """The game object to act on: a request may hold a game that left memory since it
+        was looked up; acting on it would make a second copy diverge from a fresh load.
+        Put it back, or take the copy loaded since (which holds everything stored)."""
+        known = self.games.get(live.game_id)
+        if known is None:
+            self._remember(live)
+            return live
+        return known
+
+    def _remember(self, live: LiveGame) -> None:
+        """Keep ``live`` in memory; games beyond ``live_games`` leave it, finished ones
+        first, then idle ones (nobody connected, no bot at work, nothing being applied)."""
+        self.games[live.game_id] = live
+        self.games.move_to_end(live.game_id)
+        excess = len(self.games) - self.settings.live_games
+        for finished_first in (True, False):
+            for game_id, game in list(self.games.items()):
+                if excess <= 0:
+                    return
+                if game is not live and game.idle and (game.game.is_over or not finished_first):
+                    del self.games[game_id]
+                    excess -= 1
 
     # --- lobby --------------------------------------------------------------------------
 
     async def create(self, *, mode: str, seats: Sequence[str], options: Mapping[str, str],
                      world: Mapping[str, Any] | None, seed: int | None, quick: bool,
-                     name: str) -> tuple[LiveGame, list[tuple[int, str]]]:
+                     name: str, client: str = LOCAL) -> tuple[LiveGame, list[tuple[int, str]]]:
         """A new game; returns it with the one-time join code of every human seat."""
+        settings = self.settings
         kinds = [HUMAN if s.strip().lower() == HUMAN else check_bot_spec(s) for s in seats]
+        humans = kinds.count(HUMAN)
+        if humans == 0 and not settings.bot_games:
+            raise ApiError(400, "bot_games_off", "this server plays games with at least one "
+                           "human seat")
+        if seed is not None and humans > 1 and not settings.any_seed:  # it fixes every hand
+            raise ApiError(400, "seed_not_allowed", "a game with two or more human seats "
+                           "gets its seed from the server", input=seed)
+        if len(name) > settings.max_name:
+            raise ApiError(400, "invalid_config", f"a name has at most {settings.max_name} "
+                           "characters")
+        if world is not None and len(json.dumps(world, default=str)) > settings.max_world:
+            raise ApiError(413, "too_large", f"a world has at most {settings.max_world} bytes "
+                           "of JSON")
+        if not self.creations.allow(client):
+            raise ApiError(429, "rate_limited", f"at most {settings.games_per_minute} new "
+                           "games a minute per address")
         config = make_config(mode, len(kinds), options, world, quick)
+        seed_public = seed is not None
         if seed is None:
             seed = secrets.randbits(63)
         try:
             game = await asyncio.to_thread(Game.new, config, seed)
         except KaladanError as exc:
             raise ApiError(400, "invalid_config", str(exc),
-                       getattr(exc, "rule", None) or None) from exc
+                           getattr(exc, "rule", None) or None) from exc
         except (ValueError, TypeError, KeyError, IndexError) as exc:  # a malformed world
             raise ApiError(400, "invalid_config", f"cannot build this world: {exc!r}",
                            "R4.14") from exc
@@ -192,35 +282,46 @@ class GameService:
             else:
                 infos.append(SeatInfo("bot", kind))
         game_id = "g_" + secrets.token_hex(8)
+        owner = digest(client)
         live = LiveGame(game_id, name or f"Game {game_id[2:8]}", datetime.now(UTC), game,
-                        infos, [None if s.bot is None else make_bot(s.bot) for s in infos])
-        await asyncio.to_thread(self.store.create_game, game_id, live.name, live.created,
-                                config.to_json(), seed, live.status,
-                                [s.to_json() for s in infos])
-        self.games[game_id] = live
+                        infos, [None if s.bot is None else make_bot(s.bot) for s in infos],
+                        owner=owner, seed_public=seed_public)
+        try:
+            await asyncio.to_thread(self.store.create_game, game_id, live.name, live.created,
+                                    config.to_json(), seed, live.status,
+                                    [s.to_json() for s in infos], owner, seed_public)
+        except Exception as exc:
+            log.error("cannot store new game %s: %s", game_id, exc)
+            raise ApiError(503, "storage_unavailable", "the game could not be stored and "
+                           "was not created; try again") from exc
+        self._remember(live)
         self._kick_bots(live)
         return live, codes
 
     async def summaries(self, limit: int = 200) -> list[dict[str, Any]]:
-        """The newest games, newest first; live ones from memory, the rest as stored."""
-        rows = await asyncio.to_thread(self.store.recent, limit)
+        """The newest games, newest first; live ones from memory, the rest as stored (rows
+        that do not read as a game are left out)."""
+        try:
+            rows = await asyncio.to_thread(self.store.recent, limit)
+        except Exception as exc:
+            log.error("cannot list games: %s", exc)
+            raise ApiError(503, "storage_unavailable", "the games cannot be listed now; "
+                           "try again") from exc
         out = []
         for row in rows:
             live = self.games.get(row.id)
             if live is not None:
                 out.append(summary(live))
                 continue
-            seats = [SeatInfo.from_json(s) for s in row.seats]
-            out.append({
-                "game_id": row.id, "name": row.name, "mode": row.config.get("mode"),
-                "players": len(seats), "options": public_options(row.config),
-                "seats": [{"seat": i, "kind": s.kind, "bot": s.bot, "joined": s.joined}
-                          for i, s in enumerate(seats)],
-                "status": row.status, "created": row.created.isoformat()})
+            try:
+                out.append(stored_summary(row))
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                log.error("game %s is left out of the list: %r", row.id, exc)
         return out
 
     async def join(self, live: LiveGame, seat: int, code: str) -> str:
         """Exchange a seat's one-time join code for its token (handed out once)."""
+        live = self.current(live)
         async with live.lock:
             info = self._human_seat(live, seat)
             if info.token_hash is not None:
@@ -263,18 +364,22 @@ class GameService:
     # --- playing ------------------------------------------------------------------------
 
     async def act(self, live: LiveGame, seat: int, text: str | None, index: int | None,
-                  version: int | None) -> None:
+                  version: int | None) -> LiveGame:
         """Apply a seat's decision (by text or by index into its legal actions), or a gift
         of gold by any seat at any moment (R23.11, by text): a gift leaves the pending
         decision where it is, and it waits for the game's lock like every decision, so it
-        never lands in the middle of a bot's."""
+        never lands in the middle of a bot's. Everything is checked against the published
+        snapshot: what the client was shown. Returns the game object acted on."""
+        live = self.current(live)
         async with live.lock:
-            state = live.game.state
+            snapshot = live.snapshot
+            assert snapshot is not None
+            state = snapshot.state
             if state.is_over:
                 raise ApiError(409, "game_over", "the game is over", input=text)
-            if version is not None and version != live.version:
-                raise ApiError(409, "stale_version", f"the game is at version {live.version}, "
-                               f"not {version}", input=version)
+            if version is not None and version != snapshot.version:
+                raise ApiError(409, "stale_version", f"the game is at version "
+                               f"{snapshot.version}, not {version}", input=version)
             if state.pending.seat != seat and not (text is not None and is_gift(text)):
                 # R23.11: a gift is the one action taken out of turn, by its text (an index
                 # points into the legal list of the seat to decide).
@@ -296,17 +401,15 @@ class GameService:
             await asyncio.to_thread(self._apply, live, action, seat)
         self._notify(live)
         self._kick_bots(live)
+        return live
 
     def _apply(self, live: LiveGame, action: Action | str, seat: int) -> None:
         """Worker thread, game lock held: check, apply, store, then publish. Quick bots
         without a pause answer in the same call: one transaction and one view for the run."""
         stored = live.version
         self._play(live, action, seat)
-        if self.bot_delay <= 0 and live.quick_bots:
-            try:
-                self._bot_run(live, BOT_BURST)
-            except ApiError as exc:  # the seat's own decision stands
-                log.error("bot stopped in game %s: %s", live.game_id, exc.message)
+        if self.bot_delay <= 0:
+            self._bot_run(live, BOT_BURST)
         self._store(live, stored)
 
     def _play(self, live: LiveGame, action: Action | str, seat: int) -> None:
@@ -322,40 +425,30 @@ class GameService:
             raise ApiError(422, "illegal_action", str(exc), getattr(exc, "rule", None),
                            shown) from exc
         except (ValueError, TypeError, KeyError, IndexError) as exc:
-            log.exception("action %r in game %s could not be read", shown, live.game_id)
+            # The parser owes an InvalidActionError here: a line to find it by, but a
+            # client's text never writes a traceback (a bot's action is our own bug).
+            if shown is None:
+                log.exception("action in game %s could not be applied", live.game_id)
+            else:
+                log.warning("action %r in game %s could not be read: %r", shown,
+                            live.game_id, exc)
             raise ApiError(400, "invalid_action", f"cannot read action {shown!r}", None,
                            shown) from exc
 
     def _store(self, live: LiveGame, stored: int) -> None:
         """Store the steps after version ``stored`` in one transaction, then publish them.
-        If the database refuses, the game goes back to what it holds: storage is the truth,
-        and nobody saw the lost steps. The log lives in the Game, so it goes back with it."""
+        If the database refuses, the game goes back to its published state, which is what
+        the database holds, and nobody saw the lost steps: 503, nothing changed."""
         game = live.game
         new = [(s.seat, s.action, s.chance) for s in game.steps[stored:]]
         try:
             self.store.add_steps(live.game_id, stored, new, "over" if game.is_over else None)
         except Exception as exc:
-            log.exception("cannot store steps of game %s", live.game_id)
-            live.game = self._stored_game(live, stored)
-            live.publish()
-            raise ApiError(503, "storage_unavailable", "the decision could not be stored; "
-                           "try again") from exc
+            log.error("cannot store steps of game %s: %s", live.game_id, exc)
+            live.roll_back()
+            raise ApiError(503, "storage_unavailable", "the decision could not be stored and "
+                           "nothing changed; try again") from exc
         live.publish()
-
-    def _stored_game(self, live: LiveGame, stored: int) -> Game:
-        """The game as the database holds it; when it cannot be read either, the game's
-        own first ``stored`` steps replayed (they were stored before)."""
-        try:
-            restored = self._load(live.game_id)
-        except Exception:
-            log.exception("cannot read game %s back", live.game_id)
-            restored = None
-        if restored is not None:
-            return restored.game
-        game = Game.new(live.game.config, live.game.seed)
-        for step in live.game.steps[:stored]:
-            game.play(step.action, step.seat)
-        return game
 
     # --- bots and listeners -------------------------------------------------------------
 
@@ -377,34 +470,78 @@ class GameService:
             live.bot_task = asyncio.create_task(self._run_bots(live))
 
     async def _run_bots(self, live: LiveGame) -> None:
-        try:
-            while True:
-                if self.bot_delay > 0:
-                    await asyncio.sleep(self.bot_delay)  # a visible pause between decisions
-                async with live.lock:
-                    if self._bot_seat(live) is None:
-                        return
-                    # Without a pause nobody can follow single bot decisions: the bots play
-                    # on in one worker call and the seats get one view afterwards.
-                    limit = 1 if self.bot_delay > 0 else BOT_BURST
-                    await asyncio.get_running_loop().run_in_executor(
-                        self.bot_pool, self._bot_steps, live, limit)
-                self._notify(live)
-        except ApiError as exc:
-            log.error("bot stopped in game %s: %s", live.game_id, exc.message)
+        """Bot decisions until a human is to decide. A storage failure is waited out with a
+        growing pause (the game is as stored meanwhile); a bot that fails decides its first
+        legal action."""
+        failures = 0
+        while True:
+            if self.bot_delay > 0:
+                await asyncio.sleep(self.bot_delay)  # a visible pause between decisions
+            try:
+                if not await self._bot_turn(live):
+                    return
+                failures = 0
+            except (ApiError, BrokenProcessPool) as exc:
+                if isinstance(exc, ApiError) and exc.status != 503:
+                    log.error("bot stopped in game %s: %s", live.game_id, exc.message)
+                    return
+                failures += 1
+                pause = min(RETRY_MAX, 0.25 * 2 ** failures)
+                log.warning("bots of game %s wait %.1f s: %s", live.game_id, pause, exc)
+                await asyncio.sleep(pause)
 
-    def _bot_steps(self, live: LiveGame, limit: int) -> None:
-        """Up to ``limit`` bot decisions, stored together."""
-        stored = live.version
-        try:
-            self._bot_run(live, limit)
-        finally:
-            self._store(live, stored)
-
-    def _bot_run(self, live: LiveGame, limit: int) -> None:
-        for _ in range(limit):
+    async def _bot_turn(self, live: LiveGame) -> bool:
+        """One bot decision, or a burst of quick ones without a pause; False when no bot is
+        to decide. A search runs without the game's lock, so people can still give gold;
+        its choice is applied only if the decision is still the one it searched."""
+        loop = asyncio.get_running_loop()
+        async with live.lock:
             seat = self._bot_seat(live)
             if seat is None:
+                return False
+            spec = live.seats[seat].bot or ""
+            if quick(spec):
+                # Without a pause nobody can follow single bot decisions: the bots play
+                # on in one worker call and the seats get one view afterwards.
+                limit = 1 if self.bot_delay > 0 else BOT_BURST
+                await loop.run_in_executor(self.bot_pool, self._bot_steps, live, limit)
+                self._notify(live)
+                return True
+            state, pending = live.game.state, live.game.state.pending
+            seed = live.bot_seed(seat)
+        try:
+            action = await self.searches.choose(live.owner, spec, state, seat, seed)
+        except BrokenProcessPool:
+            raise
+        except Exception:  # a failing bot must not stall the game
+            log.exception("bot %r failed in game %s", spec, live.game_id)
+            action = legal_actions(state)[0]
+        async with live.lock:
+            now = live.game.state
+            if now.pending != pending or action not in legal_actions(now):
+                return True  # the game moved on meanwhile: think again
+            await loop.run_in_executor(self.bot_pool, self._bot_apply, live, action, seat)
+        self._notify(live)
+        return True
+
+    def _bot_apply(self, live: LiveGame, action: Action, seat: int) -> None:
+        stored = live.version
+        self._play(live, action, seat)
+        if self.bot_delay <= 0:
+            self._bot_run(live, BOT_BURST)
+        self._store(live, stored)
+
+    def _bot_steps(self, live: LiveGame, limit: int) -> None:
+        """Up to ``limit`` quick bot decisions, stored together."""
+        stored = live.version
+        self._bot_run(live, limit)
+        self._store(live, stored)
+
+    def _bot_run(self, live: LiveGame, limit: int) -> None:
+        """Quick bots decide in place; a searching bot's turn ends the run."""
+        for _ in range(limit):
+            seat = self._bot_seat(live)
+            if seat is None or not quick(live.seats[seat].bot or ""):
                 return
             self._bot_step(live, seat)
 
@@ -421,6 +558,27 @@ class GameService:
         if action not in legal:
             action = legal[0]
         self._play(live, action, seat)
+
+
+def quick(spec: str) -> bool:
+    """A bot that decides in well under a millisecond (no search)."""
+    return spec.partition(":")[0].strip().lower() in QUICK_BOTS
+
+
+def stored_summary(row: StoredGame) -> dict[str, Any]:
+    """The lobby's summary of a game that is not in memory; raises when the row is not one."""
+    seats = [SeatInfo.from_json(s) for s in row.seats]
+    mode = row.config.get("mode", "free_for_all")
+    if mode not in MODES or row.status not in ("open", "running", "over") \
+            or len(seats) != row.config.get("players", 2):
+        raise ValueError(f"not a game: mode {mode!r}, status {row.status!r}, "
+                         f"{len(seats)} seats")
+    return {
+        "game_id": row.id, "name": str(row.name), "mode": mode,
+        "players": len(seats), "options": public_options(row.config),
+        "seats": [{"seat": i, "kind": s.kind, "bot": s.bot, "joined": s.joined}
+                  for i, s in enumerate(seats)],
+        "status": row.status, "created": row.created.isoformat()}
 
 
 def public_options(config: Mapping[str, Any]) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from alembic.config import Config as AlembicConfig
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Column,
     Connection,
     DateTime,
@@ -34,6 +35,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    false,
     insert,
     select,
     update,
@@ -54,7 +56,11 @@ games = Table(
     Column("seed", BigInteger, nullable=False),
     Column("status", String(16), nullable=False, index=True),
     Column("seats", JSON, nullable=False),
+    Column("creator", String(64), nullable=True),  # hash of the creating client's address
+    Column("seed_public", Boolean, nullable=False, server_default=false()),
+    Column("problem", Text, nullable=True),  # why a damaged game was set aside
 )
+QUARANTINED = "quarantined"  # the status of a game that cannot be rebuilt
 
 steps = Table(
     "steps", metadata,
@@ -73,6 +79,10 @@ class StorageError(KaladanError):
     """The database cannot be opened or migrated (bad URL, server down, missing driver)."""
 
 
+class DamagedGame(KaladanError):
+    """A stored game that cannot be read back as a game (a damaged row)."""
+
+
 @dataclass(frozen=True, slots=True)
 class StoredGame:
     id: str
@@ -83,6 +93,8 @@ class StoredGame:
     status: str
     seats: list[dict[str, Any]]
     steps: list[tuple[int, str, list[int]]]  # (seat, action text, chance)
+    creator: str | None = None
+    seed_public: bool = False
 
 
 @dataclass(slots=True)
@@ -177,7 +189,7 @@ def aware(moment: datetime) -> datetime:
 class Store:
     """Synchronous storage; the service calls it from worker threads, never the event loop."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout: float = 30.0) -> None:
         try:
             parsed = make_url(url)
         except ArgumentError as exc:
@@ -186,7 +198,7 @@ class Store:
         try:
             if self.is_sqlite:
                 self.engine: Engine = create_engine(
-                    url, connect_args={"check_same_thread": False, "timeout": 30})
+                    url, connect_args={"check_same_thread": False, "timeout": timeout})
                 event.listen(self.engine, "connect", _sqlite_pragmas)
             else:
                 self.engine = create_engine(url, pool_size=10, max_overflow=10,
@@ -222,11 +234,19 @@ class Store:
             yield connection
 
     def create_game(self, game_id: str, name: str, created: datetime, config: dict[str, Any],
-                    seed: int, status: str, seats: Sequence[dict[str, Any]]) -> None:
+                    seed: int, status: str, seats: Sequence[dict[str, Any]],
+                    creator: str | None = None, seed_public: bool = False) -> None:
         with self._write() as c:
             c.execute(insert(games).values(id=game_id, name=name, created=created,
                                            config=config, seed=seed, status=status,
-                                           seats=list(seats)))
+                                           seats=list(seats), creator=creator,
+                                           seed_public=seed_public))
+
+    def quarantine(self, game_id: str, problem: str) -> None:
+        """Set a damaged game aside: out of the lobby, never loaded again (docs/server.md)."""
+        with self._write() as c:
+            c.execute(update(games).where(games.c.id == game_id)
+                      .values(status=QUARANTINED, problem=problem[:2000]))
 
     def update_game(self, game_id: str, *, status: str | None = None,
                     seats: Sequence[dict[str, Any]] | None = None) -> None:
@@ -262,27 +282,42 @@ class Store:
                               .values(status=item.status))
 
     def load(self, game_id: str) -> StoredGame | None:
+        """One game with its steps; None when there is no such game (or it was set aside).
+        Raises DamagedGame when the row cannot be read as a game, and the database's own
+        error when it cannot be reached."""
         with self.engine.connect() as c:
             row = c.execute(select(games).where(games.c.id == game_id)).first()
-            if row is None:
+            if row is None or row.status == QUARANTINED:
                 return None
             rows = c.execute(select(steps.c.seat, steps.c.action, steps.c.chance)
                              .where(steps.c.game_id == game_id)
                              .order_by(steps.c.index)).all()
-        return StoredGame(row.id, row.name, aware(row.created), dict(row.config), int(row.seed),
-                          row.status, list(row.seats),
-                          [(int(r.seat), str(r.action), [int(x) for x in r.chance])
-                           for r in rows])
+        try:
+            return StoredGame(row.id, row.name, aware(row.created), dict(row.config),
+                              int(row.seed), row.status, list(row.seats),
+                              [(int(r.seat), str(r.action), [int(x) for x in r.chance])
+                               for r in rows], row.creator, bool(row.seed_public))
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise DamagedGame(f"game {game_id} cannot be read: {exc!r}") from exc
 
     def recent(self, limit: int) -> list[StoredGame]:
-        """The newest games without their steps (for the lobby)."""
-        query = select(games).order_by(games.c.created.desc()).limit(limit)
+        """The newest games without their steps (for the lobby); rows that cannot be read
+        as games are left out (``load`` sets them aside when someone asks for them)."""
+        query = (select(games).where(games.c.status != QUARANTINED)
+                 .order_by(games.c.created.desc()).limit(limit))
+        out = []
         with self.engine.connect() as c:
-            return [StoredGame(r.id, r.name, aware(r.created), dict(r.config), int(r.seed),
-                               r.status, list(r.seats), []) for r in c.execute(query)]
+            for r in c.execute(query):
+                try:
+                    out.append(StoredGame(r.id, r.name, aware(r.created), dict(r.config),
+                                          int(r.seed), r.status, list(r.seats), [],
+                                          r.creator, bool(r.seed_public)))
+                except (TypeError, ValueError, AttributeError):
+                    continue
+        return out
 
     def game_ids(self, unfinished_only: bool = False) -> list[str]:
-        query = select(games.c.id).order_by(games.c.created)
+        query = select(games.c.id).where(games.c.status != QUARANTINED).order_by(games.c.created)
         if unfinished_only:
             query = query.where(games.c.status != "over")
         with self.engine.connect() as c:

@@ -175,6 +175,9 @@ def cached_view(live: LiveGame, seat: int | None) -> CachedView:
         "observation": observe(state, seat),
         "to_move": to_move, "your_turn": your_turn, "legal": legal, "odds": odds,
         "gift": gift_offer(state, seat), "result": result_json(state),
+        # A seed the creator chose is known to the creator, so to everyone (R3.1); a seed
+        # the server drew is never sent (it fixes every hand and the deck).
+        "seed": live.game.seed if live.seed_public else None,
     }
     cached = CachedView(snapshot, view)
     live.view_cache[seat] = cached

@@ -12,6 +12,10 @@ function fill(el, attrs, children) {
       el.setAttribute("class", value);
     } else if (key === "dataset") {
       Object.assign(el.dataset, value);
+    } else if (key === "style") {
+      // Through the CSSOM: the Content-Security-Policy (no 'unsafe-inline') blocks a style
+      // attribute but not element.style.
+      el.style.cssText = String(value);
     } else {
       el.setAttribute(key, value === true ? "" : String(value));
     }

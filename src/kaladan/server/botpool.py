@@ -1,0 +1,86 @@
+"""Searching bots think in worker processes, apart from request handling.
+
+A search (``mcts``) holds a CPU for seconds; on a thread it would share the interpreter lock
+with the event loop and every quick bot. Here it runs in a process of its own that gets only
+the CPU nothing else wants (``bots.worker.lower_priority``: SCHED_IDLE), with a hard cap on
+its thinking time whatever its parameters (``ServerSettings.bot_seconds``), and each client
+may have only a few searches running at once (``bot_jobs_per_client``), waiting in line in
+the order they asked. A game asks for one decision at a time, so games take turns in the
+pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import pickle
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from ..bots.worker import lower_priority, think
+from ..rules.actions import Action
+from ..rules.legal import legal_actions
+from ..rules.state import GameState
+
+
+class BotPool:
+    """The worker processes and the per-client line for them (asyncio side)."""
+
+    def __init__(self, workers: int, per_client: int, cap: float) -> None:
+        self.workers = workers
+        self.per_client = per_client
+        self.cap = cap
+        self._executor: ProcessPoolExecutor | None = None
+        self._slots: dict[str, asyncio.Semaphore] = {}
+        self.running = 0  # searches in the worker processes now
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:  # started on first use: most games have no search bot
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=lower_priority)
+        return self._executor
+
+    async def choose(self, client: str, spec: str, state: GameState, seat: int,
+                     seed: int) -> Action:
+        """The bot's decision for ``seat``, computed in a worker when the client's turn in
+        line comes."""
+        slot = self._slots.get(client)
+        if slot is None:
+            slot = self._slots[client] = asyncio.Semaphore(self.per_client)
+        legal: Sequence[Action] = legal_actions(state)
+        async with slot:
+            loop = asyncio.get_running_loop()
+            data = pickle.dumps(state)
+            self.running += 1
+            try:
+                index = await loop.run_in_executor(self._pool(), think, spec, data, seat, seed,
+                                                   self.cap)
+            except BrokenProcessPool:
+                self._executor = None  # a worker died (killed, out of memory): start afresh
+                raise
+            finally:
+                self.running -= 1
+        if not slot.locked() and len(self._slots) > 1000:
+            self._slots = {k: v for k, v in self._slots.items() if v.locked()}
+        return legal[index] if 0 <= index < len(legal) else legal[0]
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (for operators' tools and tests)."""
+        executor = self._executor
+        processes = getattr(executor, "_processes", None) or {}
+        return sorted(p.pid for p in processes.values() if p.pid is not None)
+
+    def shutdown(self) -> None:
+        """Stop the workers now: a search in progress is of no use to a stopping server.
+        (``ProcessPoolExecutor`` only lets running tasks finish; Python 3.14's
+        ``terminate_workers`` does this, here its process table is used directly.)"""
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        processes = list(getattr(executor, "_processes", {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+

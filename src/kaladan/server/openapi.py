@@ -1,0 +1,145 @@
+"""The OpenAPI description of ``/openapi.json``: FastAPI's, made to say exactly what the
+server does (docs/api.md "OpenAPI").
+
+- No FastAPI validation error (422 ``HTTPValidationError``): the server answers every
+  validation error 400 in its own shape (``ErrorBody``), and 422 only for an illegal action.
+- The create request as strict as the server: ruleset options and their values (R3.3) as
+  enums, the number of seats per mode (R23.1), and what this server's settings refuse (games
+  without a human seat, a chosen seed with two or more human seats, the length of a name).
+- The seat token as a bearer security scheme; links from a created game to joining its seats
+  and from a joined seat to its view and decisions, so a client (or stateful testing) can
+  follow a game from the schema alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+
+from ..rules.config import OPTIONS
+from .models import SEAT_PATTERN
+from .service import HUMAN
+from .settings import ServerSettings
+
+TOKEN_SCHEME = "seatToken"
+SEATS_PER_MODE = {"team_2v2": 4, "team_3v3": 6}  # R23.1; free_for_all: 2 to 6
+_HUMAN = {"const": "human"}
+
+
+def install_openapi(app: FastAPI, settings: ServerSettings) -> None:
+    """Make ``app.openapi()`` return ``refine``d FastAPI's description, built once."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = get_openapi(title=app.title, version=app.version,
+                                 description=app.description, routes=app.routes)
+            app.openapi_schema = refine(schema, settings)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def refine(schema: dict[str, Any], settings: ServerSettings) -> dict[str, Any]:
+    """``schema`` (FastAPI's) as the server behaves with ``settings``; changed in place."""
+    components = schema.setdefault("components", {})
+    schemas = components.setdefault("schemas", {})
+    for path in schema.get("paths", {}).values():
+        for operation in path.values():
+            responses = operation.get("responses", {})
+            if "HTTPValidationError" in str(responses.get("422", "")):
+                del responses["422"]
+    schemas.pop("HTTPValidationError", None)
+    schemas.pop("ValidationError", None)
+    _strict_create(schemas["CreateGame"], settings)
+    components["securitySchemes"] = {TOKEN_SCHEME: {
+        "type": "http", "scheme": "bearer",
+        "description": "a seat's token, from joining the seat (handed out once)"}}
+    operations = {op["operationId"]: op for path in schema["paths"].values()
+                  for op in path.values()}
+    operations["act"]["security"] = [{TOKEN_SCHEME: []}]
+    operations["getView"]["security"] = [{}, {TOKEN_SCHEME: []}]  # none: a spectator
+    _links(operations)
+    return schema
+
+
+def _strict_create(create: dict[str, Any], settings: ServerSettings) -> None:
+    properties = create["properties"]
+    properties["options"] = {
+        "type": "object", "title": "Options", "maxProperties": len(OPTIONS),
+        "additionalProperties": False, "description": properties["options"]["description"],
+        # world=custom is what a ``world`` object implies; without one it is refused.
+        "properties": {name: {"enum": [v for v in values if (name, v) != ("world", "custom")]}
+                       for name, values in OPTIONS.items()}}
+    properties["name"]["maxLength"] = min(properties["name"]["maxLength"], settings.max_name)
+    rules: list[dict[str, Any]] = [{"anyOf": [
+        {"properties": {"mode": {"const": "free_for_all"}}},
+        *({"required": ["mode"], "properties": {
+            "mode": {"const": mode}, "seats": {"minItems": count, "maxItems": count}}}
+          for mode, count in SEATS_PER_MODE.items())]}]
+    if not settings.bot_games:
+        properties["seats"]["contains"] = _HUMAN
+    if not settings.any_seed:  # a seed fixes every hand: the server's own with two people
+        seeded: list[dict[str, Any]] = [
+            {"properties": {"seed": {"type": "null"}}},
+            {"properties": {"seats": {"contains": _HUMAN, "maxContains": 1}}}]
+        if settings.bot_games:  # or no person at all
+            seeded.append({"properties": {"seats": {"items": {
+                "pattern": SEAT_PATTERN.replace(f"{HUMAN}|", "")}}}})
+        rules.append({"anyOf": seeded})
+    create["allOf"] = rules
+
+
+def _links(operations: dict[str, dict[str, Any]]) -> None:
+    """OpenAPI links: created game -> its first human seat's join (and its summary, view and
+    record); joined seat -> its view and its decisions with the token."""
+    game = "$response.body#/game_id"
+    created = operations["createGame"]["responses"]["201"]
+    created["links"] = {
+        "JoinFirstSeat": {"operationId": "joinSeat", "parameters": {
+            "game_id": game, "seat": "$response.body#/join/0/seat"},
+            "requestBody": {"code": "$response.body#/join/0/code"},
+            "description": "join the first human seat with its one-time code"},
+        "GetGame": {"operationId": "getGame", "parameters": {"game_id": game}},
+        "WatchGame": {"operationId": "getView", "parameters": {"game_id": game},
+                      "description": "the spectator's view"},
+        "GetRecord": {"operationId": "getRecord", "parameters": {"game_id": game}},
+    }
+    bearer = "Bearer {$response.body#/token}"
+    joined = operations["joinSeat"]["responses"]["200"]
+    joined["links"] = {
+        "SeatView": {"operationId": "getView", "parameters": {
+            "game_id": "$request.path.game_id", "header.Authorization": bearer},
+            "description": "the seat's view, with its token"},
+        "Act": {"operationId": "act", "parameters": {
+            "game_id": "$request.path.game_id", "header.Authorization": bearer},
+            "description": "the seat's decision (the first legal one: index 0)",
+            "requestBody": {"index": 0}},
+    }
+
+
+MARK_BEGIN = "<!-- operations: generated from /openapi.json (kaladan.server.openapi) -->"
+MARK_END = "<!-- end of operations -->"
+
+
+def operations_table(schema: dict[str, Any]) -> str:
+    """The table of operations and the statuses each answers, as docs/api.md shows it
+    between ``MARK_BEGIN`` and ``MARK_END`` (a test holds the two equal)."""
+    lines = [MARK_BEGIN, "", "| operation | id | token | answers |", "|---|---|---|---|"]
+    meanings: dict[str, str] = {}
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            for status, response in operation["responses"].items():
+                if status >= "400":
+                    meanings.setdefault(status, response["description"])
+            security = operation.get("security")
+            token = "-" if security is None else ("optional" if {} in security else "required")
+            answers = ", ".join(sorted(operation["responses"]))
+            lines.append(f"| `{method.upper()} {path}` | `{operation['operationId']}` | "
+                         f"{token} | {answers} |")
+    lines += ["", "Every error answer is an `ErrorBody`:", "", "| status | when (codes) |",
+              "|---|---|"]
+    lines += [f"| {status} | {meanings[status]} |" for status in sorted(meanings)]
+    lines += ["", MARK_END]
+    return "\n".join(lines)

@@ -1,0 +1,60 @@
+"""Everything an operator may tune about ``kaladan serve``: limits, bots, memory, hosts.
+
+One frozen value built by ``kaladan serve`` from its flags (``--help`` lists them) and passed
+to ``create_app``; docs/server.md explains each. The defaults suit a server on loopback for
+a few friends; a public server tightens them.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+def _cpus() -> int:
+    return os.cpu_count() or 2
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    # Bots.
+    bot_delay: float = 0.8  # seconds between two bot decisions, so people can follow
+    bot_workers: int = field(default_factory=lambda: max(1, _cpus() - 1))  # search processes
+    bot_seconds: float = 10.0  # the most a bot may think per decision, whatever its settings
+    bot_jobs_per_client: int = 1  # searches of one client's games running at the same time
+    bot_games: bool = True  # games without a human seat (bots only, for spectators)
+    # Seeds: the server draws them for games with two or more humans (a known seed reveals
+    # every hand and the deck); ``any_seed`` lets a creator choose one anyway (tests only).
+    any_seed: bool = False
+    # Requests per client address (behind a proxy: the forwarded address, docs/server.md).
+    rate: float = 20.0  # write requests (POST) a second
+    read_rate: float = 100.0  # read requests (GET) a second
+    load_rate: float = 2.0  # games brought back from storage into memory a second
+    games_per_minute: int = 10  # games created a minute
+    sockets: int = 32  # WebSocket connections at the same time
+    ws_rate: float = 20.0  # WebSocket messages a second per connection
+    # Sizes.
+    max_body: int = 16 * 1024  # bytes of an HTTP request body
+    max_message: int = 4 * 1024  # bytes of a WebSocket message
+    max_world: int = 4 * 1024  # bytes of a custom world (R4.14) as JSON
+    max_name: int = 100  # characters of a game's name
+    # Storage: how long a write may wait for the database (SQLite's busy timeout) before
+    # the decision is refused with 503.
+    db_timeout: float = 30.0
+    # Memory: games kept in memory at most (finished and idle ones leave first).
+    live_games: int = 200
+    # Hosts the server answers for (DNS rebinding); "*" allows any.
+    allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
+
+    def __post_init__(self) -> None:
+        for name in ("bot_workers", "bot_jobs_per_client", "games_per_minute", "sockets",
+                     "max_body", "max_message", "max_world", "max_name", "live_games"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1")
+        for name in ("bot_seconds", "rate", "read_rate", "load_rate", "ws_rate", "db_timeout"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be above 0")
+        if self.bot_delay < 0:
+            raise ValueError("bot_delay must be >= 0")
