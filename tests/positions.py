@@ -154,3 +154,41 @@ def pending(g: Game) -> tuple[Decision, int]:
 def options_of(g: Game, kind: str) -> list[str]:
     """The legal action texts of one kind."""
     return [t for t in g.legal_texts() if t.split()[0] == kind]
+
+
+def decline(g: Game) -> None:
+    """Make the do-nothing choice of the pending decision."""
+    legal = g.legal_texts()
+    for choice in ("end", "pass", "gold", "nomagic"):
+        if choice in legal:
+            g.play(choice)
+            return
+    raise AssertionError(f"nothing to decline among {legal}")
+
+
+def finish_turn(g: Game) -> None:
+    """Decline every decision until the next turn begins (or the game ends)."""
+    turn = g.state.turn
+    while not g.is_over and g.state.turn == turn:
+        decline(g)
+
+
+def pass_turn(g: Game) -> None:
+    """Let the active player do nothing for the rest of the turn."""
+    seat = g.state.active
+    for _ in range(20):
+        if g.state.active != seat or g.is_over:
+            return
+        g.play("pass" if "pass" in g.legal_texts() else "end")
+    raise AssertionError("the turn did not end")
+
+
+def play_out(g: Game) -> list[int]:
+    """Finish this turn, then decline everything to the end; the seats of the later turns."""
+    finish_turn(g)
+    seats = []
+    while not g.is_over:
+        seats.append(g.state.active)
+        finish_turn(g)
+        assert len(seats) < 50
+    return seats

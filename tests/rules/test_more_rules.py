@@ -42,7 +42,7 @@ from kaladan.rules.units import (
     type_of,
 )
 from kaladan.rules.world import Terrain
-from positions import build, game_at, on, refs
+from positions import build, game_at, on, pass_turn, refs
 
 # --- named positions ----------------------------------------------------------------------------
 
@@ -104,16 +104,6 @@ def at(board: dict[str, str], players: int = 2, **options: object) -> Game:
     return game_at(build(board, players=players, **options))  # type: ignore[arg-type]
 
 
-
-
-def pass_turn(g: Game) -> None:
-    """Let the active player do nothing for the rest of the turn."""
-    seat = g.state.active
-    for _ in range(20):
-        if g.state.active != seat or g.is_over:
-            return
-        g.play("pass" if "pass" in g.legal_texts() else "end")
-    raise AssertionError("the turn did not end")
 
 
 def index(g: Game, name: str) -> int:

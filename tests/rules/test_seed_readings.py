@@ -27,7 +27,7 @@ from kaladan.rules.errors import IllegalActionError
 from kaladan.rules.gamelog import FinalRound, GoldGiven, UpgradesLost
 from kaladan.rules.state import Decision
 from kaladan.rules.units import KIMBRIA
-from positions import build, game_at, on, pending, refs
+from positions import build, decline, finish_turn, game_at, on, pending, play_out, refs
 
 # --- named positions ---------------------------------------------------------------------------
 
@@ -68,33 +68,6 @@ def at(board: dict[str, str], players: int = 2, **options: object) -> Game:
     """The checked game at ``board``, seat 0 in its Action phase unless told, hands empty."""
     options.setdefault("hands", [[] for _ in range(players)])
     return game_at(build(board, players=players, **options))  # type: ignore[arg-type]
-
-
-def decline(g: Game) -> None:
-    """Make the do-nothing choice of the pending decision."""
-    legal = g.legal_texts()
-    for choice in ("end", "pass", "gold", "nomagic"):
-        if choice in legal:
-            g.play(choice)
-            return
-    raise AssertionError(f"nothing to decline among {legal}")
-
-
-def finish_turn(g: Game) -> None:
-    turn = g.state.turn
-    while not g.is_over and g.state.turn == turn:
-        decline(g)
-
-
-def play_out(g: Game) -> list[int]:
-    """Finish this turn, then decline everything to the end; the seats of the later turns."""
-    finish_turn(g)
-    seats = []
-    while not g.is_over:
-        seats.append(g.state.active)
-        finish_turn(g)
-        assert len(seats) < 50
-    return seats
 
 
 def entries_of(g: Game, kind: type) -> list[object]:
