@@ -183,6 +183,16 @@ def pass_turn(g: Game) -> None:
     raise AssertionError("the turn did not end")
 
 
+def advance_to(g: Game, pending: object) -> None:
+    """Decline decisions until ``pending`` (a ``Pending``) is the one to make."""
+    for _ in range(1000):
+        if g.state.pending == pending:
+            return
+        assert not g.is_over
+        decline(g)
+    raise AssertionError(f"{pending} never came")
+
+
 def play_out(g: Game) -> list[int]:
     """Finish this turn, then decline everything to the end; the seats of the later turns."""
     finish_turn(g)

@@ -22,7 +22,7 @@ from kaladan.game import Game
 from kaladan.rules.errors import IllegalActionError
 from kaladan.rules.state import Decision, Phase
 from kaladan.rules.units import KHALISIA, KIMBRIA, NANCHIA, UnitType, type_of
-from positions import build, game_at, on, options_of, pending, refs
+from positions import build, game_at, on, options_of, pass_turn, pending, refs
 
 # --- named positions (2 players unless the name says 3P) ------------------------------------
 
@@ -102,20 +102,6 @@ def at(board: dict[str, str], players: int = 2, **options: object) -> Game:
     """The checked game at ``board``, seat 0 in its Action phase unless told, hands empty."""
     options.setdefault("hands", [[] for _ in range(players)])
     return game_at(build(board, players=players, **options))  # type: ignore[arg-type]
-
-
-
-
-
-
-def pass_turn(g: Game) -> None:
-    """Let the active player do nothing for the rest of the turn."""
-    seat = g.state.active
-    for _ in range(20):
-        if g.state.active != seat or g.is_over:
-            return
-        g.play("pass" if "pass" in g.legal_texts() else "end")
-    raise AssertionError("the turn did not end")
 
 
 def index(g: Game, name: str) -> int:

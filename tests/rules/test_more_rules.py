@@ -42,7 +42,7 @@ from kaladan.rules.units import (
     type_of,
 )
 from kaladan.rules.world import Terrain
-from positions import build, game_at, on, pass_turn, refs
+from positions import advance_to, build, decline, game_at, on, pass_turn, refs
 
 # --- named positions ----------------------------------------------------------------------------
 
@@ -104,8 +104,6 @@ def at(board: dict[str, str], players: int = 2, **options: object) -> Game:
     return game_at(build(board, players=players, **options))  # type: ignore[arg-type]
 
 
-
-
 def index(g: Game, name: str) -> int:
     return g.state.world.index(name)
 
@@ -120,25 +118,6 @@ def phase(g: Game) -> Phase:
 
 def kinds(g: Game) -> set[str]:
     return {t.split()[0] for t in g.legal_texts()}
-
-
-def decline(g: Game) -> None:
-    """Make the do-nothing choice of the pending decision."""
-    legal = g.legal_texts()
-    for choice in ("end", "pass", "gold", "nomagic"):
-        if choice in legal:
-            g.play(choice)
-            return
-    raise AssertionError(f"nothing to decline among {legal}")
-
-
-def advance_to(g: Game, pending: Pending) -> None:
-    for _ in range(100):
-        if g.state.pending == pending:
-            return
-        assert not g.is_over
-        decline(g)
-    raise AssertionError(f"{pending} never came")
 
 
 def play_out(g: Game) -> None:

@@ -26,7 +26,7 @@ from kaladan.rules.scoring import scores, team_result, team_score
 from kaladan.rules.state import Decision, GameState, Phase
 from kaladan.rules.units import KHALISIA, UnitType
 from kaladan.rules.world import standard_world
-from positions import build, game_at, on, options_of, pending, refs, unit
+from positions import build, game_at, on, options_of, pass_turn, pending, refs, unit
 
 CROWNS = {"C1": "0/crown", "C2": "1/crown", "C3": "2/crown", "C4": "3/crown"}
 # EX8: seat 0 (General, Sword) and its ally seat 2 (Archer) share Field T7; seat 1 holds
@@ -49,22 +49,8 @@ def team_game(board: dict[str, str], players: int = 4, **options: object) -> Gam
     return game_at(build(board, players=players, **options))  # type: ignore[arg-type]
 
 
-
-
-
-
 def index(g: Game, name: str) -> int:
     return g.state.world.index(name)
-
-
-def pass_turn(g: Game) -> None:
-    """Let the active player do nothing for the rest of the turn."""
-    seat = g.state.active
-    for _ in range(20):
-        if g.state.active != seat or g.is_over:
-            return
-        g.play("pass" if "pass" in g.legal_texts() else "end")
-    raise AssertionError("the turn did not end")
 
 
 def fallen(state: GameState, seat: int, killer: int) -> None:

@@ -17,7 +17,7 @@ from kaladan.rules.observe import unit_ref
 from kaladan.rules.scoring import score, scores, winner
 from kaladan.rules.state import Decision, GameState, Pending, Phase
 from kaladan.rules.units import SWORD
-from positions import build, game_at, unit
+from positions import advance_to, build, finish_turn, game_at, play_out, unit
 
 # --- named positions ----------------------------------------------------------------------------
 
@@ -165,40 +165,6 @@ def of_kind(game: Game, kind: str) -> list[str]:
 
 def buy_tiles(game: Game, token: str = "sword") -> set[str]:
     return {t.split()[2] for t in game.legal_texts() if t.startswith(f"buy {token} ")}
-
-
-def decline(game: Game) -> None:
-    """Make the do-nothing choice of the pending decision."""
-    legal = game.legal_texts()
-    for choice in ("end", "pass", "gold", "nomagic"):
-        if choice in legal:
-            game.play(choice)
-            return
-    raise AssertionError(f"nothing to decline among {legal}")
-
-
-def finish_turn(game: Game) -> None:
-    turn = game.state.turn
-    while not game.is_over and game.state.turn == turn:
-        decline(game)
-
-
-def play_out(game: Game) -> list[int]:
-    """Finish the current turn, then decline every decision until the game ends.
-    Returns the seats whose turns were played after the current one."""
-    finish_turn(game)
-    seats = []
-    while not game.is_over:
-        seats.append(game.state.active)
-        finish_turn(game)
-        assert len(seats) < 50
-    return seats
-
-
-def advance_to(game: Game, pending: Pending) -> None:
-    while game.state.pending != pending:
-        assert not game.is_over
-        decline(game)
 
 
 # --- R6.2 phase order ---------------------------------------------------------------------------

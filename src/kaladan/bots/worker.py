@@ -11,6 +11,7 @@ import os
 import pickle
 import random
 
+from ..rules.actions import Action
 from ..rules.legal import legal_actions
 from ..rules.state import GameState
 from .base import Bot, SeatView
@@ -33,9 +34,9 @@ def lower_priority() -> None:
         os.nice(19 - os.nice(0))
 
 
-def think(spec: str, state_bytes: bytes, seat: int, seed: int, cap: float) -> int:
-    """The index in ``legal_actions(state)`` of the bot's choice for ``seat``; a search
-    stops after ``cap`` seconds whatever its parameters."""
+def think(spec: str, state_bytes: bytes, seat: int, seed: int, cap: float) -> Action:
+    """The bot's choice for ``seat`` (one of ``legal_actions(state)``); a search stops after
+    ``cap`` seconds whatever its parameters."""
     lower_priority()
     state: GameState = pickle.loads(state_bytes)
     bot = _bots.get(spec)
@@ -45,4 +46,4 @@ def think(spec: str, state_bytes: bytes, seat: int, seed: int, cap: float) -> in
         bot.max_seconds = cap
     legal = legal_actions(state)
     action = bot.choose(SeatView(state, seat), legal, random.Random(seed))
-    return list(legal).index(action) if action in legal else 0
+    return action if action in legal else legal[0]

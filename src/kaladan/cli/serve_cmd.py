@@ -10,6 +10,25 @@ from typing import Any
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+# ServerSettings fields with a flag each (--bot-workers ...): name, metavar, help.
+LIMIT_FLAGS = (
+    ("bot_workers", "N", "processes for searching bots"),
+    ("bot_seconds", "SECONDS", "the most a bot may think per decision, whatever its "
+                               "parameters"),
+    ("bot_jobs_per_client", "N", "searches of one client's games running at once"),
+    ("rate", "N", "write requests a second per client address"),
+    ("read_rate", "N", "read requests a second per client address"),
+    ("load_rate", "N", "stored games brought back into memory a second per client address"),
+    ("games_per_minute", "N", "games created a minute per client address"),
+    ("sockets", "N", "WebSocket connections at once per client address"),
+    ("live_games", "N", "games kept in memory at most; finished and idle games leave first "
+                        "and come back when asked for"),
+    ("max_body", "BYTES", "largest HTTP request body"),
+    ("max_world", "BYTES", "largest custom world as JSON"),
+    ("max_name", "CHARS", "longest game name"),
+    ("db_timeout", "SECONDS", "how long a write waits for the database before the decision "
+                              "is refused with 503"),
+)
 
 
 def add_parser(sub: Any) -> None:
@@ -38,45 +57,16 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
                    help="addresses of reverse proxies whose X-Forwarded-For is trusted, so "
                         "limits apply to the real client address (default: none)")
-    p.add_argument("--bot-workers", type=int, default=d.bot_workers, metavar="N",
-                   help=f"processes for searching bots (default {d.bot_workers})")
-    p.add_argument("--bot-seconds", type=float, default=d.bot_seconds, metavar="SECONDS",
-                   help="the most a bot may think per decision, whatever its parameters "
-                        f"(default {d.bot_seconds:g})")
-    p.add_argument("--bot-jobs-per-client", type=int, default=d.bot_jobs_per_client,
-                   metavar="N", help="searches of one client's games running at once "
-                   f"(default {d.bot_jobs_per_client})")
+    for name, metavar, text in LIMIT_FLAGS:
+        default = getattr(d, name)
+        p.add_argument(f"--{name.replace('_', '-')}", type=type(default), default=default,
+                       metavar=metavar, help=f"{text} (default {default:g})")
     p.add_argument("--bot-games", choices=("on", "off"), default=None,
                    help="allow games without a human seat (default: on when listening on "
                         "loopback, off otherwise)")
     p.add_argument("--any-seed", action="store_true",
                    help="let creators choose the seed of games with two or more humans too "
                         "(for tests: a known seed reveals every hand and the event deck)")
-    p.add_argument("--rate", type=float, default=d.rate, metavar="N",
-                   help=f"write requests a second per client address (default {d.rate:g})")
-    p.add_argument("--read-rate", type=float, default=d.read_rate, metavar="N",
-                   help=f"read requests a second per client address (default {d.read_rate:g})")
-    p.add_argument("--load-rate", type=float, default=d.load_rate, metavar="N",
-                   help="stored games brought back into memory a second per client address "
-                        f"(default {d.load_rate:g})")
-    p.add_argument("--games-per-minute", type=int, default=d.games_per_minute, metavar="N",
-                   help=f"games created a minute per client address (default "
-                        f"{d.games_per_minute})")
-    p.add_argument("--sockets", type=int, default=d.sockets, metavar="N",
-                   help=f"WebSocket connections at once per client address (default "
-                        f"{d.sockets})")
-    p.add_argument("--live-games", type=int, default=d.live_games, metavar="N",
-                   help=f"games kept in memory at most (default {d.live_games}); finished "
-                        "and idle games leave first and come back when asked for")
-    p.add_argument("--max-body", type=int, default=d.max_body, metavar="BYTES",
-                   help=f"largest HTTP request body (default {d.max_body})")
-    p.add_argument("--max-world", type=int, default=d.max_world, metavar="BYTES",
-                   help=f"largest custom world as JSON (default {d.max_world})")
-    p.add_argument("--max-name", type=int, default=d.max_name, metavar="CHARS",
-                   help=f"longest game name (default {d.max_name})")
-    p.add_argument("--db-timeout", type=float, default=d.db_timeout, metavar="SECONDS",
-                   help="how long a write waits for the database before the decision is "
-                        f"refused with 503 (default {d.db_timeout:g})")
     p.set_defaults(func=cmd_serve)
 
 
@@ -92,15 +82,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     loopback = args.host in LOOPBACK
     hosts = (tuple(h.strip() for h in args.allowed_hosts.split(",") if h.strip())
              if args.allowed_hosts else ServerSettings().allowed_hosts)
-    changes: dict[str, Any] = {
-        "bot_workers": args.bot_workers, "bot_seconds": args.bot_seconds,
-        "bot_jobs_per_client": args.bot_jobs_per_client,
-        "bot_games": loopback if args.bot_games is None else args.bot_games == "on",
-        "rate": args.rate, "read_rate": args.read_rate, "load_rate": args.load_rate,
-        "games_per_minute": args.games_per_minute, "sockets": args.sockets,
-        "live_games": args.live_games, "max_body": args.max_body,
-        "max_world": args.max_world, "max_name": args.max_name,
-        "db_timeout": args.db_timeout, "allowed_hosts": hosts, "any_seed": args.any_seed}
+    changes: dict[str, Any] = {name: getattr(args, name) for name, _, _ in LIMIT_FLAGS}
+    changes.update(
+        bot_games=loopback if args.bot_games is None else args.bot_games == "on",
+        allowed_hosts=hosts, any_seed=args.any_seed)
     if args.bot_delay is not None:
         changes["bot_delay"] = args.bot_delay
     try:

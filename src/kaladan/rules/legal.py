@@ -67,10 +67,15 @@ def legal_actions(state: GameState) -> Sequence[Action]:
 def gifts(state: GameState, seat: Seat) -> list[Action]:
     """R23.11: any amount of your own gold to an ally, at every decision point of the game,
     whoever holds the decision (none in free-for-all or once the game is over)."""
-    if not state.teams or state.pending.seat < 0:
-        return []
-    return [Action(A.GIFT, number=ally, amount=amount) for ally in state.allies(seat)
+    return [Action(A.GIFT, number=ally, amount=amount) for ally in gift_allies(state, seat)
             for amount in range(1, state.gold[seat] + 1)]
+
+
+def gift_allies(state: GameState, seat: Seat) -> list[Seat]:
+    """The allies ``seat`` may give gold to now (``gifts``: 1 up to its own gold each)."""
+    if not state.teams or state.pending.seat < 0 or state.gold[seat] <= 0:
+        return []
+    return state.allies(seat)
 
 
 def with_gifts(actions: Sequence[Action], extra: list[Action]) -> Sequence[Action]:

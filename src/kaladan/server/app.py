@@ -20,8 +20,6 @@ from .service import GameService
 from .settings import ServerSettings
 from .storage import Store, default_database_url
 
-BOT_DELAY = ServerSettings().bot_delay
-
 DESCRIPTION = """Play *Generals of Kaladan: Age of Crowns* over HTTP and WebSocket.
 
 Create a game in the lobby, join a human seat with its one-time code to get the seat's token,

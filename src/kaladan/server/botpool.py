@@ -14,13 +14,11 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import pickle
-from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from ..bots.worker import lower_priority, think
 from ..rules.actions import Action
-from ..rules.legal import legal_actions
 from ..rules.state import GameState
 
 
@@ -45,18 +43,17 @@ class BotPool:
     async def choose(self, client: str, spec: str, state: GameState, seat: int,
                      seed: int) -> Action:
         """The bot's decision for ``seat``, computed in a worker when the client's turn in
-        line comes."""
+        line comes (the caller checks it is still legal when it applies it)."""
         slot = self._slots.get(client)
         if slot is None:
             slot = self._slots[client] = asyncio.Semaphore(self.per_client)
-        legal: Sequence[Action] = legal_actions(state)
         async with slot:
             loop = asyncio.get_running_loop()
             data = pickle.dumps(state)
             self.running += 1
             try:
-                index = await loop.run_in_executor(self._pool(), think, spec, data, seat, seed,
-                                                   self.cap)
+                action: Action = await loop.run_in_executor(self._pool(), think, spec, data,
+                                                            seat, seed, self.cap)
             except BrokenProcessPool:
                 self._executor = None  # a worker died (killed, out of memory): start afresh
                 raise
@@ -64,7 +61,7 @@ class BotPool:
                 self.running -= 1
         if not slot.locked() and len(self._slots) > 1000:
             self._slots = {k: v for k, v in self._slots.items() if v.locked()}
-        return legal[index] if 0 <= index < len(legal) else legal[0]
+        return action
 
     def pids(self) -> list[int]:
         """The worker processes' ids (for operators' tools and tests)."""

@@ -11,8 +11,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .errors import error_body
 from .settings import ServerSettings
 
-MAX_MESSAGE = ServerSettings().max_message  # bytes of a WebSocket message (uvicorn's cap)
-
 
 class RateLimiter:
     """At most ``rate`` events in any window of ``per`` seconds."""

@@ -129,9 +129,7 @@ def rebuild(stored: StoredGame) -> LiveGame:
 
 
 class GameService:
-    def __init__(self, store: Store, settings: ServerSettings | float) -> None:
-        if not isinstance(settings, ServerSettings):  # a bare bot delay (older callers)
-            settings = ServerSettings(bot_delay=float(settings))
+    def __init__(self, store: Store, settings: ServerSettings) -> None:
         self.store = store
         self.settings = settings
         self.bot_delay = settings.bot_delay
@@ -573,12 +571,7 @@ def stored_summary(row: StoredGame) -> dict[str, Any]:
             or len(seats) != row.config.get("players", 2):
         raise ValueError(f"not a game: mode {mode!r}, status {row.status!r}, "
                          f"{len(seats)} seats")
-    return {
-        "game_id": row.id, "name": str(row.name), "mode": mode,
-        "players": len(seats), "options": public_options(row.config),
-        "seats": [{"seat": i, "kind": s.kind, "bot": s.bot, "joined": s.joined}
-                  for i, s in enumerate(seats)],
-        "status": row.status, "created": row.created.isoformat()}
+    return _summary(row.id, str(row.name), mode, row.config, seats, row.status, row.created)
 
 
 def public_options(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -588,10 +581,16 @@ def public_options(config: Mapping[str, Any]) -> dict[str, Any]:
 
 def summary(live: LiveGame) -> dict[str, Any]:
     """The public summary of a game (no codes, tokens or seed)."""
+    return _summary(live.game_id, live.name, live.game.config.mode,
+                    live.game.config.to_json(), live.seats, live.status, live.created)
+
+
+def _summary(game_id: str, name: str, mode: str, config: Mapping[str, Any],
+             seats: Sequence[SeatInfo], status: str, created: datetime) -> dict[str, Any]:
     return {
-        "game_id": live.game_id, "name": live.name, "mode": live.game.config.mode,
-        "players": len(live.seats), "options": public_options(live.game.config.to_json()),
+        "game_id": game_id, "name": name, "mode": mode, "players": len(seats),
+        "options": public_options(config),
         "seats": [{"seat": i, "kind": s.kind, "bot": s.bot, "joined": s.joined}
-                  for i, s in enumerate(live.seats)],
-        "status": live.status, "created": live.created.isoformat(),
+                  for i, s in enumerate(seats)],
+        "status": status, "created": created.isoformat(),
     }

@@ -10,7 +10,7 @@ from ..odds import odds_for_attack
 from ..rules.actions import ATTACK, KILL, Action, format_action
 from ..rules.combat import attack_pool, defence_pool
 from ..rules.errors import KaladanError
-from ..rules.legal import gifts, legal_actions
+from ..rules.legal import gift_allies, legal_actions
 from ..rules.observe import observe
 from ..rules.state import GameState
 from ..rules.world import Terrain
@@ -95,10 +95,8 @@ def gift_offer(state: GameState, seat: int | None) -> dict[str, Any] | None:
     for-all, no gold, the game over, a spectator)."""
     if seat is None:
         return None
-    offers = gifts(state, seat)
-    if not offers:
-        return None
-    return {"allies": sorted({a.number for a in offers}), "max": max(a.amount for a in offers)}
+    allies = gift_allies(state, seat)
+    return {"allies": allies, "max": state.gold[seat]} if allies else None
 
 
 def build_view(live: LiveGame, seat: int | None, since: int = -1) -> dict[str, Any]:
