@@ -8,7 +8,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
-.venv/bin/python -m pip install --quiet -e '.[test,ray]'
+.venv/bin/python -m pip install --quiet -e '.[test,ray,rl,openspiel,train]'
 echo "== ruff"
 .venv/bin/python -m ruff check src tests bench
 echo "== mypy --strict"

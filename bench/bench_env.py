@@ -1,0 +1,89 @@
+"""Environment benchmark: the PettingZoo AEC env with masks, random agents, one process.
+
+Each agent reads ``last()`` (observation tensor + action mask) and picks a uniformly random
+legal token from the mask, as a masked random policy would. Printed beside the raw engine
+loop of ``bench_engine.py`` (same games, same process, interleaved): env steps/s (tokens),
+engine decisions/s through the env, and the ratio to the engine. Targets of the environment
+issue: 25,000 steps/s and 50% of the engine's decisions/s. CPU seconds of this process.
+
+    python bench/bench_env.py [--games N] [--players 2,4,6] [--rounds R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_engine import run as run_engine  # noqa: E402
+
+from kaladan.env import kaladan_v0  # noqa: E402
+
+TARGET_STEPS = 25_000
+TARGET_RATIO = 0.5
+CATANATRON_STEPS = 4_500  # catanatron's Gymnasium env, agent steps/s, measured here earlier
+
+
+def run_env(players: int, games: int, seed: int) -> tuple[int, int, float]:
+    """(env steps, engine decisions, CPU seconds) of ``games`` random games."""
+    env = kaladan_v0.raw_env(players=players, quick_setup=True)
+    rng = random.Random(seed)
+    steps = decisions = 0
+    start = time.process_time()
+    for g in range(games):
+        env.reset(seed=seed + g)
+        for _agent in env.agent_iter():
+            obs, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+            steps += 1
+        decisions += env.core.state.decisions
+    return steps, decisions, time.process_time() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--players", default="2,4,6")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved repetitions")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    counts = [int(p) for p in args.players.split(",")]
+    run_env(2, 3, 0)  # warm-up: imports, caches
+    run_engine(2, 3, 0)
+    print(f"{'players':>7} {'env steps/s':>12} {'env dec/s':>10} {'tokens/dec':>10} "
+          f"{'engine dec/s':>12} {'env/engine':>10}")
+    all_steps = all_dec = 0
+    all_t = all_engine_d = 0.0
+    all_engine_t = 0.0
+    for players in counts:
+        steps = dec = 0
+        t = engine_t = 0.0
+        engine_d = 0
+        for r in range(args.rounds):  # interleaved, so machine load hits both alike
+            s, d, secs = run_env(players, args.games, args.seed + r * args.games)
+            steps, dec, t = steps + s, dec + d, t + secs
+            ed, esecs = run_engine(players, args.games, args.seed + r * args.games)
+            engine_d, engine_t = engine_d + ed, engine_t + esecs
+        all_steps, all_dec, all_t = all_steps + steps, all_dec + dec, all_t + t
+        all_engine_d, all_engine_t = all_engine_d + engine_d, all_engine_t + engine_t
+        print(f"{players:>7} {steps / t:>12.0f} {dec / t:>10.0f} {steps / dec:>10.2f} "
+              f"{engine_d / engine_t:>12.0f} {(dec / t) / (engine_d / engine_t):>10.2f}")
+    steps_s = all_steps / all_t
+    ratio = (all_dec / all_t) / (all_engine_d / all_engine_t)
+    print(f"\nall: {steps_s:.0f} env steps/s = {steps_s / TARGET_STEPS:.2f} x target "
+          f"{TARGET_STEPS}; {steps_s / CATANATRON_STEPS:.1f} x catanatron's {CATANATRON_STEPS}")
+    print(f"engine decisions through the env: {ratio:.0%} of the raw engine's "
+          f"(target {TARGET_RATIO:.0%}); {all_steps / all_dec:.2f} tokens per decision")
+
+
+if __name__ == "__main__":
+    main()
