@@ -216,3 +216,40 @@ def test_partial_action_tile_units_and_stage() -> None:
     later = enc.encode(state, seat, partial, stage=1)
     start, _ = _section(enc, "partial_stage")
     assert later[start + 1] == 1.0 and later[start] == 0.0
+
+
+def test_equal_observations_offer_equal_choices() -> None:
+    """What a seat may do follows from what it sees: two successor states the deciding seat
+    cannot tell apart offer the same legal actions (information-set search such as ISMCTS
+    keys its nodes on the observation). Children of one state differ only by the action
+    taken, which covers the invasion order (R17.6: who already stays behind), the units set
+    aside in a battle (R16.25), the castles still to spawn (R8.1) and R11.4."""
+    from kaladan.env.encoding import ActionEncoder, Choice
+    from kaladan.rules.state import Decision
+
+    battle_kinds = (Decision.INVASION, Decision.CASUALTY, Decision.CARD, Decision.SPAWN,
+                    Decision.MAGIC, Decision.SPLIT)
+    checked = 0
+    for config in (Config(players=2), Config(players=3, quick_setup=True),
+                   Config(players=4, mode="team_2v2", quick_setup=True)):
+        encoder = ObservationEncoder(config, new_game(config, 0).world)
+        actions = ActionEncoder(config, new_game(config, 0).world)
+        states = [s for seed in range(21, 33) for s in _states(config, seed)]
+        for i, state in enumerate(states):
+            if state.result is not None or (state.pending.kind not in battle_kinds
+                                            and i % 10):
+                continue
+            legal = list(legal_actions(state))
+            groups: dict[tuple[int, bytes], set[int]] = {}
+            for action in legal[:40]:
+                child = state.copy()
+                apply_unchecked(child, action)
+                if child.result is not None:
+                    continue
+                seat = child.pending.seat
+                key = (seat, encoder.encode(child, seat).tobytes())
+                tokens = frozenset(Choice(actions, child, legal_actions(child)).legal_tokens())
+                known = groups.setdefault(key, set(tokens))
+                assert known == tokens, (config, action)
+                checked += 1
+    assert checked > 2000

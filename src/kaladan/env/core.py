@@ -59,6 +59,9 @@ class EnvCore:
         self.choice: Choice | None = None
         self.steps = 0  # tokens taken this episode
         self.seed = 0
+        # Per seat: (decision count, vector without a composition) of the last observation,
+        # reused while that seat composes an action (the state does not change meanwhile).
+        self._bases: dict[Seat, tuple[int, NDArray[np.float32]]] = {}
 
     # --- episode -------------------------------------------------------------------------
 
@@ -69,8 +72,12 @@ class EnvCore:
                 or state.world.neighbours != self.world.neighbours):
             raise ValueError("this configuration's map changes shape with the seed; the action "
                              "space needs a fixed map")
+        if state.world.terrain != self.world.terrain:  # random_terrain: same shape, new map
+            self.world = state.world
+            self.observations = ObservationEncoder(self.config, state.world)
         self.state = state
         self.steps = 0
+        self._bases = {}
         self._new_choice()
 
     def _new_choice(self) -> None:
@@ -108,11 +115,16 @@ class EnvCore:
         """The observation tensor of ``seat``: the composition under way only when it is
         that seat's own (another seat's half-composed action is not public)."""
         choice = self.choice
-        if choice is not None and choice.seat == seat:
-            partial, stage = choice.partial()
-        else:
-            partial, stage = None, 0
-        return self.observations.encode(self.state, seat, partial, stage)
+        decisions = self.state.decisions
+        if choice is not None and choice.seat == seat and choice.prefix:
+            known = self._bases.get(seat)
+            if known is None or known[0] != decisions:
+                known = (decisions, self.observations.encode(self.state, seat))
+                self._bases[seat] = known
+            return self.observations.with_partial(known[1], seat, *choice.partial())
+        base = self.observations.encode(self.state, seat)
+        self._bases[seat] = (decisions, base)
+        return base.copy()
 
     def view(self, seat: Seat) -> dict[str, Any]:
         """The structured (JSON) observation of ``seat`` (``rules.observe``)."""

@@ -376,6 +376,7 @@ class ActionEncoder:
 _MOVE_BLOCKS = (L._build_moves, L._build_single_moves)
 _SWAP_BLOCKS = (L._build_swaps,)
 _BUY_BLOCKS = (L._build_buys,)
+_CARD_BLOCKS = (L._build_cards,)
 
 
 class Choice:
@@ -383,7 +384,7 @@ class Choice:
     is chosen, the candidates that remain after each further token."""
 
     __slots__ = ("encoder", "state", "seat", "legal", "heads", "_groups", "prefix",
-                 "candidates")
+                 "candidates", "_head")
 
     def __init__(self, encoder: ActionEncoder, state: GameState,
                  legal: Sequence[Action]) -> None:
@@ -397,16 +398,20 @@ class Choice:
         groups: dict[int, list[int | Action]] = {}
         compound = COMPOUND
         head = encoder.head
+
+        def add(actions: Sequence[Action]) -> None:
+            for action in actions:
+                h = head(action, seat)
+                if action.kind in compound:
+                    heads[h] = None
+                    groups.setdefault(h, []).append(action)
+                else:
+                    heads[h] = action
+
         if isinstance(legal, ActionList):
             for i, part in enumerate(legal.parts):
                 if isinstance(part, list):
-                    for action in part:
-                        h = head(action, seat)
-                        if action.kind in compound:
-                            heads[h] = None
-                            groups.setdefault(h, []).append(action)
-                        else:
-                            heads[h] = action
+                    add(part)
                     continue
                 builder = part[0]
                 if builder in _MOVE_BLOCKS or builder in _SWAP_BLOCKS:
@@ -415,33 +420,37 @@ class Choice:
                     h = base + src * 6 + encoder._slot[src][dst]
                     heads[h] = None
                     groups.setdefault(h, []).append(i)
+                elif builder in _CARD_BLOCKS:
+                    gives, pool, extra, buyable, choose = part[2:7]
+                    takes = [_CARD_INDEX[c] for c in pool] if choose else [len(CARDS)]
+                    row = len(CARDS) + 1
+                    base = encoder.base[A.SWAPCARD]
+                    for give in gives:
+                        start = base + _CARD_INDEX[give] * row
+                        for take in takes:
+                            heads[start + take] = None  # atomic, built on demand
+                    if extra:
+                        base = encoder.base[A.EXTRACARD]
+                        for take in takes:
+                            heads[base + take] = None
+                    base = encoder.base[A.BUYCARD]
+                    for c in buyable:
+                        heads[base + _CARD_INDEX[c]] = None
                 elif builder in _BUY_BLOCKS:
                     tiles, units = part[2], part[3]
                     base = encoder.base[A.BUY]
-                    for c in units:
+                    for c in units:  # atomic heads, built on demand
                         row = base + unit_kind(c) * encoder.tiles
-                        for t in tiles:
-                            heads[row + t] = None  # built on demand (atomic)
+                        heads.update(dict.fromkeys([row + t for t in tiles]))
                 else:
-                    for action in legal._part(i):
-                        h = head(action, seat)
-                        if action.kind in compound:
-                            heads[h] = None
-                            groups.setdefault(h, []).append(action)
-                        else:
-                            heads[h] = action
+                    add(legal._part(i))
         else:
-            for action in legal:
-                h = head(action, seat)
-                if action.kind in compound:
-                    heads[h] = None
-                    groups.setdefault(h, []).append(action)
-                else:
-                    heads[h] = action
+            add(legal)
         self.heads = heads
         self._groups = groups
         self.prefix: list[int] = []
         self.candidates: list[tuple[list[int], Action]] = []
+        self._head: Action | None = None  # the compound head chosen, once chosen
 
     def legal_tokens(self) -> list[int]:
         """The tokens the deciding seat may give next."""
@@ -464,8 +473,8 @@ class Choice:
                     action = self.encoder.head_action(token, self.seat)
                 return action
             self.prefix = [token]
-            self.candidates = [(self.encoder.tokens(a, self.seat), a)
-                               for a in self._group_actions(token)]
+            self._head = self.encoder.head_action(token, self.seat)
+            self.candidates = self._sequences(token, self._group_actions(token))
             return None
         depth = len(self.prefix)
         remaining = [(seq, a) for seq, a in self.candidates if seq[depth] == token]
@@ -479,6 +488,24 @@ class Choice:
             if len(seq) == depth + 1:
                 return a
         return None
+
+    def _sequences(self, head: int, group: list[Action]) -> list[tuple[list[int], Action]]:
+        """Each action of a compound head with its token sequence. Unit lists (moves and
+        swaps: nearly every composition) are spelt from a table of the few distinct units
+        instead of one ``tokens`` call per action."""
+        kind = group[0].kind
+        if kind not in (A.MOVE, A.SWAP, A.RELOCATE, A.DEPLOY, A.SAVE, A.HARMONY):
+            return [(self.encoder.tokens(a, self.seat), a) for a in group]
+        encoder, seat, done = self.encoder, self.seat, self.encoder.done
+        spell: dict[UnitCode, int] = {}
+        for a in group:
+            for c in a.units + a.units2:
+                if c not in spell:
+                    spell[c] = encoder.unit_token(c, seat)
+        if kind in (A.SWAP, A.HARMONY):
+            return [([head, *[spell[c] for c in a.units], done,
+                      *[spell[c] for c in a.units2], done], a) for a in group]
+        return [([head, *[spell[c] for c in a.units], done], a) for a in group]
 
     def _group_actions(self, head: int) -> list[Action]:
         out: list[Action] = []
@@ -497,7 +524,8 @@ class Choice:
         if not self.prefix:
             return None, 0
         enc = self.encoder
-        head = enc.head_action(self.prefix[0], self.seat)
+        head = self._head
+        assert head is not None
         rest = self.prefix[1:]
         kind = head.kind
         if kind in (A.GIFT, A.SPLIT):

@@ -92,7 +92,8 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):  # noqa: N801 (PettingZo
         self._out = set()
         self._rewarded = False
         self.agent_selection = self.possible_agents[self.core.seat]
-        self._update_infos()
+        if self.structured:
+            self._update_infos()
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._index[agent]
@@ -117,7 +118,8 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):  # noqa: N801 (PettingZo
             self._rewarded = False
         if core.step(int(action)):  # an engine decision completed: the game moved on
             self._after_decision()
-            self._update_infos()
+            if self.structured:
+                self._update_infos()
 
     def _after_decision(self) -> None:
         core = self.core
@@ -130,7 +132,7 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):  # noqa: N801 (PettingZo
         elif core.truncated:
             for a in self.agents:
                 self.truncations[a] = True
-        elif self._free_for_all:
+        elif self._free_for_all and True in core.state.eliminated:
             # R18.1: an eliminated player is out of a free-for-all game for good.
             for seat, a in enumerate(self.possible_agents):
                 if seat not in self._out and core.eliminated(seat):
@@ -145,12 +147,9 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):  # noqa: N801 (PettingZo
         self._deads_step_first()
 
     def _update_infos(self) -> None:
-        core = self.core
+        """``structured=True``: each agent's JSON view in its info (built per decision)."""
         for a in self.agents:
-            info = self.infos[a]
-            info["decisions"] = core.state.decisions
-            if self.structured:
-                info["view"] = core.view(self._index[a])
+            self.infos[a]["view"] = self.core.view(self._index[a])
 
     # --- display -------------------------------------------------------------------------
 

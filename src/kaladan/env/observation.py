@@ -17,7 +17,7 @@ so an identity check finds them); the rest is written sparsely into a zeroed reg
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -52,6 +52,15 @@ _CODE_LIMIT: Final = 6 << OWNER_SHIFT  # every unit code is below this
 _CARDS: Final = len(_MAGIC_IDS)
 
 # Scales: chosen so that typical values lie in 0..1; nothing is clipped.
+# A float32 buffer written through a memoryview: an item or slice write costs a third of
+# numpy's. typeshed types memoryview items as int, hence Any.
+FloatView = Any
+
+
+def _view(array: NDArray[np.float32]) -> FloatView:
+    return memoryview(array)  # type: ignore[arg-type]
+
+
 _UNIT_SCALE: Final = 1 / 5
 _GOLD_SCALE: Final = 1 / 20
 _COUNT_SCALE: Final = 1 / 10
@@ -175,15 +184,25 @@ class ObservationEncoder:
         self._b_hits = lay.add("battle_hits", n, "casualties still to choose per relative"
                                " player /5 (a side leader's before it shares them, R23.22)")
         self._b_invade = lay.add("battle_invade", 1, "units still to leave behind (R17.6) /5")
+        self._b_staying = lay.add("battle_staying", n * _SLOTS, "units chosen to stay behind"
+                                  " on the attacking tile (R17.6), per relative owner x type x"
+                                  " upgraded /5")
+        self._b_aside = lay.add("battle_set_aside", n * _SLOTS, "units killed in this battle and"
+                                " set aside until step G (R16.25), per relative owner x type x"
+                                " upgraded /5")
+        self._b_choosing = lay.add("battle_choosing", _CARDS, "the revealed card whose holder"
+                                   " is choosing its effect (section 26), one-hot")
         # --- 6. global ---------------------------------------------------------------------
         self._g_event = lay.add("event", len(_EVENT_IDS), "event card being resolved,"
                                 " one-hot over EV ids")
         self._g_marked = lay.add("event_marked", n, "relative players it marked (R7.13)")
         self._g_last = lay.add("last_event", len(_DRAWN_IDS), "last card drawn, one-hot over"
                                " EV then EG ids")
+        self._g_spawn = lay.add("spawn_left", t_count, "castles still to spawn on this turn"
+                                " (R8.1), multi-hot over tiles")
         g_scalars = ["deck count/36", "discard count/36", "final round", "oracles", "scales",
                      "gilded", "gold frozen (R9.4)", "six gates", "turn/30", "game over",
-                     "must lose (EV15)"]
+                     "must lose (EV15)", "empty tile bought this phase (R11.4)"]
         self._g_scalars = lay.add("global", len(g_scalars), ", ".join(g_scalars))
         self._g_count = len(g_scalars)
         self._g_mode = lay.add("mode", len(MODES), "mode one-hot (" + ", ".join(MODES) + ")")
@@ -205,11 +224,12 @@ class ObservationEncoder:
         self._p_linear = len(p_scalars) - 2  # the numbers; then two flags, one-hots
         self._player_scale = np.array([_GOLD_SCALE] + [_COUNT_SCALE] * (self._p_linear - 2)
                                       + [1.0], dtype=np.float32)
-        self._player_cache: dict[tuple[int, ...], NDArray[np.float32]] = {}
+        self._player_cache: dict[tuple[int, ...], FloatView] = {}
         self._seen: list[_Seen | None] = [None] * n
         # Board rows from the fortified column on, by (units, fortified, capacity, observer).
-        self._row_cache: dict[tuple[tuple[UnitCode, ...], bool, int, int],
-                              NDArray[np.float32]] = {}
+        self._row_cache: dict[tuple[tuple[UnitCode, ...], bool, int, int], FloatView] = {}
+        self._zeros = _view(np.zeros(self.size, dtype=np.float32))
+        self._blank_row = np.zeros(self.row_len - self._row_fort, dtype=np.float32)
         self._static_rows = np.zeros((t_count, self.row_len), dtype=np.float32)
         for t in range(t_count):
             # a castle spot holds a castle tile (R4.4): its terrain is castle
@@ -237,11 +257,11 @@ class ObservationEncoder:
         seen = self._seen[seat]
         if seen is None:
             seen = self._seen[seat] = self._new_seen()
-        buf = seen.buf
+        buf = seen.mv
         self._encode_board(state, seat, seen)
         self._encode_players(state, seat, seen)
         self._encode_cards(state, seat, seen)
-        seen.dense.fill(0.0)
+        buf[self._dense_start:] = self._zeros[: self.size - self._dense_start]
         n = self.n
         ones = [self._turn + (state.active - seat) % n,
                 self._turn + n + (state.pending.seat - seat) % n,
@@ -254,7 +274,22 @@ class ObservationEncoder:
         self._encode_global(state, seat, buf, ones)
         for i in ones:
             buf[i] = 1.0
-        return buf.copy()
+        return seen.buf.copy()
+
+    def with_partial(self, base: NDArray[np.float32], seat: int, partial: Action | None,
+                     stage: int = 0) -> NDArray[np.float32]:
+        """``base`` (this encoder's vector of ``seat`` for the same state) with the partial
+        action section rewritten: while an action is composed the state does not change,
+        so the rest of the vector stands."""
+        out = base.copy()
+        view = _view(out)
+        view[self._partial:self._p_stage + 3] = self._zeros[: self._p_stage + 3 - self._partial]
+        if partial is not None:
+            ones: list[int] = []
+            self._encode_partial(seat, partial, stage, view, ones)
+            for i in ones:
+                view[i] = 1.0
+        return out
 
     # --- sections ---------------------------------------------------------------------------
 
@@ -279,7 +314,7 @@ class ObservationEncoder:
         # (and comparing lists checks identity first).
         if board == seen.board and fortified == seen.fort:
             return
-        flat, row_len = seen.buf, self.row_len
+        flat, row_len = seen.mv, self.row_len
         seen_units, seen_fort = seen.board, seen.fort
         cache = self._row_cache
         capacity = self.world.capacity
@@ -293,7 +328,7 @@ class ObservationEncoder:
             key = (units, fort, capacity[t], seat)
             row = cache.get(key)
             if row is None:
-                row = self._board_row(units, fort, capacity[t], seat)
+                row = _view(self._board_row(units, fort, capacity[t], seat))
                 if len(cache) >= _ROW_CACHE_LIMIT:
                     cache.clear()
                 cache[key] = row
@@ -302,12 +337,13 @@ class ObservationEncoder:
     def _board_row(self, units: tuple[UnitCode, ...], fortified: bool, capacity: int,
                    seat: int) -> NDArray[np.float32]:
         """A tile's fortified flag, units by relative owner x type x upgraded, free room."""
-        row = np.zeros(self.row_len - self._row_fort, dtype=np.float32)
-        row[0] = 1.0 if fortified else 0.0
+        row = self._blank_row.copy()
+        view = _view(row)
+        view[0] = 1.0 if fortified else 0.0
         slots = self._unit_slot[seat]
         for c in units:
-            row[1 + slots[c]] += _UNIT_SCALE
-        row[-1] = (capacity - len(units)) * _UNIT_SCALE
+            view[1 + slots[c]] += _UNIT_SCALE
+        view[len(row) - 1] = (capacity - len(units)) * _UNIT_SCALE
         return row
 
     def _encode_players(self, state: GameState, seat: int, seen: _Seen) -> None:
@@ -318,7 +354,8 @@ class ObservationEncoder:
         plen = self.player_len
         keys = seen.p_keys
         cache = self._player_cache
-        region = seen.players
+        region = seen.mv
+        base = self._players
         gold, reserve, specials = state.gold, state.reserve, state.reserve_specials
         waiting, graveyard, trophies = state.specials_waiting, state.graveyard, state.trophies
         hand, pool, buyable, eliminated = state.hand, state.pool, state.buyable, state.eliminated
@@ -333,11 +370,12 @@ class ObservationEncoder:
             keys[i] = key
             row = cache.get(key)
             if row is None:
-                row = np.array(key, dtype=np.float32) * self._player_scale
+                row = _view(np.array(key, dtype=np.float32) * self._player_scale)
                 if len(cache) >= _ROW_CACHE_LIMIT:
                     cache.clear()
                 cache[key] = row
-            region[i * plen:i * plen + self._p_linear] = row
+            at = base + i * plen
+            region[at:at + self._p_linear] = row
         home = state.home
         if (state.realm == seen.p_realm and state.setup_named == seen.p_named
                 and home == seen.p_home and state.first == seen.p_first):
@@ -372,8 +410,9 @@ class ObservationEncoder:
         if places == seen.cards:
             return
         seen.cards = [cards[:] for cards in places]
-        buf = seen.buf
-        buf[self._hand:self._ally_pool + _CARDS] = 0.0
+        buf = seen.mv
+        buf[self._hand:self._ally_pool + _CARDS] = self._zeros[: self._ally_pool + _CARDS
+                                                              - self._hand]
         index = _MAGIC_INDEX
         starts = [self._hand, self._pool, self._buyable, self._spent]
         starts += [self._ally_hand, self._ally_pool] * len(allies)
@@ -382,7 +421,7 @@ class ObservationEncoder:
                 buf[start + index[c]] = 1.0
 
     def _encode_partial(self, seat: int, partial: Action, stage: int,
-                        buf: NDArray[np.float32], ones: list[int]) -> None:
+                        buf: FloatView, ones: list[int]) -> None:
         ones.append(self._partial)
         ones.append(self._p_kind + _KIND_INDEX[partial.kind])
         if partial.tile >= 0:
@@ -407,7 +446,7 @@ class ObservationEncoder:
         if 0 <= stage < 3:
             ones.append(self._p_stage + stage)
 
-    def _encode_battle(self, state: GameState, seat: int, buf: NDArray[np.float32],
+    def _encode_battle(self, state: GameState, seat: int, buf: FloatView,
                        ones: list[int]) -> None:
         battle = state.battle
         assert battle is not None
@@ -453,17 +492,26 @@ class ObservationEncoder:
             counts = [0.0] * sizes
             for size in dice:
                 counts[_DIE_INDEX.get(size, sizes - 1)] += _UNIT_SCALE
-            buf[start:start + sizes] = counts
+            for i, value in enumerate(counts):
+                buf[start + i] = value
             if rolls:
                 top = sorted(rolls, reverse=True)[:_ROLLS_SHOWN]
                 at = start + sizes
-                buf[at:at + len(top)] = [r * _ROLL_SCALE for r in top]
+                for i, r in enumerate(top):
+                    buf[at + i] = r * _ROLL_SCALE
         for p, hits in battle.hits.items():
             buf[self._b_hits + (p - seat) % n] = hits * _UNIT_SCALE
         if battle.invade_left:
             buf[self._b_invade] = battle.invade_left * _UNIT_SCALE
+        slots = self._unit_slot[seat]
+        for c in battle.staying:
+            buf[self._b_staying + slots[c]] += _UNIT_SCALE
+        for c, _, _ in battle.set_aside:
+            buf[self._b_aside + slots[c]] += _UNIT_SCALE
+        if battle.choosing:
+            ones.append(self._b_choosing + _MAGIC_INDEX[battle.choosing])
 
-    def _encode_global(self, state: GameState, seat: int, buf: NDArray[np.float32],
+    def _encode_global(self, state: GameState, seat: int, buf: FloatView,
                        ones: list[int]) -> None:
         event = state.event
         must_lose = False
@@ -474,7 +522,7 @@ class ObservationEncoder:
         if state.last_event is not None:
             ones.append(self._g_last + _DRAWN_INDEX[state.last_event])
         at = self._g_scalars
-        buf[at:at + self._g_count] = (
+        for i, value in enumerate((
             len(state.deck) * _DECK_SCALE, len(state.discard) * _DECK_SCALE,
             1.0 if state.final_slot >= 0 else 0.0,
             1.0 if state.oracles else 0.0,
@@ -485,19 +533,23 @@ class ObservationEncoder:
             state.turn * _TURN_SCALE,
             1.0 if state.result is not None else 0.0,
             1.0 if must_lose else 0.0,
-        )
+            1.0 if state.purchase_empty >= 0 else 0.0,
+        )):
+            buf[at + i] = value
+        ones += [self._g_spawn + t for t in state.spawn_left]
 
 
 class _Seen:
     """One observer's buffer and what its persistent sections were computed from."""
 
-    __slots__ = ("buf", "rows", "players", "dense", "board", "fort", "home", "p_keys",
+    __slots__ = ("buf", "mv", "rows", "players", "dense", "board", "fort", "home", "p_keys",
                  "p_realm", "p_named", "p_home", "p_first", "cards")
 
     def __init__(self, buf: NDArray[np.float32], rows: NDArray[np.float32],
                  players: NDArray[np.float32], dense: NDArray[np.float32], tiles: int,
                  n: int) -> None:
         self.buf = buf
+        self.mv = _view(buf)  # item and slice writes through it cost a third of numpy's
         self.rows = rows  # the board section as (tiles, row length), a view of buf
         self.players = players  # the players section, a view of buf
         self.dense = dense  # the sections rewritten at every call, a view of buf
