@@ -18,7 +18,21 @@ _FACTORIES: dict[str, Callable[[dict[str, str]], Bot]] = {
     "random": lambda params: RandomBot(),
     "greedy": lambda params: GreedyBot(),
     "mcts": lambda params: MctsBot(MctsParams.parse(params)),
+    "ppo": lambda params: _ppo_bot(params),
 }
+
+
+def _ppo_bot(params: dict[str, str]) -> Bot:
+    """``ppo:path=FILE.zip``: imported only when asked for, so torch loads only then."""
+    if not params.get("path"):
+        raise ConfigError("the ppo bot needs a policy: ppo:path=FILE.zip "
+                          "(trained with bench/train_ppo.py)")
+    try:
+        from . import ppo
+    except ImportError as exc:
+        raise ConfigError(f"the ppo bot needs torch and sb3-contrib: install kaladan[train] "
+                          f"({exc})") from exc
+    return ppo.from_params(params)
 
 
 def bot_codes() -> list[str]:
