@@ -61,6 +61,9 @@ def add_parser(sub: Any) -> None:
         default = getattr(d, name)
         p.add_argument(f"--{name.replace('_', '-')}", type=type(default), default=default,
                        metavar=metavar, help=f"{text} (default {default:g})")
+    p.add_argument("--ppo-policy", default=None, metavar="FILE",
+                   help="a trained policy (bench/train_ppo.py, needs kaladan[train]) offered "
+                        "as the seat kind 'ppo' (default: none, no ppo seat)")
     p.add_argument("--bot-games", choices=("on", "off"), default=None,
                    help="allow games without a human seat (default: on when listening on "
                         "loopback, off otherwise)")
@@ -73,6 +76,7 @@ def add_parser(sub: Any) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn  # imported here: the other commands do not need the web stack
 
+    from ..rules.errors import ConfigError
     from ..server.app import create_app
     from ..server.settings import ServerSettings
     from ..server.storage import StorageError
@@ -85,7 +89,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     changes: dict[str, Any] = {name: getattr(args, name) for name, _, _ in LIMIT_FLAGS}
     changes.update(
         bot_games=loopback if args.bot_games is None else args.bot_games == "on",
-        allowed_hosts=hosts, any_seed=args.any_seed)
+        allowed_hosts=hosts, any_seed=args.any_seed, ppo_policy=args.ppo_policy)
     if args.bot_delay is not None:
         changes["bot_delay"] = args.bot_delay
     try:
@@ -93,8 +97,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:  # "rate must be above 0": name the flag
         name, _, rest = str(exc).partition(" ")
         return _fail(f"--{name.replace('_', '-')} {rest}")
-    try:
+    try:  # the policy loads here (seconds, torch), once for every game
         app = create_app(args.database_url, settings)
+    except ConfigError as exc:  # "ppo policy '/x.zip' not found"
+        return _fail(f"--ppo-policy: {exc}")
+    try:
         app.state.service.store.upgrade()  # a bad database fails here, clearly, not in uvicorn
     except StorageError as exc:
         return _fail(str(exc))

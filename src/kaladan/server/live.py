@@ -23,7 +23,7 @@ from ..game import Game
 from ..rules.gamelog import Entry, visible
 from ..rules.state import GameState
 
-QUICK_BOTS = frozenset({"random", "greedy"})
+QUICK_BOTS = frozenset({"random", "greedy", "ppo"})  # no search: on threads, not processes
 
 
 @dataclass(slots=True)

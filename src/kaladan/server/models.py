@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from ..bots.registry import bot_codes
-from .service import BOT_LIMITS, HUMAN
+from .service import BOT_LIMITS, HUMAN, PPO
 
 # The largest whole number a client sends (a seed, an index, a version): the largest that
 # every JSON reader holds exactly (I-JSON, RFC 7493; JavaScript's Number.MAX_SAFE_INTEGER).
@@ -57,14 +57,19 @@ def _mcts_pattern() -> str:
     return rf"mcts(?::(?:{by_count}(?:,{by_count})*|{by_time}(?:,{by_time})*))?"
 
 
-def _seat_pattern() -> str:
-    plain = [code for code in bot_codes() if code != "mcts"]
+def seat_pattern(ppo: bool) -> str:
+    """The seat kinds a client may ask for: ``human``, the registry's bots (mcts with its
+    parameters), and with ``ppo`` the kind ``ppo`` exactly (the operator's policy, never a
+    path: ``ServerSettings.ppo_policy``)."""
+    plain = [code for code in bot_codes() if code not in ("mcts", PPO)]
     assert "mcts" in bot_codes(), "the seat pattern knows the mcts bot's parameters"
-    return "^(?:" + "|".join([HUMAN, *plain, _mcts_pattern()]) + ")$"
+    return "^(?:" + "|".join([HUMAN, *plain, *([PPO] if ppo else []), _mcts_pattern()]) + ")$"
 
 
-SEAT_PATTERN = _seat_pattern()
-SeatKind = Annotated[str, StringConstraints(pattern=SEAT_PATTERN)]
+SEAT_PATTERN = seat_pattern(ppo=False)  # what every server takes
+# The model takes "ppo" as well; a server without a policy refuses it (400 unknown_bot) and
+# its OpenAPI schema says SEAT_PATTERN (openapi.py).
+SeatKind = Annotated[str, StringConstraints(pattern=seat_pattern(ppo=True))]
 
 
 class Strict(BaseModel):
@@ -81,7 +86,8 @@ class CreateGame(Strict):
         min_length=2, max_length=6,
         description="per seat 'human' or a bot code of the registry: random, greedy, mcts "
         "with optional parameters iterations (or time, in seconds), c, horizon, width, "
-        "within the server's caps: e.g. 'mcts:time=1', 'mcts:iterations=400,c=0.5'")
+        "within the server's caps: e.g. 'mcts:time=1', 'mcts:iterations=400,c=0.5'; 'ppo' "
+        "plays the trained policy of a server started with --ppo-policy")
     options: dict[str, str] = Field(default_factory=dict, max_length=20,
                                     description="R3.3 options by name, e.g. "
                                     "{'mountain_defence': 'drop_lowest'}; world=custom comes "
@@ -277,7 +283,8 @@ ERROR_STATUSES: dict[int, str] = {
     429: "too many requests, games created or games brought back from storage from this "
          "address (rate_limited)",
     503: "the database refused or cannot be read; nothing changed, try again "
-         "(storage_unavailable)",
+         "(storage_unavailable); a stored game has a ppo seat this server has no policy for "
+         "now (bot_unavailable)",
 }
 # Every request can meet these: the Host check, the size and rate limits, the storage.
 ALWAYS = (400, 413, 429, 503)

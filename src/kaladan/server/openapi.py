@@ -5,7 +5,8 @@ server does (docs/api.md "OpenAPI").
   validation error 400 in its own shape (``ErrorBody``), and 422 only for an illegal action.
 - The create request as strict as the server: ruleset options and their values (R3.3) as
   enums, the number of seats per mode (R23.1), and what this server's settings refuse (games
-  without a human seat, a chosen seed with two or more human seats, the length of a name).
+  without a human seat, a chosen seed with two or more human seats, the length of a name,
+  the ppo seat without a policy).
 - The seat token as a bearer security scheme; links from a created game to joining its seats
   and from a joined seat to its view and decisions, so a client (or stateful testing) can
   follow a game from the schema alone.
@@ -19,7 +20,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from ..rules.config import OPTIONS
-from .models import SEAT_PATTERN
+from .models import seat_pattern
 from .service import HUMAN
 from .settings import ServerSettings
 
@@ -73,6 +74,8 @@ def _strict_create(create: dict[str, Any], settings: ServerSettings) -> None:
         "properties": {name: {"enum": [v for v in values if (name, v) != ("world", "custom")]}
                        for name, values in OPTIONS.items()}}
     properties["name"]["maxLength"] = min(properties["name"]["maxLength"], settings.max_name)
+    pattern = seat_pattern(ppo=settings.ppo_policy is not None)  # "ppo" with a policy only
+    properties["seats"]["items"]["pattern"] = pattern
     rules: list[dict[str, Any]] = [{"anyOf": [
         {"properties": {"mode": {"const": "free_for_all"}}},
         *({"required": ["mode"], "properties": {
@@ -86,7 +89,7 @@ def _strict_create(create: dict[str, Any], settings: ServerSettings) -> None:
             {"properties": {"seats": {"contains": _HUMAN, "maxContains": 1}}}]
         if settings.bot_games:  # or no person at all
             seeded.append({"properties": {"seats": {"items": {
-                "pattern": SEAT_PATTERN.replace(f"{HUMAN}|", "")}}}})
+                "pattern": pattern.replace(f"{HUMAN}|", "")}}}})
         rules.append({"anyOf": seeded})
     create["allOf"] = rules
 

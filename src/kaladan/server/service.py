@@ -27,9 +27,9 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..bots.base import SeatView
+from ..bots.base import Bot, SeatView
 from ..bots.registry import bot_codes, make_bot
 from ..game import Game, is_gift
 from ..record import ReplayError
@@ -38,12 +38,16 @@ from ..rules.config import MODES, OPTIONS, Config, Mode
 from ..rules.errors import IllegalActionError, InvalidActionError, KaladanError
 from ..rules.legal import legal_actions
 from ..rules.state import GameState
+from ..rules.world import World
 from .botpool import BotPool
 from .errors import ApiError
 from .limits import PerAddress
 from .live import QUICK_BOTS, LiveGame, SeatInfo
 from .settings import ServerSettings
 from .storage import DamagedGame, Store, StoredGame
+
+if TYPE_CHECKING:
+    from ..bots.ppo import PpoBot
 
 log = logging.getLogger("kaladan.server")
 
@@ -56,6 +60,12 @@ BOT_LIMITS = {"time": 10.0, "iterations": 20_000, "horizon": 200, "width": 50}
 BOT_BURST = 100  # quick bot decisions per worker call when bots do not pause
 RETRY_MAX = 30.0  # seconds: the longest pause of a bot waiting for storage to come back
 LOCAL = "local"  # the client address of calls made without one (tests, tools)
+PPO = "ppo"  # the seat kind of the operator's trained policy (``ServerSettings.ppo_policy``)
+
+
+class BotUnavailable(KaladanError):
+    """A stored game's bot seat this server cannot play now (a ppo seat, and the server was
+    started without a policy or with one for another player count)."""
 
 
 def digest(secret: str) -> str:
@@ -63,13 +73,24 @@ def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
-def check_bot_spec(spec: str) -> str:
+def check_bot_spec(spec: str, ppo_policy: str | None = None) -> str:
     """A bot of the registry (``random``, ``greedy``, ``mcts:...``): never a file path, which
-    would let a client run code on the server."""
+    would let a client run code on the server. ``ppo`` (exactly that) is the operator's
+    policy (``ServerSettings.ppo_policy``), refused when the server has none. Returns the
+    seat kind as stored; ``bot_spec`` turns it into the spec a bot is made from."""
     name = spec.strip().partition(":")[0].lower()
     if name not in bot_codes() or ".py" in spec or "/" in spec:
         raise ApiError(400, "unknown_bot", f"unknown seat kind {spec!r}: use 'human' or one "
                        f"of {', '.join(bot_codes())}", input=spec)
+    if name == PPO:
+        if spec.strip() != PPO:  # a client never names a file, nor tunes the policy
+            raise ApiError(400, "unknown_bot", f"seat kind {spec!r}: the ppo seat takes no "
+                           "parameters, it plays the policy this server was started with",
+                           input=spec)
+        if ppo_policy is None:
+            raise ApiError(400, "unknown_bot", "this server offers no ppo policy (its "
+                           "operator starts it with --ppo-policy FILE)", input=spec)
+        return PPO
     try:
         make_bot(spec)
     except KaladanError as exc:
@@ -81,6 +102,46 @@ def check_bot_spec(spec: str) -> str:
             raise ApiError(400, "bot_too_slow", f"{key.strip()}={value.strip()} is over this "
                            f"server's limit of {limit:g} per decision", input=spec)
     return spec.strip()
+
+
+def bot_spec(kind: str, ppo_policy: str | None) -> str:
+    """The registry spec a stored bot seat kind is made from: ``ppo`` plays the server's
+    current policy, every other kind is its own spec."""
+    if kind == PPO and ppo_policy is not None:
+        return f"{PPO}:path={ppo_policy}"
+    return kind
+
+
+class PolicyBots:
+    """The bots of a server's seats: the ppo policy is loaded once (seconds: torch) and
+    shared by every game (it keeps nothing of a game), the other bots made per seat."""
+
+    def __init__(self, ppo_policy: str | None) -> None:
+        self.ppo_policy = ppo_policy
+        self.ppo: PpoBot | None = None
+        if ppo_policy is not None:
+            from ..bots.ppo import PpoBot  # only here: a server without a policy needs no torch
+
+            # ConfigError when the file is missing or no policy (``kaladan serve`` says so)
+            bot = make_bot(bot_spec(PPO, ppo_policy))
+            assert isinstance(bot, PpoBot)
+            self.ppo = bot
+
+    def make(self, kind: str, config: Config, world: World) -> Bot:
+        """The bot of a seat of ``kind`` (as ``check_bot_spec`` returned it) in a game of
+        ``config`` on ``world``; ApiError 400 ``unknown_bot`` when it cannot play there (no
+        policy, or a policy trained for another player count)."""
+        if kind != PPO:
+            return make_bot(kind)
+        if self.ppo is None:
+            raise ApiError(400, "unknown_bot", "this server offers no ppo policy (its "
+                           "operator starts it with --ppo-policy FILE)", input=kind)
+        try:
+            self.ppo.encoders(config, world)  # its sizes fit this game's, or ConfigError
+        except KaladanError as exc:
+            raise ApiError(400, "unknown_bot", f"this server's ppo policy cannot play this "
+                           f"game: {exc}", input=kind) from exc
+        return self.ppo
 
 
 def make_config(mode: str, players: int, options: Mapping[str, str],
@@ -104,16 +165,30 @@ def make_config(mode: str, players: int, options: Mapping[str, str],
                        getattr(exc, "rule", None) or None) from exc
 
 
-def rebuild(stored: StoredGame) -> LiveGame:
+def rebuild(stored: StoredGame, bots: PolicyBots | None = None) -> LiveGame:
     """Replay a stored game: every step must be legal and cause the recorded chance. Raises
-    (ReplayError, ConfigError, KeyError, ...) when the stored rows are not a game."""
+    (ReplayError, ConfigError, KeyError, ...) when the stored rows are not a game, and
+    ``BotUnavailable`` when a bot seat needs a ppo policy ``bots`` (the server's) cannot
+    give (none, or one for another player count): the game is sound, the server is not
+    set up for it."""
+    bots = bots or PolicyBots(None)
     game = Game.new(Config.from_json(stored.config), stored.seed)
     seats = [SeatInfo.from_json(s) for s in stored.seats]
     if len(seats) != game.config.players or any(s.kind not in (HUMAN, "bot") for s in seats):
         raise ReplayError(f"{len(seats)} stored seats for {game.config.players} players")
-    live = LiveGame(stored.id, stored.name, stored.created, game, seats,
-                    [None if s.bot is None else make_bot(check_bot_spec(s.bot))
-                     for s in seats],
+    made: list[Bot | None] = []
+    for s in seats:
+        if s.bot is None:
+            made.append(None)
+            continue
+        kind = s.bot.strip()
+        if kind != PPO:  # a stored spec is checked as a client's was
+            kind = check_bot_spec(kind)
+        try:
+            made.append(bots.make(kind, game.config, game.state.world))
+        except ApiError as exc:
+            raise BotUnavailable(exc.message) from exc
+    live = LiveGame(stored.id, stored.name, stored.created, game, seats, made,
                     owner=stored.creator or stored.id, seed_public=stored.seed_public)
     for i, (seat, text, chance) in enumerate(stored.steps):
         if game.state.pending.seat != seat and not is_gift(text):  # R23.11
@@ -133,6 +208,7 @@ class GameService:
         self.store = store
         self.settings = settings
         self.bot_delay = settings.bot_delay
+        self.bots = PolicyBots(settings.ppo_policy)  # ConfigError: the policy does not load
         # Live games, least recently used first (``_remember`` keeps at most live_games).
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
         self._loading = asyncio.Lock()
@@ -177,7 +253,11 @@ class GameService:
         if stored is None:
             raise ApiError(404, "unknown_game", f"no game {game_id!r}", input=game_id)
         try:
-            return rebuild(stored)
+            return rebuild(stored, self.bots)
+        except BotUnavailable as exc:  # sound rows: the game is back once the server has
+            log.warning("game %s cannot be loaded: %s", game_id, exc)  # the policy it needs
+            raise ApiError(503, "bot_unavailable", f"game {game_id} has a seat this server "
+                           f"cannot play now: {exc}", input=game_id) from exc
         except Exception as exc:  # any damage: one bad game must not stop the others
             self._quarantine(game_id, f"cannot be rebuilt: {exc!r}")
             raise ApiError(404, "unknown_game", f"game {game_id} is damaged and was set "
@@ -241,7 +321,8 @@ class GameService:
                      name: str, client: str = LOCAL) -> tuple[LiveGame, list[tuple[int, str]]]:
         """A new game; returns it with the one-time join code of every human seat."""
         settings = self.settings
-        kinds = [HUMAN if s.strip().lower() == HUMAN else check_bot_spec(s) for s in seats]
+        kinds = [HUMAN if s.strip().lower() == HUMAN else check_bot_spec(s, settings.ppo_policy)
+                 for s in seats]
         humans = kinds.count(HUMAN)
         if humans == 0 and not settings.bot_games:
             raise ApiError(400, "bot_games_off", "this server plays games with at least one "
@@ -279,11 +360,13 @@ class GameService:
                 infos.append(SeatInfo(HUMAN, None, digest(code)))
             else:
                 infos.append(SeatInfo("bot", kind))
+        # a ppo policy for another player count is refused here (400), not at its turn
+        bots = [None if s.bot is None else self.bots.make(s.bot, config, game.state.world)
+                for s in infos]
         game_id = "g_" + secrets.token_hex(8)
         owner = digest(client)
         live = LiveGame(game_id, name or f"Game {game_id[2:8]}", datetime.now(UTC), game,
-                        infos, [None if s.bot is None else make_bot(s.bot) for s in infos],
-                        owner=owner, seed_public=seed_public)
+                        infos, bots, owner=owner, seed_public=seed_public)
         try:
             await asyncio.to_thread(self.store.create_game, game_id, live.name, live.created,
                                     config.to_json(), seed, live.status,
@@ -508,7 +591,8 @@ class GameService:
             state, pending = live.game.state, live.game.state.pending
             seed = live.bot_seed(seat)
         try:
-            action = await self.searches.choose(live.owner, spec, state, seat, seed)
+            action = await self.searches.choose(
+                live.owner, bot_spec(spec, self.settings.ppo_policy), state, seat, seed)
         except BrokenProcessPool:
             raise
         except Exception:  # a failing bot must not stall the game
@@ -559,7 +643,8 @@ class GameService:
 
 
 def quick(spec: str) -> bool:
-    """A bot that decides in well under a millisecond (no search)."""
+    """A bot that decides in a few milliseconds at most (no search): random and greedy, and
+    ppo (a few passes of a small network, on the policy the server loaded once)."""
     return spec.partition(":")[0].strip().lower() in QUICK_BOTS
 
 

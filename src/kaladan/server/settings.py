@@ -25,6 +25,9 @@ class ServerSettings:
     bot_seconds: float = 10.0  # the most a bot may think per decision, whatever its settings
     bot_jobs_per_client: int = 1  # searches of one client's games running at the same time
     bot_games: bool = True  # games without a human seat (bots only, for spectators)
+    # A trained policy file (bench/train_ppo.py) played by the seat kind "ppo"; chosen by
+    # the operator, never by a client. None: the server offers no ppo seat.
+    ppo_policy: str | None = None
     # Seeds: the server draws them for games with two or more humans (a known seed reveals
     # every hand and the deck); ``any_seed`` lets a creator choose one anyway (tests only).
     any_seed: bool = False
