@@ -81,8 +81,7 @@ def mask_cost(players: int, games: int, seed: int) -> tuple[float, float]:
     copies = [s.copy() for s in states]
     start = time.process_time()
     for s in copies:
-        mask = np.zeros(encoder.size, dtype=np.int8)
-        mask[Choice(encoder, s, legal_actions(s)).legal_tokens()] = 1
+        Choice(encoder, s, legal_actions(s)).mask()
     return legal_t, time.process_time() - start - legal_t
 
 

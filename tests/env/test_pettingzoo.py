@@ -107,7 +107,7 @@ def test_an_eliminated_player_is_terminated_at_once_with_minus_one() -> None:
             obs, reward, termination, truncation, _ = env.last()
             if termination and not env.core.over:
                 seat = env.possible_agents.index(agent)
-                assert env.core.eliminated(seat)
+                assert env.core.state.eliminated[seat]
                 assert reward == -1.0
                 env.step(None)
                 assert agent not in env.agents

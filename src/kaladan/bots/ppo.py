@@ -99,12 +99,9 @@ def compose(model: Any, actions: ActionEncoder, observations: ObservationEncoder
     token (``rng`` as in ``predict_token``)."""
     choice = Choice(actions, state, legal)
     seat = choice.seat
-    mask = np.zeros(actions.size, dtype=bool)
     while True:
         obs = observations.encode(state, seat, *choice.partial())
-        mask[:] = False
-        mask[choice.legal_tokens()] = True
-        done = choice.push(predict_token(model, obs, mask, rng))
+        done = choice.push(predict_token(model, obs, choice.mask(np.bool_), rng))
         if done is not None:
             return done
 

@@ -7,8 +7,8 @@ PettingZoo, Gymnasium and OpenSpiel adapters are thin layers over it.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
+import copy
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -19,6 +19,7 @@ from ..rules.apply import apply_unchecked
 from ..rules.config import Config, Mode
 from ..rules.errors import InvalidActionError
 from ..rules.legal import legal_actions
+from ..rules.observe import observe
 from ..rules.setup import new_game
 from ..rules.state import GameState
 from ..rules.units import Seat
@@ -50,15 +51,12 @@ class EnvCore:
         self.config = config
         self.max_decisions = max_decisions
         self.score_shaping = score_shaping
-        world = new_game(config, 0).world
-        self.world = world
+        self.state: GameState = new_game(config, 0)
+        self.world = world = self.state.world
         self.actions = ActionEncoder(config, world)
         self.observations = ObservationEncoder(config, world)
         self.n = config.players
-        self.state: GameState = new_game(config, 0)
         self.choice: Choice | None = None
-        self.steps = 0  # tokens taken this episode
-        self.seed = 0
         # Per seat: (decision count, vector without a composition) of the last observation,
         # reused while that seat composes an action (the state does not change meanwhile).
         self._bases: dict[Seat, tuple[int, NDArray[np.float32]]] = {}
@@ -66,7 +64,6 @@ class EnvCore:
     # --- episode -------------------------------------------------------------------------
 
     def reset(self, seed: int) -> None:
-        self.seed = seed
         state = new_game(self.config, seed)
         if (len(state.world.names) != len(self.world.names)
                 or state.world.neighbours != self.world.neighbours):
@@ -76,16 +73,31 @@ class EnvCore:
             self.world = state.world
             self.observations = ObservationEncoder(self.config, state.world)
         self.state = state
-        self.steps = 0
         self._bases = {}
         self._new_choice()
 
-    def _new_choice(self) -> None:
+    def fork(self, state: GameState, legal: Sequence[Action] | None = None) -> EnvCore:
+        """A core over ``state`` (a copy or a determinization of this one's) that shares the
+        configuration and encoders, has caches of its own and replays this core's token
+        prefix; ``legal`` are the decision's actions when already known."""
+        new = copy.copy(self)
+        new.state = state
+        new._bases = {}
+        new._new_choice(legal)
+        old = self.choice
+        if old is not None and new.choice is not None:
+            for token in old.prefix:
+                if new.choice.push(token) is not None:  # a prefix is never a whole action
+                    raise AssertionError(f"token prefix {old.prefix} completed an action")
+        return new
+
+    def _new_choice(self, legal: Sequence[Action] | None = None) -> None:
         state = self.state
         if state.result is not None:
             self.choice = None
             return
-        self.choice = Choice(self.actions, state, legal_actions(state))
+        self.choice = Choice(self.actions, state,
+                             legal if legal is not None else legal_actions(state))
 
     @property
     def over(self) -> bool:
@@ -105,11 +117,10 @@ class EnvCore:
     def legal_tokens(self) -> list[int]:
         return self.choice.legal_tokens() if self.choice is not None else []
 
-    def mask(self) -> NDArray[np.int8]:
-        out = np.zeros(self.actions.size, dtype=np.int8)
-        if self.choice is not None:
-            out[self.choice.legal_tokens()] = 1
-        return out
+    def mask(self, dtype: type[np.generic] = np.int8) -> NDArray[Any]:
+        if self.choice is None:
+            return np.zeros(self.actions.size, dtype=dtype)
+        return self.choice.mask(dtype)
 
     def observe(self, seat: Seat) -> NDArray[np.float32]:
         """The observation tensor of ``seat``: the composition under way only when it is
@@ -128,8 +139,18 @@ class EnvCore:
 
     def view(self, seat: Seat) -> dict[str, Any]:
         """The structured (JSON) observation of ``seat`` (``rules.observe``)."""
-        from ..rules.observe import observe
         return observe(self.state, seat)
+
+    def render(self) -> str:
+        """The terminal board and one status line (the adapters' ``render_mode="ansi"``)."""
+        from ..play.hexmap import map_text  # Rich: only for a render
+        state = self.state
+        status = (f"turn {state.turn}, {state.phase.label}, "
+                  f"{state.pending.kind.label} for P{state.pending.seat + 1}; gold "
+                  + " ".join(f"P{p + 1}:{g}" for p, g in enumerate(state.gold)))
+        if state.result is not None:
+            status = f"game over: {state.result.end}, scores {state.result.scores}"
+        return f"{map_text(state, 'en').plain}\n{status}"
 
     # --- acting --------------------------------------------------------------------------
 
@@ -141,7 +162,6 @@ class EnvCore:
         if choice is None:
             raise InvalidActionError("the game is over")
         action = choice.push(int(token))
-        self.steps += 1
         if action is None:
             return False
         apply_unchecked(self.state, action)
@@ -186,11 +206,7 @@ class EnvCore:
                     out[p] += self.score_shaping * (scores[p] - max(others)) / 10.0
         return out
 
-    def eliminated(self, seat: Seat) -> bool:
-        return self.state.eliminated[seat]
-
-
-def random_token(core: EnvCore, rng: random.Random) -> int:
-    """A uniformly random legal token (for tests and benchmarks)."""
-    tokens = core.legal_tokens()
-    return tokens[int(rng.random() * len(tokens))]
+    def out(self, seat: Seat) -> bool:
+        """``seat`` is out of the game for good: eliminated in free-for-all (R18.1). In team
+        mode an eliminated player shares its team's result and stays to the end."""
+        return not self.state.teams and self.state.eliminated[seat]

@@ -27,6 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 from ..rules import actions as A
 from ..rules import legal as L
@@ -282,8 +286,11 @@ class ActionEncoder:
         tens, ones = divmod(value, 10)
         return [self.plus10] * tens + [self.digit_base + ones]
 
-    def tokens(self, action: Action, observer: Seat) -> list[int]:
-        """The token sequence of ``action`` for the deciding seat ``observer``."""
+    def tokens(self, action: Action, observer: Seat,
+               spell: dict[UnitCode, int] | None = None) -> list[int]:
+        """The token sequence of ``action`` for the deciding seat ``observer``. ``spell``,
+        when given, remembers unit tokens across calls (the actions of one head share a few
+        distinct units)."""
         out = [self.head(action, observer)]
         kind = action.kind
         if kind not in COMPOUND:
@@ -297,10 +304,15 @@ class ActionEncoder:
                 out.append(self.seat_base + self._rel(seat, observer))
                 out += self._number(hits)
         else:
-            out += [self.unit_token(c, observer) for c in action.units]
-            out.append(self.done)
-            if kind in (A.SWAP, A.HARMONY):
-                out += [self.unit_token(c, observer) for c in action.units2]
+            if spell is None:
+                spell = {}
+            for units in ((action.units, action.units2) if kind in (A.SWAP, A.HARMONY)
+                          else (action.units,)):
+                for c in units:
+                    token = spell.get(c)
+                    if token is None:
+                        token = spell[c] = self.unit_token(c, observer)
+                    out.append(token)
                 out.append(self.done)
         return out
 
@@ -452,6 +464,12 @@ class Choice:
         self.candidates: list[tuple[list[int], Action]] = []
         self._head: Action | None = None  # the compound head chosen, once chosen
 
+    def mask(self, dtype: type[np.generic] = np.int8) -> NDArray[Any]:
+        """The legal tokens as a fresh 0/1 vector of the action space's size."""
+        out = np.zeros(self.encoder.size, dtype=dtype)
+        out[self.legal_tokens()] = 1
+        return out
+
     def legal_tokens(self) -> list[int]:
         """The tokens the deciding seat may give next."""
         if not self.prefix:
@@ -474,7 +492,9 @@ class Choice:
                 return action
             self.prefix = [token]
             self._head = self.encoder.head_action(token, self.seat)
-            self.candidates = self._sequences(token, self._group_actions(token))
+            spell: dict[UnitCode, int] = {}
+            self.candidates = [(self.encoder.tokens(a, self.seat, spell), a)
+                               for a in self._group_actions(token)]
             return None
         depth = len(self.prefix)
         remaining = [(seq, a) for seq, a in self.candidates if seq[depth] == token]
@@ -488,24 +508,6 @@ class Choice:
             if len(seq) == depth + 1:
                 return a
         return None
-
-    def _sequences(self, head: int, group: list[Action]) -> list[tuple[list[int], Action]]:
-        """Each action of a compound head with its token sequence. Unit lists (moves and
-        swaps: nearly every composition) are spelt from a table of the few distinct units
-        instead of one ``tokens`` call per action."""
-        kind = group[0].kind
-        if kind not in (A.MOVE, A.SWAP, A.RELOCATE, A.DEPLOY, A.SAVE, A.HARMONY):
-            return [(self.encoder.tokens(a, self.seat), a) for a in group]
-        encoder, seat, done = self.encoder, self.seat, self.encoder.done
-        spell: dict[UnitCode, int] = {}
-        for a in group:
-            for c in a.units + a.units2:
-                if c not in spell:
-                    spell[c] = encoder.unit_token(c, seat)
-        if kind in (A.SWAP, A.HARMONY):
-            return [([head, *[spell[c] for c in a.units], done,
-                      *[spell[c] for c in a.units2], done], a) for a in group]
-        return [([head, *[spell[c] for c in a.units], done], a) for a in group]
 
     def _group_actions(self, head: int) -> list[Action]:
         out: list[Action] = []

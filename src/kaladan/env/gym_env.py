@@ -100,8 +100,7 @@ class KaladanEnv(gym.Env[NDArray[np.float32], int]):
             info["illegal_action"] = str(exc)
             return self._obs(), self.illegal_reward, True, False, info
         self._play_opponents()
-        terminated = core.over or (not core.config.mode.startswith("team")
-                                   and core.eliminated(self.seat))
+        terminated = core.over or core.out(self.seat)
         reward = 0.0
         if core.over:
             reward = core.returns()[self.seat]
@@ -111,10 +110,9 @@ class KaladanEnv(gym.Env[NDArray[np.float32], int]):
 
     def _play_opponents(self) -> None:
         core = self.core
-        while not core.over and not core.truncated and core.seat != self.seat:
+        while (not core.over and not core.truncated and core.seat != self.seat
+               and not core.out(self.seat)):
             seat = core.seat
-            if (not core.config.mode.startswith("team") and core.eliminated(self.seat)):
-                return
             choice = core.choice
             assert choice is not None
             action = self._bots[seat].choose(SeatView(core.state, seat), choice.legal,
@@ -127,7 +125,7 @@ class KaladanEnv(gym.Env[NDArray[np.float32], int]):
         """The legal tokens now (all False once the episode is over), for MaskablePPO."""
         if self.core.seat != self.seat:
             return np.zeros(self.core.actions.size, dtype=bool)
-        return self.core.mask().astype(bool)
+        return self.core.mask(np.bool_)
 
     def _obs(self) -> NDArray[np.float32]:
         return self.core.observe(self.seat)
@@ -137,10 +135,7 @@ class KaladanEnv(gym.Env[NDArray[np.float32], int]):
                 "decisions": self.core.state.decisions}
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        from ..play.hexmap import map_text
-        return map_text(self.core.state, "en").plain
+        return None if self.render_mode is None else self.core.render()
 
 
 def register() -> None:

@@ -44,7 +44,6 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):  # noqa: N801 (PettingZo
                             max_decisions=max_decisions, score_shaping=score_shaping)
         self.render_mode = render_mode
         self.structured = structured
-        self._free_for_all = not mode.startswith("team")
         self._out: set[int] = set()
         self._rewarded = False
         self.possible_agents = [f"player_{i}" for i in range(players)]
@@ -132,10 +131,9 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):  # noqa: N801 (PettingZo
         elif core.truncated:
             for a in self.agents:
                 self.truncations[a] = True
-        elif self._free_for_all and True in core.state.eliminated:
-            # R18.1: an eliminated player is out of a free-for-all game for good.
+        elif True in core.state.eliminated:
             for seat, a in enumerate(self.possible_agents):
-                if seat not in self._out and core.eliminated(seat):
+                if seat not in self._out and core.out(seat):  # R18.1
                     self._out.add(seat)
                     self.rewards[a] = -1.0
                     self.terminations[a] = True
@@ -154,16 +152,7 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):  # noqa: N801 (PettingZo
     # --- display -------------------------------------------------------------------------
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        from ..play.hexmap import map_text
-        state = self.core.state
-        status = (f"turn {state.turn}, {state.phase.label}, "
-                  f"{state.pending.kind.label} for P{state.pending.seat + 1}; gold "
-                  + " ".join(f"P{p + 1}:{g}" for p, g in enumerate(state.gold)))
-        if state.result is not None:
-            status = f"game over: {state.result.end}, scores {state.result.scores}"
-        return f"{map_text(state, 'en').plain}\n{status}"
+        return None if self.render_mode is None else self.core.render()
 
     def close(self) -> None:
         pass

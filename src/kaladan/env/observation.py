@@ -298,7 +298,7 @@ class ObservationEncoder:
         rows = buf[: self.tiles * self.row_len].reshape(self.tiles, self.row_len)
         rows[:] = self._static_rows
         players = buf[self._players:self._players + self.n * self.player_len]
-        return _Seen(buf, rows, players, buf[self._dense_start:], self.tiles, self.n)
+        return _Seen(buf, rows, players, self.tiles, self.n)
 
     def _encode_board(self, state: GameState, seat: int, seen: _Seen) -> None:
         board, fortified, home = state.board, state.fortified, state.home
@@ -542,17 +542,15 @@ class ObservationEncoder:
 class _Seen:
     """One observer's buffer and what its persistent sections were computed from."""
 
-    __slots__ = ("buf", "mv", "rows", "players", "dense", "board", "fort", "home", "p_keys",
+    __slots__ = ("buf", "mv", "rows", "players", "board", "fort", "home", "p_keys",
                  "p_realm", "p_named", "p_home", "p_first", "cards")
 
     def __init__(self, buf: NDArray[np.float32], rows: NDArray[np.float32],
-                 players: NDArray[np.float32], dense: NDArray[np.float32], tiles: int,
-                 n: int) -> None:
+                 players: NDArray[np.float32], tiles: int, n: int) -> None:
         self.buf = buf
         self.mv = _view(buf)  # item and slice writes through it cost a third of numpy's
         self.rows = rows  # the board section as (tiles, row length), a view of buf
         self.players = players  # the players section, a view of buf
-        self.dense = dense  # the sections rewritten at every call, a view of buf
         self.board: list[tuple[UnitCode, ...] | None] = [None] * tiles
         self.fort: list[bool] = [False] * tiles
         self.home: list[int] | None = None

@@ -35,10 +35,9 @@ from numpy.typing import NDArray
 from ..bots.base import SeatView
 from ..rules.actions import format_action
 from ..rules.errors import KaladanError
-from ..rules.legal import legal_actions
 from ..rules.state import GameState
 from .core import MAX_DECISIONS, EnvCore, make_config
-from .encoding import COMPOUND, Choice
+from .encoding import COMPOUND
 
 __all__ = ["GAME_TYPE", "KaladanGame", "KaladanObserver", "KaladanState"]
 
@@ -91,32 +90,14 @@ def _game_type(players: int, mode: str) -> Any:
 # --- the engine game behind a state --------------------------------------------------------
 
 def _fork(core: EnvCore, state: GameState | None = None) -> EnvCore:
-    """A core of its own over a copy of ``core.state`` (or over ``state``, a determinization).
-
-    The configuration, world and both encoders are shared (they hold nothing per game).
-    The pending ``Choice`` is re-created over the new state and replays the token prefix
-    composed so far; for a plain copy it reuses the legal actions already generated (their
-    lazy blocks hold tiles and units, never the state), for another state they are generated
-    afresh, since hidden cards may change what the deciding seat may do."""
-    new = copy.copy(core)
-    new._bases = {}  # the observation cache is per game
+    """A core of its own over a copy of ``core.state`` (or over ``state``, a determinization),
+    with the token prefix composed so far replayed. A plain copy reuses the legal actions
+    already generated (their lazy blocks hold tiles and units, never the state); another
+    state gets them afresh, since hidden cards may change what the deciding seat may do."""
     if state is None:
-        new.state = core.state.copy()
-        legal = core.choice.legal if core.choice is not None else None
-    else:
-        new.state = state
-        legal = None
-    old = core.choice
-    if old is None or new.state.result is not None:
-        new.choice = None
-        return new
-    choice = Choice(core.actions, new.state,
-                    legal if legal is not None else legal_actions(new.state))
-    for token in old.prefix:
-        if choice.push(token) is not None:  # a prefix is never a whole action
-            raise AssertionError(f"token prefix {old.prefix} completed an action")
-    new.choice = choice
-    return new
+        return core.fork(core.state.copy(),
+                         core.choice.legal if core.choice is not None else None)
+    return core.fork(state)
 
 
 class _Play:

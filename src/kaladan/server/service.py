@@ -61,6 +61,7 @@ BOT_BURST = 100  # quick bot decisions per worker call when bots do not pause
 RETRY_MAX = 30.0  # seconds: the longest pause of a bot waiting for storage to come back
 LOCAL = "local"  # the client address of calls made without one (tests, tools)
 PPO = "ppo"  # the seat kind of the operator's trained policy (``ServerSettings.ppo_policy``)
+NO_POLICY = "this server offers no ppo policy (its operator starts it with --ppo-policy FILE)"
 
 
 class BotUnavailable(KaladanError):
@@ -77,7 +78,7 @@ def check_bot_spec(spec: str, ppo_policy: str | None = None) -> str:
     """A bot of the registry (``random``, ``greedy``, ``mcts:...``): never a file path, which
     would let a client run code on the server. ``ppo`` (exactly that) is the operator's
     policy (``ServerSettings.ppo_policy``), refused when the server has none. Returns the
-    seat kind as stored; ``bot_spec`` turns it into the spec a bot is made from."""
+    seat kind as stored; ``PolicyBots.make`` makes its bot."""
     name = spec.strip().partition(":")[0].lower()
     if name not in bot_codes() or ".py" in spec or "/" in spec:
         raise ApiError(400, "unknown_bot", f"unknown seat kind {spec!r}: use 'human' or one "
@@ -88,8 +89,7 @@ def check_bot_spec(spec: str, ppo_policy: str | None = None) -> str:
                            "parameters, it plays the policy this server was started with",
                            input=spec)
         if ppo_policy is None:
-            raise ApiError(400, "unknown_bot", "this server offers no ppo policy (its "
-                           "operator starts it with --ppo-policy FILE)", input=spec)
+            raise ApiError(400, "unknown_bot", NO_POLICY, input=spec)
         return PPO
     try:
         make_bot(spec)
@@ -104,14 +104,6 @@ def check_bot_spec(spec: str, ppo_policy: str | None = None) -> str:
     return spec.strip()
 
 
-def bot_spec(kind: str, ppo_policy: str | None) -> str:
-    """The registry spec a stored bot seat kind is made from: ``ppo`` plays the server's
-    current policy, every other kind is its own spec."""
-    if kind == PPO and ppo_policy is not None:
-        return f"{PPO}:path={ppo_policy}"
-    return kind
-
-
 class PolicyBots:
     """The bots of a server's seats: the ppo policy is loaded once (seconds: torch) and
     shared by every game (it keeps nothing of a game), the other bots made per seat."""
@@ -123,7 +115,7 @@ class PolicyBots:
             from ..bots.ppo import PpoBot  # only here: a server without a policy needs no torch
 
             # ConfigError when the file is missing or no policy (``kaladan serve`` says so)
-            bot = make_bot(bot_spec(PPO, ppo_policy))
+            bot = make_bot(f"{PPO}:path={ppo_policy}")
             assert isinstance(bot, PpoBot)
             self.ppo = bot
 
@@ -134,8 +126,7 @@ class PolicyBots:
         if kind != PPO:
             return make_bot(kind)
         if self.ppo is None:
-            raise ApiError(400, "unknown_bot", "this server offers no ppo policy (its "
-                           "operator starts it with --ppo-policy FILE)", input=kind)
+            raise ApiError(400, "unknown_bot", NO_POLICY, input=kind)
         try:
             self.ppo.encoders(config, world)  # its sizes fit this game's, or ConfigError
         except KaladanError as exc:
@@ -591,8 +582,7 @@ class GameService:
             state, pending = live.game.state, live.game.state.pending
             seed = live.bot_seed(seat)
         try:
-            action = await self.searches.choose(
-                live.owner, bot_spec(spec, self.settings.ppo_policy), state, seat, seed)
+            action = await self.searches.choose(live.owner, spec, state, seat, seed)
         except BrokenProcessPool:
             raise
         except Exception:  # a failing bot must not stall the game
