@@ -1,9 +1,12 @@
-"""Engine benchmark: random games, single process.
+"""Engine benchmark: random games, compiled engine and pure Python side by side.
 
 Prints decisions per second (legal-action generation + apply + a uniform random choice)
-and complete games per second for 2, 4 and 6 players, with the ratio to the targets of the
-engine issue (60,000 decisions/s; 50 complete 4-player games/s). Seconds are CPU seconds of
-this process, so other load on the machine disturbs the figures less. Never fails on time.
+and complete games per second for 2, 4 and 6 players, for the engine this process runs
+(mypyc-compiled after a normal install) and for the pure-Python engine (the same benchmark
+in a child process with ``KALADAN_PURE=1``), then the ratio compiled / pure and the 4-player
+rate of two processes at once (this machine's 2 cores). Targets of the compiled-engine issue:
+compiled >= 5 x pure and >= 300,000 decisions/s for 4 random players. Seconds are CPU
+seconds of the measuring process. Never fails on time.
 
     python bench/bench_engine.py [--games N] [--seed S]
 """
@@ -11,16 +14,23 @@ this process, so other load on the machine disturbs the figures less. Never fail
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import subprocess
+import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 
+import kaladan
 from kaladan.rules.apply import apply_unchecked
 from kaladan.rules.config import Config
 from kaladan.rules.legal import legal_actions
 from kaladan.rules.setup import new_game
 
-TARGET_DECISIONS = 60_000
-TARGET_GAMES_4P = 50
+TARGET_RATIO = 5.0
+TARGET_4P = 300_000
+PLAYERS = (2, 4, 6)
 
 
 def run(players: int, games: int, seed: int) -> tuple[int, float]:
@@ -36,29 +46,71 @@ def run(players: int, games: int, seed: int) -> tuple[int, float]:
     return decisions, time.process_time() - start
 
 
+def measure(games: int, seed: int) -> dict[str, list[float]]:
+    """{players: [decisions, seconds]} for this process's engine."""
+    run(4, 10, 0)  # warm-up: imports, caches
+    return {str(p): list(run(p, games, seed)) for p in PLAYERS}
+
+
+def pure_figures(games: int, seed: int) -> dict[str, list[float]]:
+    env = dict(os.environ, KALADAN_PURE="1")
+    out = subprocess.run([sys.executable, __file__, "--child", "--games", str(games),
+                          "--seed", str(seed)], env=env, check=True, capture_output=True,
+                         text=True).stdout
+    figures: dict[str, list[float]] = json.loads(out)
+    return figures
+
+
+def two_processes(games: int, seed: int) -> float:
+    """4-player decisions/s of two processes running at once (summed)."""
+    with ProcessPoolExecutor(2) as pool:
+        list(pool.map(run, [4, 4], [2, 2], [0, 0]))  # start both and warm them up
+        start = time.perf_counter()
+        results = list(pool.map(run, [4, 4], [games, games], [seed, seed + games]))
+        wall = time.perf_counter() - start
+    return sum(d for d, _ in results) / wall
+
+
+def table(label: str, figures: dict[str, list[float]], games: int) -> float:
+    print(f"\n{label}")
+    print(f"{'players':>7} {'games':>6} {'decisions':>10} {'dec/game':>9} {'dec/s':>9} "
+          f"{'games/s':>8}")
+    total_d = total_t = 0.0
+    for p in PLAYERS:
+        d, t = figures[str(p)]
+        total_d += d
+        total_t += t
+        print(f"{p:>7} {games:>6} {int(d):>10} {d / games:>9.1f} {d / t:>9.0f} "
+              f"{games / t:>8.1f}")
+    rate = total_d / total_t
+    print(f"{'all':>7} {'':>6} {int(total_d):>10} {'':>9} {rate:>9.0f}")
+    return rate
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    run(4, 10, 0)  # warm-up: imports, caches
-    total_d = 0
-    total_t = 0.0
-    print(f"{'players':>7} {'games':>6} {'decisions':>10} {'dec/game':>9} {'dec/s':>9} "
-          f"{'games/s':>8}")
-    games_per_s = {}
-    for players in (2, 4, 6):
-        d, t = run(players, args.games, args.seed)
-        total_d += d
-        total_t += t
-        games_per_s[players] = args.games / t
-        print(f"{players:>7} {args.games:>6} {d:>10} {d / args.games:>9.1f} {d / t:>9.0f} "
-              f"{args.games / t:>8.1f}")
-    rate = total_d / total_t
-    print(f"\nall: {rate:.0f} decisions/s = {rate / TARGET_DECISIONS:.2f} x target "
-          f"{TARGET_DECISIONS}")
-    print(f"4 players: {games_per_s[4]:.1f} games/s = {games_per_s[4] / TARGET_GAMES_4P:.2f} x "
-          f"target {TARGET_GAMES_4P}")
+    if args.child:
+        print(json.dumps(measure(args.games, args.seed)))
+        return
+    mode = kaladan.engine_mode()
+    mine = measure(args.games, args.seed)
+    rate = table(f"engine: {mode}", mine, args.games)
+    if mode == "pure":
+        print("\nthe compiled engine is not installed (pip install . with a C compiler)")
+        return
+    pure = pure_figures(args.games, args.seed)
+    pure_rate = table("engine: pure (KALADAN_PURE=1)", pure, args.games)
+    d4, t4 = mine["4"]
+    pd4, pt4 = pure["4"]
+    print(f"\ncompiled / pure: {rate / pure_rate:.2f}x all, {(d4 / t4) / (pd4 / pt4):.2f}x "
+          f"4 players (target {TARGET_RATIO:.0f}x)")
+    both = two_processes(args.games, args.seed)
+    print(f"4 players, compiled: {d4 / t4:,.0f} decisions/s in one process, {both:,.0f} in two "
+          f"processes at once = {both / TARGET_4P:.2f} x target {TARGET_4P:,}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Set up a virtual environment (if needed) and run the whole test suite:
-# ruff, mypy --strict on the whole package, then pytest.
+# ruff, mypy --strict on the whole package, pytest against the compiled engine (the install
+# builds it with mypyc), then the rules, invariant, golden-record and format tests a second
+# time on the pure-Python engine (KALADAN_PURE=1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-python3}"
@@ -13,5 +15,10 @@ echo "== ruff"
 .venv/bin/python -m ruff check src tests bench
 echo "== mypy --strict"
 .venv/bin/python -m mypy --strict src/kaladan
-echo "== pytest"
-exec .venv/bin/python -m pytest -q -n "${KALADAN_TEST_JOBS:-auto}" "$@"
+echo "== pytest ($(.venv/bin/python -c 'import kaladan; print(kaladan.engine_mode())') engine)"
+.venv/bin/python -m pytest -q -n "${KALADAN_TEST_JOBS:-auto}" "$@"
+if [ "$#" -eq 0 ]; then
+  echo "== pytest (pure engine): rules, invariants, golden records, formats"
+  KALADAN_PURE=1 .venv/bin/python -m pytest -q -n "${KALADAN_TEST_JOBS:-auto}" \
+    tests/rules tests/test_formats.py tests/test_gamelog.py tests/test_illegal.py
+fi

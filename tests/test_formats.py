@@ -142,7 +142,7 @@ def test_magic_kinds_text_round_trip() -> None:
 def test_magic_declaration_round_trips_with_a_registered_effect(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # R16.5: a side with a playable card declares; a trivial effect makes one playable.
-    effect = magic.CardEffect(lambda s, b, p: True, lambda s, b, p: None)
+    effect = magic.CardEffect(lambda s, b, p: True)
     monkeypatch.setitem(magic.EFFECTS, "KHA-2", effect)
     state = build({"C1": "0/crown", "T4": "0/general", "T5": "1/sword", "C2": "1/crown"},
                   hands=[["KHA-2"], ["KIM-1"]], homes=["C1", "C2"])

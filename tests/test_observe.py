@@ -189,7 +189,7 @@ def test_deck_order_is_not_observable() -> None:
 
 def test_committed_battle_card_is_hidden_until_revealed(monkeypatch: pytest.MonkeyPatch) -> None:
     # R16.5: a card selected face down shows only as "committed" to the other side.
-    effect = magic.CardEffect(lambda s, b, p: True, lambda s, b, p: None)
+    effect = magic.CardEffect(lambda s, b, p: True)
     monkeypatch.setitem(magic.EFFECTS, "KHA-2", effect)
     monkeypatch.setitem(magic.EFFECTS, "KIM-3", effect)
     state = build({"C1": "0/crown", "T4": "0/general", "T5": "1/sword", "C2": "1/crown"},

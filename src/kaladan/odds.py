@@ -369,6 +369,12 @@ def _losses(hits: HitDistribution, attacker_units: int, defender_units: int) -> 
 # --- magic cards ---------------------------------------------------------------------------
 
 
+# Stands in for the game state when the odds are asked without one: a state with no field
+# set, so an effect that reads the game raises AttributeError (the compiled engine checks
+# that a GameState is passed, so None would not do).
+_NO_STATE: Final = GameState()
+
+
 def _apply_card(card: str, battle: Battle, seat: Seat, state: GameState | None) -> None:
     card_id = card.strip().upper()
     info = MAGIC_CARD_BY_ID.get(card_id)
@@ -387,7 +393,7 @@ def _apply_card(card: str, battle: Battle, seat: Seat, state: GameState | None) 
         scratch = Battle(battle.attacker, battle.defender, battle.a_tile, battle.d_tile,
                          team=battle.team, participants=battle.participants)
         try:  # the W2 dice effects only write the battle's dice fields
-            effect.apply(state, scratch, seat, None)  # type: ignore[arg-type]
+            effect.apply(state if state is not None else _NO_STATE, scratch, seat, None)
         except AttributeError:  # it needed the game state: not a dice effect
             pass
         else:

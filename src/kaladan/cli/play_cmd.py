@@ -10,7 +10,7 @@ import json
 import secrets
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..game import Game
 from ..play.i18n import LANGS
@@ -23,11 +23,11 @@ from ..play.savefile import (
     read_save,
     save_dir,
 )
-from ..play.screen import Screen
-from ..play.session import Session
-from ..play.setup_dialog import SetupAborted, ask_setup
 from ..rules.config import MODES, Config, parse_option
 from ..rules.errors import ConfigError
+
+if TYPE_CHECKING:  # the screen and session (Rich) load only when a game is played
+    from ..play.screen import Screen
 
 DEFAULT_SEATS = "human,greedy"
 
@@ -90,6 +90,8 @@ def _loaded(args: argparse.Namespace) -> tuple[Game, SeatPlan]:
 
 
 def _new(args: argparse.Namespace, screen: Screen) -> tuple[Game, SeatPlan] | None:
+    from ..play.setup_dialog import SetupAborted, ask_setup
+
     seats, mode, quick, lang = args.seats, args.mode, args.quick, args.lang
     if seats is None and screen.interactive and not _game_flags(args):
         try:
@@ -105,6 +107,8 @@ def _new(args: argparse.Namespace, screen: Screen) -> tuple[Game, SeatPlan] | No
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from ..play.screen import Screen
+
     screen = Screen(sys.stdin.isatty() and sys.stdout.isatty())
     try:
         return _play(args, screen)
@@ -113,6 +117,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace, screen: Screen) -> int:
+    from ..play.session import Session
+
     autosave = Path(args.autosave) if args.autosave else new_autosave()
     if args.load:
         game, plan = _loaded(args)

@@ -42,7 +42,7 @@ from .units import (
 )
 
 
-def apply(state: GameState, action: Action, seat: Seat | None = None,
+def apply(state: GameState, action: Action | object, seat: Seat | None = None,
           sink: Sink | None = None) -> None:
     """Apply ``action`` for the pending seat after checking it is legal now.
 

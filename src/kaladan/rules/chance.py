@@ -27,10 +27,8 @@ class Chance:
         self.log: list[int] = []
 
     def copy(self) -> Chance:
-        other = Chance.__new__(Chance)
-        other.state = self.state
+        other = Chance(self.state)
         other.forced = deque(self.forced)
-        other.log = []
         return other
 
     def force(self, outcomes: Iterable[int]) -> None:

@@ -150,8 +150,8 @@ def position_from_json(data: Mapping[str, Any]) -> GameState:
         if isinstance(exc, FormatError):
             raise
         raise FormatError(f"bad position: {exc}") from exc
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        raise FormatError(f"bad position: missing or malformed field ({exc!r})") from exc
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+        raise FormatError(f"bad position: missing or malformed field ({err!r})") from err
 
 
 def _gilded_slot(data: Mapping[str, Any]) -> int:
@@ -169,7 +169,7 @@ def _from_json(data: Mapping[str, Any]) -> GameState:
     world = world_from_json(data["world"], config.players)
     index = world.index
     n = config.players
-    s = GameState.__new__(GameState)
+    s = GameState()
     s.config = config
     s.world = world
     s.n = n

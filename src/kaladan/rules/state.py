@@ -240,7 +240,7 @@ class GameState:
 
     def copy(self) -> GameState:
         """A deep copy sharing only immutable parts (config, world)."""
-        s = GameState.__new__(GameState)
+        s = GameState()
         s.config = self.config
         s.world = self.world
         s.n = self.n

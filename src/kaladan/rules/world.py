@@ -95,6 +95,12 @@ class World:
     castle_spots: tuple[int, ...]
     terrain_count: int
 
+    def __reduce__(self) -> tuple[type[World], tuple[object, ...]]:
+        # Pickled by its fields: the compiled class's default unpickling would assign to a
+        # frozen dataclass (bot worker processes receive states with their world).
+        return World, (self.kind, self.coords, self.terrain, self.names, self.capacity,
+                       self.neighbours, self.distance, self.castle_spots, self.terrain_count)
+
     def index(self, name: str) -> int:
         """Tile index of a name such as ``"T3"`` or ``"c1"`` (case-insensitive)."""
         key = name.strip().upper() if isinstance(name, str) else ""

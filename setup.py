@@ -1,0 +1,94 @@
+"""Build script: compiles the rules engine with mypyc when it can (docs/compiled.md).
+
+Everything else about the package is in pyproject.toml. The compiled modules are ordinary
+C extensions placed next to their ``.py`` sources, which stay in the package: Python loads
+the extension first, and ``KALADAN_PURE=1`` at run time makes ``kaladan`` load the sources
+instead (``kaladan/_pure.py``). The build falls back to the pure-Python package, with a
+one-line notice, when there is no C compiler, when mypyc is missing, when
+``KALADAN_BUILD_PURE=1`` is set, or when compiling fails.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+HERE = Path(__file__).parent
+ENGINE = HERE / "src" / "kaladan" / "rules"
+# Kept interpreted, for behaviour the compiled form would change:
+# - ``config`` coerces option text to enums in ``__post_init__``; a native class checks field
+#   types before that. Configs are read once per game.
+# - ``gamelog``'s frozen dataclasses have ``ClassVar`` fields, which mypyc's dataclasses
+#   mishandle (mypyc/mypyc#1122). Entries are built only with a sink.
+# - ``actionlist``: a compiled subclass of ``collections.abc.Sequence`` shares Sequence's ABC
+#   registry, so ``isinstance([], ActionList)`` would be true.
+INTERPRETED = {"config.py", "gamelog.py", "actionlist.py"}
+# Other modules compiled with the engine (hot loops outside kaladan.rules).
+ALSO_COMPILED: list[str] = []
+
+
+# pip runs this script for metadata too; the notice belongs to the build itself, once.
+BUILDING = any(cmd in sys.argv for cmd in ("bdist_wheel", "editable_wheel", "build_ext",
+                                           "build", "install", "develop"))
+
+
+def notice(message: str) -> None:
+    if BUILDING:
+        print(f"kaladan: {message}; installing the pure-Python engine", file=sys.stderr)
+
+
+def has_c_compiler() -> bool:
+    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+    return shutil.which(cc) is not None
+
+
+def engine_sources() -> list[str]:
+    files = sorted(ENGINE.rglob("*.py"))
+    return [str(p.relative_to(HERE)) for p in files if p.name not in INTERPRETED]
+
+
+def compiled_extensions() -> list[object]:
+    if os.environ.get("KALADAN_BUILD_PURE"):
+        notice("KALADAN_BUILD_PURE is set")
+        return []
+    if not has_c_compiler():
+        notice("no C compiler found")
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        notice("mypyc is not available")
+        return []
+    os.environ.setdefault("MYPY_CACHE_DIR", str(HERE / "build" / "mypy_cache"))
+    try:
+        return list(mypycify(engine_sources() + ALSO_COMPILED, opt_level="3", multi_file=True,
+                             group_name="kaladan_engine"))
+    except (Exception, SystemExit) as exc:  # mypyc refused the sources (it type-checks them)
+        notice(f"mypyc could not compile the engine ({exc})")
+        return []
+
+
+class OptionalBuildExt(build_ext):
+    """Compiles in parallel, and installs pure Python if compiling fails."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if self.parallel is None:
+            self.parallel = os.cpu_count() or 1
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # a compiler error: the sources still work
+            for built in self.get_outputs():  # no half-compiled engine
+                Path(built).unlink(missing_ok=True)
+            notice(f"compiling the engine failed ({exc})")
+
+
+setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -1,0 +1,69 @@
+"""The compiled engine (mypyc) and its pure-Python fallback (docs/compiled.md).
+
+Both run the same sources, so they must give the same games byte for byte (STYLE principle
+5); ``KALADAN_PURE=1`` selects the sources at run time.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import kaladan
+from kaladan.record import dumps
+from kaladan.rules import legal, state
+from kaladan.rules.config import Config
+from kaladan.sim.runner import play_game
+
+GAME = """
+import sys
+from kaladan.record import dumps
+from kaladan.rules.config import Config
+from kaladan.sim.runner import play_game
+config = Config(players=int(sys.argv[1]), mode=sys.argv[2])
+game = play_game(config, int(sys.argv[3]), sys.argv[4].split(","), keep_record=True)
+sys.stdout.write(dumps(game.record))
+"""
+
+
+def _pure(*args: str) -> str:
+    env = dict(os.environ, KALADAN_PURE="1")
+    return subprocess.run([sys.executable, "-c", *args], env=env, check=True,
+                          capture_output=True, text=True).stdout
+
+
+def test_ci_runs_the_compiled_engine() -> None:
+    # A build that fell back to pure Python would pass every other test unnoticed.
+    if kaladan.engine_mode() != "compiled":
+        if os.environ.get("CI"):
+            pytest.fail("CI must run the compiled engine: the build fell back to pure Python")
+        pytest.skip("the compiled engine is not built here")
+    assert legal.__file__ is not None and not legal.__file__.endswith(".py")
+
+
+def test_kaladan_pure_runs_the_sources() -> None:
+    out = _pure("import kaladan; from kaladan.rules import legal, state; "
+                "print(kaladan.engine_mode(), legal.__file__, state.__file__)")
+    mode, *files = out.split()
+    assert mode == "pure"
+    assert all(f.endswith(".py") for f in files)
+
+
+@pytest.mark.parametrize(("players", "mode", "seed", "bots"), [
+    (2, "free_for_all", 11, "greedy,random"),
+    (4, "team_2v2", 12, "random,greedy,random,greedy"),
+    (6, "free_for_all", 13, "random,random,random,random,random,random"),
+])
+def test_compiled_and_pure_give_the_same_record(players: int, mode: str, seed: int,
+                                                bots: str) -> None:
+    if kaladan.engine_mode() != "compiled":
+        pytest.skip("the compiled engine is not built here")
+    game = play_game(Config(players=players, mode=mode), seed, bots.split(","),
+                     keep_record=True)
+    assert game.record is not None
+    here = dumps(game.record)
+    assert _pure(GAME, str(players), mode, str(seed), bots) == here
+    assert state.__file__ is not None and not state.__file__.endswith(".py")
