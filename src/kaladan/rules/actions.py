@@ -24,46 +24,46 @@ moves from the first tile to the second and the second list back, ``-`` for none
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, Protocol
+from typing import Final, NamedTuple, Protocol
 
 from .errors import InvalidActionError
 from .units import REALM_INDEX, Seat, UnitCode, owner_of, parse_unit_token, unit_token
 from .world import World
 
 # Action kinds (the first word of the text form).
-REALM = "realm"
-CARD = "card"
-CASTLE = "castle"
-START = "start"
-GOLD = "gold"
-PLACE = "place"
-UPGRADE = "upgrade"
-LOSE = "lose"
-RETURN = "return"
-SPAWN = "spawn"
-MOVE = "move"
-SWAP = "swap"
-ATTACK = "attack"
-PASS = "pass"
-MAGIC = "magic"
-NOMAGIC = "nomagic"
-CASUALTY = "casualty"
-LEAVE = "leave"
-BUY = "buy"
-FORTIFY = "fortify"
-SWAPCARD = "swapcard"
-EXTRACARD = "extracard"
-BUYCARD = "buycard"
-END = "end"
-VOLLEY = "volley"  # LAU-1: attack a tile at distance 2
-KILL = "kill"  # a card kills an enemy unit (R20.10)
-SAVE = "save"  # a card saves units killed in this battle (R20.11)
-DEPLOY = "deploy"  # a card places units from the reserve (R20.12)
-RELOCATE = "relocate"  # ZHO-5: move between tiles that are not adjacent
-EVADE = "evade"  # ZHO-2: the defender's units leave the defended tile (R20.9)
-HARMONY = "harmony"  # KHA-2: redistribute units between two adjacent tiles
-GIFT = "gift"  # R23.11: give gold to an ally (number = the ally, amount = the gold)
-SPLIT = "split"  # R23.22: how a side's hits are shared among allies (shares)
+REALM: Final = "realm"
+CARD: Final = "card"
+CASTLE: Final = "castle"
+START: Final = "start"
+GOLD: Final = "gold"
+PLACE: Final = "place"
+UPGRADE: Final = "upgrade"
+LOSE: Final = "lose"
+RETURN: Final = "return"
+SPAWN: Final = "spawn"
+MOVE: Final = "move"
+SWAP: Final = "swap"
+ATTACK: Final = "attack"
+PASS: Final = "pass"
+MAGIC: Final = "magic"
+NOMAGIC: Final = "nomagic"
+CASUALTY: Final = "casualty"
+LEAVE: Final = "leave"
+BUY: Final = "buy"
+FORTIFY: Final = "fortify"
+SWAPCARD: Final = "swapcard"
+EXTRACARD: Final = "extracard"
+BUYCARD: Final = "buycard"
+END: Final = "end"
+VOLLEY: Final = "volley"  # LAU-1: attack a tile at distance 2
+KILL: Final = "kill"  # a card kills an enemy unit (R20.10)
+SAVE: Final = "save"  # a card saves units killed in this battle (R20.11)
+DEPLOY: Final = "deploy"  # a card places units from the reserve (R20.12)
+RELOCATE: Final = "relocate"  # ZHO-5: move between tiles that are not adjacent
+EVADE: Final = "evade"  # ZHO-2: the defender's units leave the defended tile (R20.9)
+HARMONY: Final = "harmony"  # KHA-2: redistribute units between two adjacent tiles
+GIFT: Final = "gift"  # R23.11: give gold to an ally (number = the ally, amount = the gold)
+SPLIT: Final = "split"  # R23.22: how a side's hits are shared among allies (shares)
 
 KINDS = (
     REALM, CARD, CASTLE, START, GOLD, PLACE, UPGRADE, LOSE, RETURN, SPAWN, MOVE, SWAP, ATTACK,

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from . import actions as A
 from . import combat, events, flow, ops, setup
@@ -138,7 +139,7 @@ def _pass(state: GameState, action: Action) -> None:
     flow.next_phase(state)
 
 
-_EVENT = Decision.EVENT  # a global is cheaper than an enum attribute on hot paths
+_EVENT: Final = Decision.EVENT  # a global is cheaper than an enum attribute on hot paths
 
 
 def _move(state: GameState, action: Action) -> None:
@@ -312,7 +313,7 @@ def _after_purchase(state: GameState) -> None:
         flow.next_phase(state)
 
 
-_HANDLERS: dict[str, Callable[[GameState, Action], None]] = {
+_HANDLERS: Final[dict[str, Callable[[GameState, Action], None]]] = {
     A.REALM: _setup, A.CARD: _setup, A.CASTLE: _setup, A.START: _setup,
     A.GOLD: _event_choice, A.PLACE: _event_choice, A.LOSE: _event_choice, A.RETURN: _event_choice,
     A.UPGRADE: _upgrade, A.SPAWN: _spawn, A.MOVE: _move, A.SWAP: _swap, A.ATTACK: _attack,
@@ -327,7 +328,7 @@ _HANDLERS: dict[str, Callable[[GameState, Action], None]] = {
 
 # --- explanations for refused actions --------------------------------------------------
 
-_EXPECTED = {
+_EXPECTED: Final = {
     Decision.REALM: ("R5.5", "choose a realm: 'realm <name>'"),
     Decision.START_CARD: ("R5.7", "choose a starting magic card: 'card <id>'"),
     Decision.CASTLE: ("R5.8", "choose a free castle spot: 'castle C<n>'"),
@@ -344,7 +345,7 @@ _EXPECTED = {
     Decision.SPLIT: ("R23.22", "share the side's hits among its players: 'split 0:2,2:1'"),
 }
 
-_KINDS_OF = {
+_KINDS_OF: Final = {
     Decision.REALM: {A.REALM}, Decision.START_CARD: {A.CARD}, Decision.CASTLE: {A.CASTLE},
     Decision.START_UNIT: {A.START},
     Decision.EVENT: {A.GOLD, A.PLACE, A.UPGRADE, A.MOVE, A.LOSE, A.RETURN},

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from . import flow, magic, ops
 from .gamelog import (
@@ -119,8 +119,8 @@ class Modifiers:
     shift: int = 0
 
 
-NO_MODIFIERS = Modifiers()
-_LADDER = (6, 8, 10, 12)  # R20.13
+NO_MODIFIERS: Final = Modifiers()
+_LADDER: Final = (6, 8, 10, 12)  # R20.13
 
 
 def shifted(die: int, shift: int) -> int:

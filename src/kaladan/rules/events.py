@@ -7,6 +7,8 @@ Card data (names, texts, counts, scope, source) is in ``data/events.json``; what
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import actions as A
 from . import ops
 from .actions import Action
@@ -32,21 +34,21 @@ from .units import (
 )
 from .world import Terrain
 
-END_GAME_CARD_OF_OPTION = {
+END_GAME_CARD_OF_OPTION: Final = {
     "six_gates": "EG1", "scales": "EG2", "oracles": "EG3", "gilded_silence": "EG4",
 }
 
 _new = tuple.__new__  # builds a NamedTuple without its wrapper (hot paths only)
-_ASK_EVENT = Decision.EVENT
+_ASK_EVENT: Final = Decision.EVENT
 
 # Plain gold changes: card -> delta (R7.11).
-_GOLD_DELTA = {"EV10": -1, "EV11": -2, "EV27": 1}
+_GOLD_DELTA: Final = {"EV10": -1, "EV11": -2, "EV27": 1}
 # Conditional +1 gold (R7.5, R7.6): EV20 Catapult on the board, EV21-23 terrain occupied.
-_TERRAIN_GOLD = {"EV21": Terrain.MOUNTAIN, "EV22": Terrain.FOREST, "EV23": Terrain.FIELD}
+_TERRAIN_GOLD: Final = {"EV21": Terrain.MOUNTAIN, "EV22": Terrain.FOREST, "EV23": Terrain.FIELD}
 
 
 # Cards whose parts never offer a choice (until EV15's roll of 1 asks for a unit).
-_AUTO_ONLY = frozenset(_GOLD_DELTA) | frozenset(_TERRAIN_GOLD) | {
+_AUTO_ONLY: Final = frozenset(_GOLD_DELTA) | frozenset(_TERRAIN_GOLD) | {
     "EV13", "EV14", "EV15", "EV16", "EV17", "EV19", "EV20"}
 
 

@@ -3,6 +3,8 @@ decisions. Every handler in ``apply`` ends by handing control back here."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import events, legal, scoring
 from .gamelog import GameOver, Income, TurnStarted
 from .ops import gain_gold, gold_frozen
@@ -10,7 +12,7 @@ from .state import NO_DECISION, Decision, GameState, Pending, Phase, Result
 from .units import Seat
 from .world import Terrain
 
-_ORDER = {
+_ORDER: Final = {
     "seeds": (Phase.EVENT, Phase.SPAWN, Phase.INCOME, Phase.ACTION, Phase.PURCHASE,
               Phase.REINFORCE),
     "official": (Phase.EVENT, Phase.INCOME, Phase.SPAWN, Phase.ACTION, Phase.PURCHASE,
@@ -24,7 +26,7 @@ _EVENT, _SPAWN, _INCOME, _ACTION, _PURCHASE, _REINFORCE = (
     Phase.EVENT, Phase.SPAWN, Phase.INCOME, Phase.ACTION, Phase.PURCHASE, Phase.REINFORCE)
 _ASK_SPAWN, _ASK_ACTION, _ASK_PURCHASE, _ASK_REINFORCE = (
     Decision.SPAWN, Decision.ACTION, Decision.PURCHASE, Decision.REINFORCE)
-_CASTLE = Terrain.CASTLE
+_CASTLE: Final = Terrain.CASTLE
 _pending = tuple.__new__  # builds a Pending without the NamedTuple wrapper
 
 
@@ -87,7 +89,7 @@ def _income(state: GameState, seat: Seat) -> None:
 
 
 # The phase after each phase, per phase order; None after the last one.
-_NEXT = {name: {phase: (order[i + 1] if i + 1 < len(order) else None)
+_NEXT: Final = {name: {phase: (order[i + 1] if i + 1 < len(order) else None)
                 for i, phase in enumerate(order)} for name, order in _ORDER.items()}
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
+from typing import Final
 
 from . import actions as A
 from . import magic
@@ -42,11 +43,11 @@ from .units import (
 from .world import Terrain
 
 _new = tuple.__new__  # builds an Action without the NamedTuple wrapper (hot loops only)
-_CASTLE = Terrain.CASTLE  # a global is cheaper than an enum attribute in hot loops
-_PASS = Action(A.PASS)
-_END = Action(A.END)
-_GOLD = Action(A.GOLD)
-_NOMAGIC = Action(A.NOMAGIC)
+_CASTLE: Final = Terrain.CASTLE  # a global is cheaper than an enum attribute in hot loops
+_PASS: Final = Action(A.PASS)
+_END: Final = Action(A.END)
+_GOLD: Final = Action(A.GOLD)
+_NOMAGIC: Final = Action(A.NOMAGIC)
 
 
 def legal_actions(state: GameState) -> Sequence[Action]:
@@ -393,7 +394,7 @@ def volleys(state: GameState, seat: Seat) -> list[Action]:
 # --- Event choices (section 7) ---------------------------------------------------------
 
 # Cards that place one unit or give 1 gold (R7.7, R7.8).
-_PLACE = {"EV01": SWORD, "EV02": SHIELD, "EV03": ARCHER, "EV04": SWORD, "EV05": SHIELD,
+_PLACE: Final = {"EV01": SWORD, "EV02": SHIELD, "EV03": ARCHER, "EV04": SWORD, "EV05": SHIELD,
           "EV06": ARCHER, "EV26": CATAPULT}
 
 
@@ -572,13 +573,13 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
 
 
 # Unit types bought from the reserve (R11.2, R11.7) with their cost, in listing order.
-_PLACEABLE = tuple((t, PLACE_COST[t]) for t in (GENERAL, CATAPULT, *BASIC_TYPES))
+_PLACEABLE: Final = tuple((t, PLACE_COST[t]) for t in (GENERAL, CATAPULT, *BASIC_TYPES))
 # Below these amounts of gold a whole row of R11.2 is out of reach.
-_CHEAPEST_UPGRADE = min(cost for cost in UPGRADE_COST if cost > 0)
-_CHEAPEST_CARD = min(SWAP_CARD_COST, EXTRA_CARD_COST, ELIMINATED_CARD_COST)
-_CHEAPEST_PURCHASE = min(_CHEAPEST_UPGRADE, _CHEAPEST_CARD, CASTLE_UPGRADE_COST,
+_CHEAPEST_UPGRADE: Final = min(cost for cost in UPGRADE_COST if cost > 0)
+_CHEAPEST_CARD: Final = min(SWAP_CARD_COST, EXTRA_CARD_COST, ELIMINATED_CARD_COST)
+_CHEAPEST_PURCHASE: Final = min(_CHEAPEST_UPGRADE, _CHEAPEST_CARD, CASTLE_UPGRADE_COST,
                          min(cost for cost in PLACE_COST if cost > 0))
-_REALM_CARDS = tuple(frozenset(magic.realm_cards(r)) for r in range(len(REALMS)))
+_REALM_CARDS: Final = tuple(frozenset(magic.realm_cards(r)) for r in range(len(REALMS)))
 
 
 def _build_cards(gives: list[str], pool: list[str], extra: bool, buyable: list[str],
@@ -751,7 +752,7 @@ def _none(state: GameState, seat: Seat) -> list[Action]:
     return []
 
 
-_GENERATORS: dict[Decision, Callable[[GameState, Seat], Sequence[Action]]] = {
+_GENERATORS: Final[dict[Decision, Callable[[GameState, Seat], Sequence[Action]]]] = {
     Decision.REALM: _realm,
     Decision.START_CARD: _start_card,
     Decision.CASTLE: _castle,

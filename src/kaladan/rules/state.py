@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .chance import Chance
 from .config import Config
@@ -69,7 +69,7 @@ class Pending(NamedTuple):
     seat: Seat
 
 
-NO_DECISION = Pending(Decision.NONE, -1)
+NO_DECISION: Final = Pending(Decision.NONE, -1)
 
 
 @dataclass(slots=True)

@@ -39,9 +39,22 @@ class UnitType(IntEnum):
 
 REALMS: Final = ("khalisia", "kimbria", "nanchia", "ardinor", "zhojira", "laurielle")  # R2.1
 REALM_INDEX: Final = {name: i for i, name in enumerate(REALMS)}
-KHALISIA, KIMBRIA, NANCHIA, ARDINOR, ZHOJIRA, LAURIELLE = range(6)
+# Plain Final ints: the compiled engine reads them as constants, not module attributes.
+KHALISIA: Final = 0
+KIMBRIA: Final = 1
+NANCHIA: Final = 2
+ARDINOR: Final = 3
+ZHOJIRA: Final = 4
+LAURIELLE: Final = 5
 
-CROWN, GENERAL, CATAPULT, ARCHER, SHIELD, SWORD, SPECIAL = (int(t) for t in UnitType)
+CROWN: Final = 0
+GENERAL: Final = 1
+CATAPULT: Final = 2
+ARCHER: Final = 3
+SHIELD: Final = 4
+SWORD: Final = 5
+SPECIAL: Final = 6
+assert tuple(UnitType) == (CROWN, GENERAL, CATAPULT, ARCHER, SHIELD, SWORD, SPECIAL)
 BASIC_TYPES: Final = (SWORD, ARCHER, SHIELD)  # R1.7, in the order of R16.24
 UNIT_TYPE_BY_LABEL: Final = {t.label: int(t) for t in UnitType}
 
