@@ -1,5 +1,8 @@
 """MCTS benchmark: search iterations per second (CPU time), and where one iteration's time
-goes (determinization, tree walk, playout). Prints figures only.
+goes (determinization, tree walk, playout), for the engine this process runs and, after a
+compiled install, the same search on the pure-Python engine (a child process with
+``KALADAN_PURE=1``) with the ratio (target of the compiled-engine issue: >= 3x). Prints
+figures only.
 
 Positions are the searched decisions (more than one legal action) of greedy-vs-greedy games,
 2 and 4 players, quick setup.
@@ -10,9 +13,14 @@ Positions are the searched decisions (more than one legal action) of greedy-vs-g
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import subprocess
+import sys
 import time
 
+import kaladan
 from kaladan.bots.base import SeatView
 from kaladan.bots.greedy import GreedyBot
 from kaladan.bots.mcts import MctsBot, MctsParams
@@ -54,12 +62,40 @@ def measure(states: list[GameState], params: MctsParams) -> tuple[float, int]:
     return total / (time.process_time() - start), total
 
 
+def rates(args: argparse.Namespace) -> dict[str, float]:
+    """Iterations/s per player count (full playouts) for this process's engine."""
+    out = {}
+    for players in (2, 4):
+        states = positions(players, args.positions)
+        out[str(players)] = measure(states, MctsParams(iterations=args.iterations,
+                                                      horizon=args.horizon))[0]
+    return out
+
+
+def compare(args: argparse.Namespace) -> None:
+    mine = rates(args)
+    child = subprocess.run(
+        [sys.executable, __file__, "--child", "--positions", str(args.positions),
+         "--iterations", str(args.iterations), "--horizon", str(args.horizon)],
+        env=dict(os.environ, KALADAN_PURE="1"), check=True, capture_output=True, text=True)
+    pure = json.loads(child.stdout)
+    print("\ncompiled vs pure (same positions and parameters):")
+    for players in ("2", "4"):
+        print(f"  {players} players: {mine[players]:,.0f} vs {pure[players]:,.0f} iterations/s"
+              f" = {mine[players] / pure[players]:.2f}x (target 3x)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--horizon", type=int, default=24)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        print(json.dumps(rates(args)))
+        return
+    print(f"engine: {kaladan.engine_mode()}")
     for players in (2, 4):
         states = positions(players, args.positions)
         params = MctsParams(iterations=args.iterations, horizon=args.horizon)
@@ -76,6 +112,8 @@ def main() -> None:
         for _ in range(500):
             view.determinize(rng)
         print(f"  determinization: {(time.process_time() - start) / 500 * 1e6:.1f} µs")
+    if kaladan.engine_mode() == "compiled":
+        compare(args)
 
 
 if __name__ == "__main__":

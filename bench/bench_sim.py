@@ -1,15 +1,22 @@
-"""Simulation benchmark: the time of a state copy, and `simulate` and `balance` throughput
-with 1 and 2 local processes (the speed-up should be close to 2 on 2 cores). Prints figures
-only.
+"""Simulation benchmark: the time of a state copy; what users run (``kaladan simulate``,
+four random players) in decisions/s beside the raw engine loop of bench_engine.py (target of
+the compiled-engine issue: within 15%) and, with ``--catanatron PYTHON`` (an interpreter that
+has catanatron 3.2.1), beside catanatron's random players in the same run (target >= 5x);
+then `simulate` and `balance` throughput with 1 and 2 local processes (the speed-up should be
+close to 2 on 2 cores). Prints figures only.
 
-    python bench/bench_sim.py [--games N] [--balance-games N]
+    python bench/bench_sim.py [--games N] [--balance-games N] [--catanatron PYTHON]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from kaladan.rules.apply import apply_unchecked
 from kaladan.rules.config import Config
@@ -41,8 +48,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--balance-games", type=int, default=block_size(4),
                         help="games of the balance study (default: one design block)")
+    parser.add_argument("--catanatron", metavar="PYTHON",
+                        help="an interpreter with catanatron installed, for the comparison")
     args = parser.parse_args()
     print(f"state copy: {copy_time():.1f} us")
+    user_path(1000, args.catanatron)
     config = Config(players=4)
     rates = {}
     for jobs in (1, 2):
@@ -54,6 +64,45 @@ def main() -> None:
               f"{rates[jobs]:.1f} games/s (wall clock)")
     print(f"speed-up with 2 jobs: {rates[2] / rates[1]:.2f}x")
     balance(args.balance_games)
+
+
+def engine_run(players: int, games: int, seed: int) -> tuple[int, float]:
+    """bench_engine.py's loop: decisions and CPU seconds of random games."""
+    decisions = 0
+    start = time.process_time()
+    for g in range(games):
+        state = new_game(Config(players=players), seed + g)
+        uniform = random.Random(seed + g).random
+        while state.result is None:
+            legal = legal_actions(state)
+            apply_unchecked(state, legal[int(uniform() * len(legal))])
+            decisions += 1
+    return decisions, time.process_time() - start
+
+
+def user_path(games: int, catanatron: str | None) -> None:
+    """``kaladan simulate`` (a fresh process, start-up included, wall clock) against the raw
+    engine loop (CPU time), four random players, and catanatron's random players."""
+    engine_run(4, 10, 0)  # warm-up
+    decisions, seconds = engine_run(4, games, 1)
+    engine = decisions / seconds
+    cli = [sys.executable, "-m", "kaladan.cli.main", "simulate", "--players",
+           "random,random,random,random", "--games", str(games), "--seed", "1"]
+    start = time.perf_counter()
+    out = subprocess.run(cli, check=True, capture_output=True, text=True).stdout
+    wall = time.perf_counter() - start
+    average = float(out.split("average decisions ")[1].split()[0])
+    user = average * games / wall
+    print(f"kaladan simulate, 4 random players, {games} games: {user:,.0f} decisions/s "
+          f"(process start-up included) vs raw engine {engine:,.0f} = {user / engine:.2f}x "
+          f"(target >= 0.85)")
+    if catanatron:
+        script = Path(__file__).parent / "catanatron_random.py"
+        done = json.loads(subprocess.run([catanatron, str(script), str(games // 5)],
+                                         check=True, capture_output=True, text=True).stdout)
+        theirs = done["decisions"] / done["seconds"]
+        print(f"catanatron 3.2.1, 4 random players, {done['games']} games: {theirs:,.0f} "
+              f"decisions/s; kaladan simulate = {user / theirs:.2f}x (target >= 5x)")
 
 
 def balance(games: int) -> None:
