@@ -90,7 +90,7 @@ def _income(state: GameState, seat: Seat) -> None:
 
 # The phase after each phase, per phase order; None after the last one.
 _NEXT: Final = {name: {phase: (order[i + 1] if i + 1 < len(order) else None)
-                for i, phase in enumerate(order)} for name, order in _ORDER.items()}
+                       for i, phase in enumerate(order)} for name, order in _ORDER.items()}
 
 
 def next_phase(state: GameState) -> None:

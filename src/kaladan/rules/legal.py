@@ -395,7 +395,7 @@ def volleys(state: GameState, seat: Seat) -> list[Action]:
 
 # Cards that place one unit or give 1 gold (R7.7, R7.8).
 _PLACE: Final = {"EV01": SWORD, "EV02": SHIELD, "EV03": ARCHER, "EV04": SWORD, "EV05": SHIELD,
-          "EV06": ARCHER, "EV26": CATAPULT}
+                 "EV06": ARCHER, "EV26": CATAPULT}
 
 
 def _lose_options(state: GameState, seat: Seat) -> list[Action]:
@@ -578,7 +578,7 @@ _PLACEABLE: Final = tuple((t, PLACE_COST[t]) for t in (GENERAL, CATAPULT, *BASIC
 _CHEAPEST_UPGRADE: Final = min(cost for cost in UPGRADE_COST if cost > 0)
 _CHEAPEST_CARD: Final = min(SWAP_CARD_COST, EXTRA_CARD_COST, ELIMINATED_CARD_COST)
 _CHEAPEST_PURCHASE: Final = min(_CHEAPEST_UPGRADE, _CHEAPEST_CARD, CASTLE_UPGRADE_COST,
-                         min(cost for cost in PLACE_COST if cost > 0))
+                                min(cost for cost in PLACE_COST if cost > 0))
 _REALM_CARDS: Final = tuple(frozenset(magic.realm_cards(r)) for r in range(len(REALMS)))
 
 
