@@ -72,8 +72,8 @@ def rates(args: argparse.Namespace) -> dict[str, float]:
     return out
 
 
-def compare(args: argparse.Namespace) -> None:
-    mine = rates(args)
+def compare(args: argparse.Namespace, mine: dict[str, float]) -> None:
+    """``mine``: this (compiled) process's rates from ``main``; the child measures pure."""
     child = subprocess.run(
         [sys.executable, __file__, "--child", "--positions", str(args.positions),
          "--iterations", str(args.iterations), "--horizon", str(args.horizon)],
@@ -96,10 +96,12 @@ def main() -> None:
         print(json.dumps(rates(args)))
         return
     print(f"engine: {kaladan.engine_mode()}")
+    mine = {}
     for players in (2, 4):
         states = positions(players, args.positions)
         params = MctsParams(iterations=args.iterations, horizon=args.horizon)
         rate, total = measure(states, params)
+        mine[str(players)] = rate
         print(f"{players} players: {rate:,.0f} iterations/s ({total} iterations over "
               f"{len(states)} positions, horizon {args.horizon}); "
               f"{1000 / rate:.2f} ms per iteration")
@@ -113,7 +115,7 @@ def main() -> None:
             view.determinize(rng)
         print(f"  determinization: {(time.process_time() - start) / 500 * 1e6:.1f} µs")
     if kaladan.engine_mode() == "compiled":
-        compare(args)
+        compare(args, mine)
 
 
 if __name__ == "__main__":

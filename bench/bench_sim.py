@@ -18,6 +18,9 @@ import sys
 import time
 from pathlib import Path
 
+# bench/ is on the path when this runs as a script: the engine loop is bench_engine's own.
+from bench_engine import run as engine_run
+
 from kaladan.rules.apply import apply_unchecked
 from kaladan.rules.config import Config
 from kaladan.rules.legal import legal_actions
@@ -64,20 +67,6 @@ def main() -> None:
               f"{rates[jobs]:.1f} games/s (wall clock)")
     print(f"speed-up with 2 jobs: {rates[2] / rates[1]:.2f}x")
     balance(args.balance_games)
-
-
-def engine_run(players: int, games: int, seed: int) -> tuple[int, float]:
-    """bench_engine.py's loop: decisions and CPU seconds of random games."""
-    decisions = 0
-    start = time.process_time()
-    for g in range(games):
-        state = new_game(Config(players=players), seed + g)
-        uniform = random.Random(seed + g).random
-        while state.result is None:
-            legal = legal_actions(state)
-            apply_unchecked(state, legal[int(uniform() * len(legal))])
-            decisions += 1
-    return decisions, time.process_time() - start
 
 
 def user_path(games: int, catanatron: str | None) -> None:
