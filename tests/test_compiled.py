@@ -67,3 +67,37 @@ def test_compiled_and_pure_give_the_same_record(players: int, mode: str, seed: i
     here = dumps(game.record)
     assert _pure(GAME, str(players), mode, str(seed), bots) == here
     assert state.__file__ is not None and not state.__file__.endswith(".py")
+
+
+def test_states_pickle_in_every_part() -> None:
+    # The server's bot workers receive pickled states (bots/worker.py); a compiled class is
+    # rebuilt through its __init__, so every part must pickle by value: mid-battle, mid-event,
+    # finished, with forced outcomes queued.
+    import pickle
+    import random
+
+    from kaladan.rules.apply import apply_unchecked
+    from kaladan.rules.legal import legal_actions
+    from kaladan.rules.notation import position_to_json
+    from kaladan.rules.setup import new_game
+
+    seen = {"battle": 0, "event": 0, "over": 0}
+    for seed in range(6):
+        s = new_game(Config(players=3), seed)
+        rng = random.Random(seed)
+        while True:
+            parts = {"battle": s.battle is not None, "event": s.event is not None,
+                     "over": s.result is not None}
+            if any(parts.values()):
+                s.chance.force([1])
+                back = pickle.loads(pickle.dumps(s))
+                assert position_to_json(back) == position_to_json(s)
+                assert list(back.chance.forced) == [1] and back.chance.log == s.chance.log
+                s.chance.forced.clear()
+                for name, present in parts.items():
+                    seen[name] += present
+            if s.result is not None:
+                break
+            legal = legal_actions(s)
+            apply_unchecked(s, legal[int(rng.random() * len(legal))])
+    assert all(seen.values()), seen

@@ -31,6 +31,10 @@ class Chance:
         other.forced = deque(self.forced)
         return other
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickled by value: a compiled Chance is rebuilt through __init__ (it needs a seed).
+        return _restore, (self.state, tuple(self.forced), tuple(self.log))
+
     def force(self, outcomes: Iterable[int]) -> None:
         """Queue outcomes to be used, in order, before the generator is asked again."""
         self.forced.extend(outcomes)
@@ -74,3 +78,10 @@ class Chance:
         log = self.log
         self.log = []
         return log
+
+
+def _restore(state: int, forced: tuple[int, ...], log: tuple[int, ...]) -> Chance:
+    chance = Chance(state)
+    chance.forced.extend(forced)
+    chance.log.extend(log)
+    return chance

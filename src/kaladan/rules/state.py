@@ -9,7 +9,7 @@ copies. Who must decide next is the single ``pending`` field (STYLE principle 4)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, Final, NamedTuple
 
@@ -72,6 +72,12 @@ class Pending(NamedTuple):
 NO_DECISION: Final = Pending(Decision.NONE, -1)
 
 
+def _by_fields(obj: EventContext | Battle | Result) -> tuple[object, ...]:
+    """Pickling by constructor arguments: a compiled (mypyc) class is rebuilt through its
+    ``__init__``, which needs them (the server's bot workers receive pickled states)."""
+    return type(obj), tuple(getattr(obj, f.name) for f in fields(obj))
+
+
 @dataclass(slots=True)
 class EventContext:
     """The event card being resolved (R7.4): who still has to resolve it."""
@@ -82,6 +88,9 @@ class EventContext:
     marked: list[Seat] = field(default_factory=list)
     # EV15: the player currently resolving rolled a 1 and must lose a basic unit.
     must_lose: bool = False
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return _by_fields(self)
 
     def copy(self) -> EventContext:
         return EventContext(self.card, self.queue[:], self.marked[:], self.must_lose)
@@ -133,6 +142,9 @@ class Battle:
     invade_left: int = 0  # units still to leave behind on A (R17.6)
     staying: list[UnitCode] = field(default_factory=list)  # chosen to stay on A
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return _by_fields(self)
+
     def copy(self) -> Battle:
         return Battle(
             self.attacker, self.defender, self.a_tile, self.d_tile, self.step,
@@ -155,6 +167,9 @@ class Result:
     scores: list[int | None]
     tie_break: list[list[int]] = field(default_factory=list)  # dice sums per re-roll (R22.4)
     team: int | None = None  # team mode: the winning team (0 or 1); winner is then None
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return _by_fields(self)
 
     def copy(self) -> Result:
         return Result(self.end, self.winner, self.scores[:], [r[:] for r in self.tie_break],
