@@ -15,6 +15,9 @@ export function tilesOfAction(entry) {
   return entry.tiles || entry.text.match(TILE) || [];
 }
 
+/** A legal action in words of the chosen language (the panel's button label). */
+export const actionLabel = (entry) => describeAction(entry.text);
+
 const CARD_KINDS = new Set(["card", "magic", "buycard", "swapcard", "extracard"]);
 
 /** The tooltip: the action's text form, plus the texts of the magic cards it names. */
@@ -114,6 +117,9 @@ export function renderActions(el, view, ui, handlers) {
       atTile.length ? h("div", {class: "buttons"}, atTile.map((entry) => actionButton(entry, onAction)))
         : h("p", {class: "muted"}, t("actions.none_here"))) : h("p", {class: "muted hint"}, t("actions.hint")),
     quick.length ? h("div", {class: "buttons quick"}, quick.map((entry) => actionButton(entry, onAction))) : null,
+    h("label", {class: "auto-setting muted", for: "auto-answer"},
+      h("input", {type: "checkbox", id: "auto-answer", checked: handlers.autoAnswer.on(),
+        onchange: (e) => handlers.autoAnswer.set(e.target.checked)}), " ", t("actions.auto_setting")),
     purchase.length ? purchasePanel(view, purchase, onAction) : null,
     h("div", {class: "all-actions", id: "all-actions"}, groupsByKind(rest, onAction)));
 }
@@ -164,7 +170,7 @@ export function confirmAttack(entry, odds) {
   const dialog = byId("confirm");
   const pct = (x) => `${(100 * x).toFixed(1)}%`;
   mount(dialog.querySelector(".dialog-body"),
-    h("h2", {}, describeAction(entry.text)),
+    h("h2", {id: "confirm-title"}, describeAction(entry.text)),
     odds ? h("div", {class: "odds"},
       h("p", {class: "win-chance"}, t("odds.win"), " ", h("b", {"data-odds": odds.attacker_wins}, pct(odds.attacker_wins)),
         odds.attacker_wins_exact ? h("span", {class: "muted"}, ` (${odds.attacker_wins_exact})`) : null),

@@ -69,8 +69,9 @@ const unitOnly = (ref) => unitName(ref.split("/").pop());
 
 function dieBox(die, side, extra = "") {
   const what = die.unit ? unitOnly(die.unit) : term(die.bonus);
-  return h("span", {class: `die ${side} ${extra}`.trim(), title: `D${die.size}: ${what}`},
-    h("span", {class: "die-value"}, die.face), h("span", {class: "die-size"}, `D${die.size}`));
+  const name = t("battle.die", {n: die.size});  // D12; W12 in Dutch and German, as the seeds
+  return h("span", {class: `die ${side} ${extra}`.trim(), title: `${name}: ${what}`},
+    h("span", {class: "die-value"}, die.face), h("span", {class: "die-size"}, name));
 }
 
 function diceRow(roll) {

@@ -4,7 +4,7 @@
 
 import {api, ApiError, GameSocket, seatToken} from "./api.js";
 import {byId, h, mount, s, toast} from "./dom.js";
-import {confirmAttack, renderActions, renderGift, tilesOfAction} from "./actions.js";
+import {actionLabel, confirmAttack, renderActions, renderGift, tilesOfAction} from "./actions.js";
 import {lastBattleStart, renderBattle} from "./battle.js";
 import {renderBoard} from "./board.js";
 import {renderEnd} from "./end.js";
@@ -116,11 +116,25 @@ function onView(view) {
   if (!mergeLog(view)) { reload(); return; }  // a gap: fetch the whole log again
   if (latestIndex() !== before) game.battle = null;  // a new battle shows itself at once
   // A new decision starts with a clear selection (a gift, by anyone, leaves it as it is).
-  if (decisionKey(view) !== decisionKey(game.view)) game.ui = {selected: null, selected2: null};
+  const newDecision = decisionKey(view) !== decisionKey(game.view);
+  if (newDecision) game.ui = {selected: null, selected2: null};
   game.view = view;
+  if (newDecision) { announceTurn(view); maybeAutoAnswer(view); }
   game.sending = false;
   byId("game")?.classList.remove("sending");
   render();
+}
+
+/** Whether this seat holds a decision now (gifts aside: they are open at any moment). */
+const decides = (view) => Boolean(view?.your_turn && (view.legal || []).some((e) => e.kind !== "gift"));
+
+/** A decision that becomes this seat's is announced: in the page title (seen from another
+ * tab) and to screen readers through the aria-live region. */
+function announceTurn(view) {
+  const mine = decides(view);
+  document.title = mine ? t("game.title_turn") : t("app.title");
+  const live = byId("announce");
+  if (live) live.textContent = mine ? `${t("game.your_turn")}: ${t(`decision.${view.observation.pending.kind}`)}` : "";
 }
 
 function onError(error) {
@@ -167,7 +181,7 @@ function draw() {
     h("span", {class: "muted"}, view.seat === null ? t("game.spectator") : t("game.seat", {n: view.seat + 1})));
   renderBoard(byId("board"), obs, {selected: game.ui.selected, actionable, targets,
     battle: obs.battle ? [obs.battle.attacking_tile, obs.battle.defended_tile] : [], onTile});
-  renderActions(byId("actions"), view, game.ui, {onAction, clearSelection: () => {
+  renderActions(byId("actions"), view, game.ui, {onAction, autoAnswer: {on: autoAnswerOn, set: setAutoAnswer}, clearSelection: () => {
     game.ui.selected = null; game.ui.selected2 = null; render(); }});
   renderGift(byId("gift"), view, game.gift, sendAction);
   renderBattle(byId("battle"), view, game.log, game.battle, () => { game.battle = null; render(); });
@@ -181,6 +195,30 @@ function draw() {
     byId("battle")?.scrollIntoView({block: "nearest"});
   }});
   renderEnd(view, game.log);
+}
+
+// A decision whose only answer is the seat's own "no magic card" or "pass" is answered by the
+// page after a short, visible moment (issue 15; a setting, on by default). The engine still
+// asks, so being asked tells the others nothing (R16.5).
+const AUTO_KINDS = new Set(["nomagic", "pass"]);
+const AUTO_DELAY_MS = 700;
+const AUTO_KEY = "kaladan.autoAnswer";
+export const autoAnswerOn = () => localStorage.getItem(AUTO_KEY) !== "off";
+export function setAutoAnswer(on) { localStorage.setItem(AUTO_KEY, on ? "on" : "off"); }
+
+function maybeAutoAnswer(view) {
+  const legal = (view.legal || []).filter((e) => e.kind !== "gift");
+  if (!decides(view) || legal.length !== 1 || !AUTO_KINDS.has(legal[0].kind) || !autoAnswerOn()) return;
+  const version = view.version;
+  const only = legal[0];
+  toast(t("actions.auto", {what: actionLabel(only)}));  // the visible moment
+  setTimeout(() => {
+    // Still the same decision, and the player did not switch the setting off meanwhile.
+    if (game.view?.version !== version || game.sending || !autoAnswerOn()) return;
+    const root = byId("game");
+    if (root) root.dataset.autoAnswered = String(Number(root.dataset.autoAnswered || 0) + 1);
+    sendAction(only.text);
+  }, AUTO_DELAY_MS);
 }
 
 function setStatus(status) {
@@ -198,14 +236,16 @@ function fatal(message) {
 export async function showGame(root, gameId, seat, code) {
   Object.assign(game, {id: gameId, seat, view: null, ui: {selected: null, selected2: null}, log: [], battle: null,
     gift: {ally: null, amount: 1}});
+  // The game first: an unknown game says so, not that this browser holds no token for it.
+  try { game.summary = await api("GET", `/api/games/${encodeURIComponent(gameId)}`); }
+  catch (err) { fatal(err.status === 404 ? t("game.unknown") : err.message); return; }
+  if (seat !== null && seat >= game.summary.players) { fatal(t("game.unknown")); return; }
   if (seat !== null) {
     try { game.token = await seatToken(gameId, seat, code); }
     catch (err) { fatal(err instanceof ApiError && err.status === 404 ? t("game.unknown") : err.message); return; }
     if (code) history.replaceState(null, "", `/play/${encodeURIComponent(gameId)}/${seat}`);
     if (!game.token) { fatal(t("game.no_token")); return; }
   }
-  try { game.summary = await api("GET", `/api/games/${encodeURIComponent(gameId)}`); }
-  catch (err) { fatal(err.status === 404 ? t("game.unknown") : err.message); return; }
   layout(root);
   try { onView(await api("GET", `/api/games/${encodeURIComponent(gameId)}/view`, {token: game.token})); }
   catch (err) { if (err.status === 403) { fatal(t("game.bad_token")); return; } }
@@ -216,6 +256,7 @@ export async function showGame(root, gameId, seat, code) {
 /** Re-render after a language switch. */
 export function rerenderGame(root) {
   if (!game.view) return;
+  document.title = decides(game.view) ? t("game.title_turn") : t("app.title");
   layout(root);
   render();
 }
