@@ -12,6 +12,7 @@ import {setSeatRealms, t, term} from "./i18n.js";
 import {renderCards, renderEvent, renderLog, renderPhases, renderPlayers} from "./panels.js";
 
 const game = {id: null, seat: null, token: null, view: null, summary: null, socket: null,
+  autoTimer: null,  // the pending answer of a forced decision (maybeAutoAnswer)
   ui: {selected: null, selected2: null}, sending: false,
   gift: {ally: null, amount: 1},  // the "Give gold" control's choice, kept from view to view
   log: [],  // every log entry received, oldest first, by their index
@@ -119,10 +120,11 @@ function onView(view) {
   const newDecision = decisionKey(view) !== decisionKey(game.view);
   if (newDecision) game.ui = {selected: null, selected2: null};
   game.view = view;
-  if (newDecision) { announceTurn(view); maybeAutoAnswer(view); }
+  if (newDecision) announceTurn(view);
   game.sending = false;
   byId("game")?.classList.remove("sending");
   render();
+  maybeAutoAnswer();
 }
 
 /** Whether this seat holds a decision now (gifts aside: they are open at any moment). */
@@ -203,21 +205,28 @@ function draw() {
 const AUTO_KINDS = new Set(["nomagic", "pass"]);
 const AUTO_DELAY_MS = 700;
 const AUTO_KEY = "kaladan.autoAnswer";
-export const autoAnswerOn = () => localStorage.getItem(AUTO_KEY) !== "off";
-export function setAutoAnswer(on) { localStorage.setItem(AUTO_KEY, on ? "on" : "off"); }
+const autoAnswerOn = () => localStorage.getItem(AUTO_KEY) !== "off";
+const setAutoAnswer = (on) => localStorage.setItem(AUTO_KEY, on ? "on" : "off");
 
-function maybeAutoAnswer(view) {
-  const legal = (view.legal || []).filter((e) => e.kind !== "gift");
-  if (!decides(view) || legal.length !== 1 || !AUTO_KINDS.has(legal[0].kind) || !autoAnswerOn()) return;
-  const version = view.version;
-  const only = legal[0];
+/** The view's only legal answer when it is a forced "no card" or "pass" of this seat. */
+function forcedAnswer(view) {
+  const legal = (view?.legal || []).filter((e) => e.kind !== "gift");
+  return decides(view) && legal.length === 1 && AUTO_KINDS.has(legal[0].kind) ? legal[0] : null;
+}
+
+/** Answer a forced decision after the moment; checked again then, against the latest view (a
+ * gift may have changed the version meanwhile, a click may have answered it already). */
+function maybeAutoAnswer() {
+  const only = forcedAnswer(game.view);
+  if (game.autoTimer || !only || !autoAnswerOn()) return;
   toast(t("actions.auto", {what: actionLabel(only)}));  // the visible moment
-  setTimeout(() => {
-    // Still the same decision, and the player did not switch the setting off meanwhile.
-    if (game.view?.version !== version || game.sending || !autoAnswerOn()) return;
+  game.autoTimer = setTimeout(() => {
+    game.autoTimer = null;
+    const still = forcedAnswer(game.view);
+    if (!still || game.sending || !autoAnswerOn()) return;
     const root = byId("game");
     if (root) root.dataset.autoAnswered = String(Number(root.dataset.autoAnswered || 0) + 1);
-    sendAction(only.text);
+    sendAction(still.text);
   }, AUTO_DELAY_MS);
 }
 
