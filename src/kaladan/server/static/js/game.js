@@ -132,9 +132,11 @@ const decides = (view) => Boolean(view?.your_turn && (view.legal || []).some((e)
 
 /** A decision that becomes this seat's is announced: in the page title (seen from another
  * tab) and to screen readers through the aria-live region. */
+const turnTitle = (view) => (decides(view) ? t("game.title_turn") : t("app.title"));
+
 function announceTurn(view) {
   const mine = decides(view);
-  document.title = mine ? t("game.title_turn") : t("app.title");
+  document.title = turnTitle(view);
   const live = byId("announce");
   if (live) live.textContent = mine ? `${t("game.your_turn")}: ${t(`decision.${view.observation.pending.kind}`)}` : "";
 }
@@ -265,7 +267,7 @@ export async function showGame(root, gameId, seat, code) {
 /** Re-render after a language switch. */
 export function rerenderGame(root) {
   if (!game.view) return;
-  document.title = decides(game.view) ? t("game.title_turn") : t("app.title");
+  document.title = turnTitle(game.view);
   layout(root);
   render();
 }
