@@ -28,7 +28,7 @@ ENGINE = HERE / "src" / "kaladan" / "rules"
 #   mishandle (mypyc/mypyc#1122). Entries are built only with a sink.
 # - ``actionlist``: a compiled subclass of ``collections.abc.Sequence`` shares Sequence's ABC
 #   registry, so ``isinstance([], ActionList)`` would be true.
-INTERPRETED = {"config.py", "gamelog.py", "actionlist.py"}
+INTERPRETED = {"config.py", "gamelog.py"}
 # Other modules compiled with the engine (hot loops outside kaladan.rules).
 ALSO_COMPILED: list[str] = []
 
@@ -53,7 +53,22 @@ def engine_sources() -> list[str]:
     return [str(p.relative_to(HERE)) for p in files if p.name not in INTERPRETED]
 
 
+def remove_stale_extensions() -> None:
+    """An editable install keeps its extensions beside the sources: when this build installs
+    the pure engine, the last build's would otherwise still be loaded."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    for built in [*ENGINE.rglob(f"*{suffix}"), *ENGINE.parent.parent.glob(f"*__mypyc{suffix}")]:
+        built.unlink(missing_ok=True)
+
+
 def compiled_extensions() -> list[object]:
+    extensions = _compiled_extensions()
+    if not extensions and BUILDING:
+        remove_stale_extensions()
+    return extensions
+
+
+def _compiled_extensions() -> list[object]:
     if os.environ.get("KALADAN_BUILD_PURE"):
         notice("KALADAN_BUILD_PURE is set")
         return []
@@ -88,6 +103,7 @@ class OptionalBuildExt(build_ext):
         except Exception as exc:  # a compiler error: the sources still work
             for built in self.get_outputs():  # no half-compiled engine
                 Path(built).unlink(missing_ok=True)
+            remove_stale_extensions()
             notice(f"compiling the engine failed ({exc})")
 
 

@@ -135,7 +135,7 @@ def sampled_twins() -> tuple[list[Twin], set[tuple[str, Decision]]]:
             taken: dict[Decision, int] = {}
             steps = 0
             while not state.is_over and steps < 1500:
-                kind, seat = state.pending
+                kind, seat = state.pending.kind, state.pending.seat
                 arose.add((config.mode, kind))
                 committed = _committed_twins(state)
                 if committed is not None:
@@ -170,7 +170,7 @@ def committed(card: str) -> GameState:
     g = game_at(build(FIELD_BATTLE, hands=[["KHA-3", "KHA-4"], ["KIM-1", "KIM-5"]]))
     g.play("attack T7 T4")
     g.play(f"magic {card}")
-    assert g.state.pending == (Decision.MAGIC, 1)
+    assert g.state.pending == Pending(Decision.MAGIC, 1)
     return g.state
 
 
@@ -187,7 +187,7 @@ def team_committed(card: str) -> GameState:
                       hands=[["KHA-3"], ["ARD-2"], ["KIM-2"], []]))
     g.play("attack T7 T8")
     g.play(f"magic {card}")
-    assert g.state.pending == (Decision.MAGIC, 1)
+    assert g.state.pending == Pending(Decision.MAGIC, 1)
     return g.state
 
 

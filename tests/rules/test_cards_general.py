@@ -6,7 +6,7 @@ from __future__ import annotations
 from kaladan.game import Game
 from kaladan.rules.errors import IllegalActionError
 from kaladan.rules.observe import observe
-from kaladan.rules.state import Decision
+from kaladan.rules.state import Decision, Pending
 from positions import build, game_at
 
 # Ardinor (seat 1) holds Field T4 with two Shields; seat 0 attacks from Field T7 with Swords.
@@ -25,11 +25,11 @@ def test_r20_3_w1_and_w2_cards_at_declaration_w3_cards_only_after_the_battle() -
     """R20.3, R16.6: a W3 card (ARD-4) is not offered at step B; it is once units died."""
     g = ardinor_defends([[], ["ARD-1", "ARD-3", "ARD-4"]])
     g.play("attack T7 T4")
-    assert g.state.pending == (Decision.MAGIC, 1)
+    assert g.state.pending == Pending(Decision.MAGIC, 1)
     assert g.legal_texts() == ["nomagic", "magic ARD-1", "magic ARD-3"]
     # Swords 8, 8, 8 against Shields 2, 2: two hits, both Shields die.
     g.play("nomagic", dice=[8, 8, 8, 2, 2])
-    assert g.state.pending == (Decision.MAGIC, 1)
+    assert g.state.pending == Pending(Decision.MAGIC, 1)
     assert g.legal_texts() == ["nomagic", "magic ARD-4"]
 
 
@@ -37,9 +37,9 @@ def test_r20_5_attacker_declares_first_and_a_selected_card_cannot_be_taken_back(
     """R20.5, R16.5: attacker first; once selected, the card stays selected until revealed."""
     g = ardinor_defends([["KIM-2"], ["ARD-3"]])
     g.play("attack T7 T4")
-    assert g.state.pending == (Decision.MAGIC, 0)
+    assert g.state.pending == Pending(Decision.MAGIC, 0)
     g.play("magic KIM-2")
-    assert g.state.pending == (Decision.MAGIC, 1)
+    assert g.state.pending == Pending(Decision.MAGIC, 1)
     assert observe(g.state, 1)["battle"]["cards"] == {"0": "committed"}
     try:
         g.play("nomagic", seat=0)  # the attacker cannot take it back
@@ -58,7 +58,7 @@ def test_r20_15_an_effect_touches_only_its_holders_units() -> None:
     g.play("attack T7 T4")
     # 10, 10, 10 against Shield 10, Sword 8: one hit, and the defender chooses which unit.
     g.play("magic KIM-2", dice=[10, 10, 10, 10, 8])
-    assert g.state.pending == (Decision.CASUALTY, 1)
+    assert g.state.pending == Pending(Decision.CASUALTY, 1)
     battle = g.state.battle
     assert battle is not None
     assert battle.attack_dice == [10, 10, 10]  # Swords D8 -> D10

@@ -8,6 +8,7 @@ two ways that share no code.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import combinations
 
 from kaladan.rules import actions as A
@@ -169,3 +170,27 @@ def test_each_action_of_a_block_equals_the_built_block() -> None:
         assert fresh[-1] == built[-1] and fresh[1:3] == built[1:3]
         checked += 1
     assert checked > 1000
+
+
+def test_an_action_list_is_a_sequence_and_a_list_is_not_an_action_list() -> None:
+    """isinstance stays exact for the compiled class (it has ABC state of its own)."""
+    assert isinstance([], Sequence) and isinstance((), Sequence)  # fill Sequence's caches
+    assert not isinstance([], ActionList) and not isinstance((), ActionList)
+    state = new_game(Config(players=2, quick_setup=True), 3)
+    legal = legal_actions(state)
+    while type(legal) is not ActionList:  # play on to the first Action phase
+        apply_unchecked(state, legal[0])
+        legal = legal_actions(state)
+    assert isinstance(legal, ActionList) and isinstance(legal, Sequence)
+    assert legal == list(legal) and legal[0] == list(legal)[0]
+
+
+def test_actions_compare_hash_sort_and_print_by_their_fields() -> None:
+    """Action is a value: equal fields give equal, same-hash actions; repr pastes back."""
+    move = Action(A.MOVE, 3, 4, (10, 12))
+    same = Action("move", tile=3, tile2=4, units=(10, 12))
+    assert move == same and hash(move) == hash(same) and move != move.replace(tile2=5)
+    assert move != ("move", 3, 4, (10, 12))  # not a tuple any more
+    assert sorted([move.replace(tile=9), move]) == [move, move.replace(tile=9)]
+    assert eval(repr(move), {"Action": Action}) == move
+    assert repr(Action(A.PASS)) == "Action('pass')"

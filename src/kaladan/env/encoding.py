@@ -331,12 +331,12 @@ class ActionEncoder:
         if kind == A.KILL:
             if len(rest) != 1 or not self._is_unit(rest[0]):
                 raise InvalidActionError("kill: expected exactly one unit after the head")
-            return head._replace(units=(self.token_unit(rest[0], observer),))
+            return head.replace(units=(self.token_unit(rest[0], observer),))
         if kind == A.GIFT:
             amount = self._take_number(rest)
             if rest or amount < 1:
                 raise InvalidActionError("gift: expected one positive number")
-            return head._replace(amount=amount)
+            return head.replace(amount=amount)
         if kind == A.SPLIT:
             shares = []
             while rest:
@@ -345,16 +345,16 @@ class ActionEncoder:
                     raise InvalidActionError("split: expected a seat")
                 shares.append((self._abs(seat_token - self.seat_base, observer),
                                self._take_number(rest)))
-            return head._replace(shares=tuple(shares))
+            return head.replace(shares=tuple(shares))
         units = self._take_units(rest, observer)
         if kind in (A.SWAP, A.HARMONY):
             units2 = self._take_units(rest, observer)
             if rest:
                 raise InvalidActionError(f"{kind}: tokens after the second list")
-            return A.canonical(head._replace(units=units, units2=units2))
+            return A.canonical(head.replace(units=units, units2=units2))
         if rest:
             raise InvalidActionError(f"{kind}: tokens after the unit list")
-        return head._replace(units=units)
+        return head.replace(units=units)
 
     def _is_unit(self, token: int) -> bool:
         return self.unit_base <= token < self.done
@@ -385,10 +385,6 @@ class ActionEncoder:
 
 
 # Builders of the engine's lazy blocks whose head is known from their arguments.
-_MOVE_BLOCKS = (L._build_moves, L._build_single_moves)
-_SWAP_BLOCKS = (L._build_swaps,)
-_BUY_BLOCKS = (L._build_buys,)
-_CARD_BLOCKS = (L._build_cards,)
 
 
 class Choice:
@@ -425,37 +421,35 @@ class Choice:
                 if isinstance(part, list):
                     add(part)
                     continue
-                builder = part[0]
-                if builder in _MOVE_BLOCKS or builder in _SWAP_BLOCKS:
-                    src, dst = part[2], part[3]
-                    base = encoder.base[A.MOVE if builder in _MOVE_BLOCKS else A.SWAP]
+                if isinstance(part, (L.MoveBlock, L.SingleMoveBlock, L.SwapBlock)):
+                    src, dst = part.tile, part.tile2
+                    base = encoder.base[A.SWAP if isinstance(part, L.SwapBlock) else A.MOVE]
                     h = base + src * 6 + encoder._slot[src][dst]
                     heads[h] = None
                     groups.setdefault(h, []).append(i)
-                elif builder in _CARD_BLOCKS:
-                    gives, pool, extra, buyable, choose = part[2:7]
-                    takes = [_CARD_INDEX[c] for c in pool] if choose else [len(CARDS)]
+                elif isinstance(part, L.CardBlock):
+                    takes = ([_CARD_INDEX[c] for c in part.pool] if part.choose
+                             else [len(CARDS)])
                     row = len(CARDS) + 1
                     base = encoder.base[A.SWAPCARD]
-                    for give in gives:
+                    for give in part.gives:
                         start = base + _CARD_INDEX[give] * row
                         for take in takes:
                             heads[start + take] = None  # atomic, built on demand
-                    if extra:
+                    if part.extra:
                         base = encoder.base[A.EXTRACARD]
                         for take in takes:
                             heads[base + take] = None
                     base = encoder.base[A.BUYCARD]
-                    for c in buyable:
-                        heads[base + _CARD_INDEX[c]] = None
-                elif builder in _BUY_BLOCKS:
-                    tiles, units = part[2], part[3]
+                    for card in part.buyable:
+                        heads[base + _CARD_INDEX[card]] = None
+                elif isinstance(part, L.BuyBlock):
                     base = encoder.base[A.BUY]
-                    for c in units:  # atomic heads, built on demand
+                    for c in part.units:  # atomic heads, built on demand
                         row = base + unit_kind(c) * encoder.tiles
-                        heads.update(dict.fromkeys([row + t for t in tiles]))
+                        heads.update(dict.fromkeys([row + t for t in part.tiles]))
                 else:
-                    add(legal._part(i))
+                    add(legal.part(i))
         else:
             add(legal)
         self.heads = heads
@@ -515,7 +509,7 @@ class Choice:
         for item in self._groups[head]:
             if isinstance(item, int):
                 assert isinstance(legal, ActionList)
-                out += legal._part(item)
+                out += legal.part(item)
             else:
                 out.append(item)
         return out
@@ -532,7 +526,7 @@ class Choice:
         kind = head.kind
         if kind in (A.GIFT, A.SPLIT):
             value = sum(10 if t == enc.plus10 else 0 for t in rest)
-            return head._replace(amount=value), 2
+            return head.replace(amount=value), 2
         first: list[UnitCode] = []
         second: list[UnitCode] = []
         stage = 0
@@ -543,4 +537,4 @@ class Choice:
                 first.append(enc.token_unit(t, self.seat))
             else:
                 second.append(enc.token_unit(t, self.seat))
-        return head._replace(units=tuple(first), units2=tuple(second)), stage
+        return head.replace(units=tuple(first), units2=tuple(second)), stage

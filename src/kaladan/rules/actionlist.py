@@ -3,26 +3,38 @@
 Moves and swaps come in blocks (one per pair of tiles) whose size is known without building
 them; an action is made only when it is indexed, and the whole list only when it is iterated
 or searched. A uniform random choice (``seq[rng.randrange(len(seq))]``) therefore builds one
-block, not every action, which is what keeps random playouts fast. Behaves like a tuple:
+action, not every action, which is what keeps random playouts fast. Behaves like a tuple:
 ``len``, indexing, iteration, ``in`` and ``==`` with any sequence.
 
-A block is ``(build, get, arg, ...)``: ``build(*args)`` returns its actions in order and
-``get(j, *args)``, when not None, makes just the j-th of them (so a random choice builds one
-action). Tests check that ``get`` and ``build`` always agree.
+A block is a ``Block``: ``build()`` returns its actions in order and ``get(j)`` makes just the
+j-th of them. The kinds of block are in ``legal``; tests check that ``get`` and ``build``
+always agree.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, overload
+import abc
+from collections.abc import Iterator, Sequence
+from typing import final, overload
 
 from .actions import Action
 
-Block = tuple[Any, ...]  # (builder, getter or None, *arguments)
-Builder = Callable[..., list[Action]]
+
+class Block:
+    """A run of actions of one kind made when first needed (subclasses in ``legal``)."""
+
+    __slots__ = ()
+
+    def build(self) -> list[Action]:
+        """Every action of the block, in order."""
+        raise NotImplementedError
+
+    def get(self, j: int) -> Action:
+        """The j-th action of ``build()``; subclasses make it without building the others."""
+        return self.build()[j]
 
 
+@final
 class ActionList(Sequence[Action]):
     """A sequence of actions made of built parts and lazily built blocks."""
 
@@ -53,11 +65,21 @@ class ActionList(Sequence[Action]):
             self.parts.append(block)
             self.size += count
 
-    def _part(self, index: int) -> list[Action]:
+    def extended(self, items: list[Action]) -> ActionList:
+        """A new list: these actions and then ``items`` (the blocks are shared, not built)."""
+        out = ActionList()
+        out.starts = self.starts[:]
+        out.parts = self.parts[:]
+        out.size = self.size
+        out.add(items)
+        return out
+
+    def part(self, index: int) -> list[Action]:
+        """The actions of part ``index``, built (and kept) if it is a block."""
         part = self.parts[index]
         if isinstance(part, list):
             return part
-        built: list[Action] = part[0](*part[2:])
+        built = part.build()
         self.parts[index] = built
         return built
 
@@ -77,21 +99,26 @@ class ActionList(Sequence[Action]):
             index += self.size
         if not 0 <= index < self.size:
             raise IndexError("action index out of range")
-        i = bisect_right(self.starts, index) - 1
+        starts = self.starts
+        lo, hi = 0, len(starts)  # the last part starting at or before index (bisect_right - 1)
+        while hi - lo > 1:
+            mid = (lo + hi) >> 1
+            if starts[mid] <= index:
+                lo = mid
+            else:
+                hi = mid
+        i = lo
         part = self.parts[i]
         offset = index - self.starts[i]
         if isinstance(part, list):
             return part[offset]
-        if part[1] is not None:
-            action: Action = part[1](offset, *part[2:])
-            return action
-        return self._part(i)[offset]
+        return part.get(offset)
 
     def as_list(self) -> list[Action]:
         if self._all is None:
             out: list[Action] = []
             for i in range(len(self.parts)):
-                out += self._part(i)
+                out += self.part(i)
             self._all = out
         return self._all
 
@@ -113,3 +140,9 @@ class ActionList(Sequence[Action]):
 
     def __repr__(self) -> str:
         return f"ActionList({self.as_list()!r})"
+
+
+# A compiled (mypyc) class is made without ``ABCMeta.__new__``, so it would share Sequence's
+# ABC caches and ``isinstance([], ActionList)`` would turn true once a list had been checked
+# against Sequence. Giving it ABC state of its own keeps isinstance exact (pure mode too).
+abc._abc_init(ActionList)  # type: ignore[attr-defined]

@@ -24,7 +24,7 @@ moves from the first tile to the second and the second list back, ``-`` for none
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, NamedTuple, Protocol
+from typing import Final, Protocol, final
 
 from .errors import InvalidActionError
 from .units import REALM_INDEX, Seat, UnitCode, owner_of, parse_unit_token, unit_token
@@ -65,12 +65,12 @@ HARMONY: Final = "harmony"  # KHA-2: redistribute units between two adjacent til
 GIFT: Final = "gift"  # R23.11: give gold to an ally (number = the ally, amount = the gold)
 SPLIT: Final = "split"  # R23.22: how a side's hits are shared among allies (shares)
 
-KINDS = (
+KINDS: Final = (
     REALM, CARD, CASTLE, START, GOLD, PLACE, UPGRADE, LOSE, RETURN, SPAWN, MOVE, SWAP, ATTACK,
     PASS, MAGIC, NOMAGIC, CASUALTY, LEAVE, BUY, FORTIFY, SWAPCARD, EXTRACARD, BUYCARD, END,
     VOLLEY, KILL, SAVE, DEPLOY, RELOCATE, EVADE, HARMONY, GIFT, SPLIT,
 )
-CARD_CHOICE_KINDS = (KILL, SAVE, DEPLOY, RELOCATE, EVADE, HARMONY)
+CARD_CHOICE_KINDS: Final = (KILL, SAVE, DEPLOY, RELOCATE, EVADE, HARMONY)
 
 
 class Decider(Protocol):
@@ -101,20 +101,95 @@ class Position(Protocol):
     def n(self) -> int: ...
 
 
-class Action(NamedTuple):
+@final
+class Action:
     """One decision. Each field has one meaning; fields a kind does not use keep their
-    defaults, so equal actions compare equal."""
+    defaults, so equal actions compare equal. Immutable by convention: a value compares,
+    hashes and sorts by its fields (a native class when compiled, docs/compiled.md)."""
+
+    __slots__ = ("kind", "tile", "tile2", "units", "units2", "name", "name2", "number",
+                 "amount", "shares")
 
     kind: str
-    tile: int = -1  # a tile (world index): the first one an action names
-    tile2: int = -1  # the second tile
-    units: tuple[UnitCode, ...] = ()  # the units the action names (from ``tile``)
-    units2: tuple[UnitCode, ...] = ()  # the second set of units (from ``tile2``)
-    name: str = ""  # a realm or a card id
-    name2: str = ""  # the card taken in a swap (R11.12)
-    number: int = -1  # a seat: a graveyard's owner (``return``), the ally given gold (``gift``)
-    amount: int = 0  # gold (``gift``)
-    shares: tuple[tuple[Seat, int], ...] = ()  # (seat, hits) per ally (``split``, R23.22)
+    tile: int  # a tile (world index): the first one an action names
+    tile2: int  # the second tile
+    units: tuple[UnitCode, ...]  # the units the action names (from ``tile``)
+    units2: tuple[UnitCode, ...]  # the second set of units (from ``tile2``)
+    name: str  # a realm or a card id
+    name2: str  # the card taken in a swap (R11.12)
+    number: int  # a seat: a graveyard's owner (``return``), the ally given gold (``gift``)
+    amount: int  # gold (``gift``)
+    shares: tuple[tuple[Seat, int], ...]  # (seat, hits) per ally (``split``, R23.22)
+
+    def __init__(self, kind: str, tile: int = -1, tile2: int = -1,
+                 units: tuple[UnitCode, ...] = (), units2: tuple[UnitCode, ...] = (),
+                 name: str = "", name2: str = "", number: int = -1, amount: int = 0,
+                 shares: tuple[tuple[Seat, int], ...] = ()) -> None:
+        self.kind = kind
+        self.tile = tile
+        self.tile2 = tile2
+        self.units = units
+        self.units2 = units2
+        self.name = name
+        self.name2 = name2
+        self.number = number
+        self.amount = amount
+        self.shares = shares
+
+    def fields(self) -> tuple[str, int, int, tuple[UnitCode, ...], tuple[UnitCode, ...], str,
+                              str, int, int, tuple[tuple[Seat, int], ...]]:
+        """Every field, in declaration order (what equality, hashing and ordering use)."""
+        return (self.kind, self.tile, self.tile2, self.units, self.units2, self.name,
+                self.name2, self.number, self.amount, self.shares)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return (self.kind == other.kind and self.tile == other.tile
+                and self.tile2 == other.tile2 and self.units == other.units
+                and self.units2 == other.units2 and self.name == other.name
+                and self.name2 == other.name2 and self.number == other.number
+                and self.amount == other.amount and self.shares == other.shares)
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self.fields())
+
+    def __lt__(self, other: Action) -> bool:
+        return self.fields() < other.fields()
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return Action, self.fields()
+
+    def __repr__(self) -> str:
+        """``Action('move', tile=3, tile2=4, units=(10,))``: pastes back into a test."""
+        args = [repr(self.kind)]
+        for name, value, default in zip(_FIELD_NAMES[1:], self.fields()[1:], _DEFAULTS,
+                                        strict=True):
+            if value != default:
+                args.append(f"{name}={value!r}")
+        return f"Action({', '.join(args)})"
+
+    def replace(self, *, tile: int | None = None, tile2: int | None = None,
+                units: tuple[UnitCode, ...] | None = None,
+                units2: tuple[UnitCode, ...] | None = None, amount: int | None = None,
+                shares: tuple[tuple[Seat, int], ...] | None = None) -> Action:
+        """A copy with the given fields changed."""
+        return Action(self.kind, self.tile if tile is None else tile,
+                      self.tile2 if tile2 is None else tile2,
+                      self.units if units is None else units,
+                      self.units2 if units2 is None else units2, self.name, self.name2,
+                      self.number, self.amount if amount is None else amount,
+                      self.shares if shares is None else shares)
+
+
+_FIELD_NAMES: Final = ("kind", "tile", "tile2", "units", "units2", "name", "name2", "number",
+                       "amount", "shares")
+_DEFAULTS: Final[tuple[object, ...]] = (-1, -1, (), (), "", "", -1, 0, ())
 
 
 # Shape of each kind's text: the argument slots in order.
@@ -269,6 +344,6 @@ def canonical(action: Action) -> Action:
     """The canonical form of an action: a swap names its lower-numbered tile first (either
     tile may be named first, R10.6)."""
     if action.kind == SWAP and action.tile > action.tile2:
-        return action._replace(tile=action.tile2, tile2=action.tile, units=action.units2,
-                               units2=action.units)
+        return action.replace(tile=action.tile2, tile2=action.tile, units=action.units2,
+                              units2=action.units)
     return action

@@ -143,7 +143,7 @@ _EVENT: Final = Decision.EVENT  # a global is cheaper than an enum attribute on 
 
 
 def _move(state: GameState, action: Action) -> None:
-    if state.pending.kind == _EVENT:
+    if state.pending.kind is _EVENT:
         _event_choice(state, action)
         return
     ops.move_units(state, action.tile, action.tile2, action.units)  # R10.2 / R12.1
@@ -215,7 +215,7 @@ def _leave(state: GameState, action: Action) -> None:
 
 
 def _upgrade(state: GameState, action: Action) -> None:
-    if state.pending.kind == _EVENT:
+    if state.pending.kind is _EVENT:
         _event_choice(state, action)
         return
     c = action.units[0]

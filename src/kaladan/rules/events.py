@@ -38,7 +38,6 @@ END_GAME_CARD_OF_OPTION: Final = {
     "six_gates": "EG1", "scales": "EG2", "oracles": "EG3", "gilded_silence": "EG4",
 }
 
-_new = tuple.__new__  # builds a NamedTuple without its wrapper (hot paths only)
 _ASK_EVENT: Final = Decision.EVENT
 
 # Plain gold changes: card -> delta (R7.11).
@@ -134,7 +133,7 @@ def _continue(state: GameState) -> bool:
             continue
         opts = event_options(state, seat)
         if len(opts) > 1:
-            pending = _new(Pending, (_ASK_EVENT, seat))
+            pending = Pending(_ASK_EVENT, seat)
             state.pending = pending
             state.legal_cache = (pending, opts)  # what legal_actions would compute again
             return False

@@ -22,12 +22,17 @@ _ORDER: Final = {
 
 # Enum members as module constants: a global lookup is several times cheaper than an
 # attribute of the enum class, and these run at every phase of every turn.
-_EVENT, _SPAWN, _INCOME, _ACTION, _PURCHASE, _REINFORCE = (
-    Phase.EVENT, Phase.SPAWN, Phase.INCOME, Phase.ACTION, Phase.PURCHASE, Phase.REINFORCE)
-_ASK_SPAWN, _ASK_ACTION, _ASK_PURCHASE, _ASK_REINFORCE = (
-    Decision.SPAWN, Decision.ACTION, Decision.PURCHASE, Decision.REINFORCE)
+_EVENT: Final = Phase.EVENT
+_SPAWN: Final = Phase.SPAWN
+_INCOME: Final = Phase.INCOME
+_ACTION: Final = Phase.ACTION
+_PURCHASE: Final = Phase.PURCHASE
+_REINFORCE: Final = Phase.REINFORCE
+_ASK_SPAWN: Final = Decision.SPAWN
+_ASK_ACTION: Final = Decision.ACTION
+_ASK_PURCHASE: Final = Decision.PURCHASE
+_ASK_REINFORCE: Final = Decision.REINFORCE
 _CASTLE: Final = Terrain.CASTLE
-_pending = tuple.__new__  # builds a Pending without the NamedTuple wrapper
 
 
 def start_turn(state: GameState, seat: Seat) -> None:
@@ -45,32 +50,32 @@ def enter_phase(state: GameState, phase: Phase) -> None:
     """R6.3: every phase is gone through, in order, even when nothing happens in it."""
     state.phase = phase
     seat = state.active
-    if phase == _EVENT:
+    if phase is _EVENT:
         if events.begin(state):
             next_phase(state)
-    elif phase == _SPAWN:
+    elif phase is _SPAWN:
         # R8.1: castles controlled when the phase begins.
         terrain = state.world.terrain
-        state.spawn_left = [t for t in state.controlled(seat) if terrain[t] == _CASTLE]
+        state.spawn_left = [t for t in state.controlled(seat) if terrain[t] is _CASTLE]
         if state.spawn_left:
             _decide_or_skip(state, _ASK_SPAWN)
         else:
             next_phase(state)
-    elif phase == _INCOME:
+    elif phase is _INCOME:
         _income(state, seat)
         next_phase(state)
-    elif phase == _ACTION:
+    elif phase is _ACTION:
         _decide_or_skip(state, _ASK_ACTION)
-    elif phase == _PURCHASE:
+    elif phase is _PURCHASE:
         state.purchase_empty = -1
         _decide_or_skip(state, _ASK_PURCHASE)
-    elif phase == _REINFORCE:
+    elif phase is _REINFORCE:
         _decide_or_skip(state, _ASK_REINFORCE)
 
 
 def _decide_or_skip(state: GameState, kind: Decision) -> None:
     """Ask the active player, unless passing is the only thing they could do."""
-    state.pending = _pending(Pending, (kind, state.active))
+    state.pending = Pending(kind, state.active)
     if not legal.ask_or_skip(state):
         next_phase(state)
 
@@ -79,7 +84,7 @@ def _income(state: GameState, seat: Seat) -> None:
     """R9.1: castles + other tiles // 2, counted when the phase begins (R9.3)."""
     terrain = state.world.terrain
     mine = state.controlled(seat)
-    castles = sum(1 for t in mine if terrain[t] == _CASTLE)
+    castles = sum(1 for t in mine if terrain[t] is _CASTLE)
     amount = castles + (len(mine) - castles) // 2
     gain_gold(state, seat, amount)
     if state.sink is not None:

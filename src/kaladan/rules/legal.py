@@ -7,12 +7,11 @@ it implements; ``apply`` accepts exactly what these functions list.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache, lru_cache
-from typing import Final
+from typing import Final, final
 
 from . import actions as A
 from . import magic
-from .actionlist import ActionList
+from .actionlist import ActionList, Block
 from .actions import Action
 from .magic import same_side, side_players
 from .state import Battle, BattleStep, Decision, GameState
@@ -42,7 +41,6 @@ from .units import (
 )
 from .world import Terrain
 
-_new = tuple.__new__  # builds an Action without the NamedTuple wrapper (hot loops only)
 _CASTLE: Final = Terrain.CASTLE  # a global is cheaper than an enum attribute in hot loops
 _PASS: Final = Action(A.PASS)
 _END: Final = Action(A.END)
@@ -83,12 +81,7 @@ def with_gifts(actions: Sequence[Action], extra: list[Action]) -> Sequence[Actio
     if not extra:
         return actions
     if isinstance(actions, ActionList):
-        out = ActionList()
-        out.starts = actions.starts[:]
-        out.parts = actions.parts[:]
-        out.size = actions.size
-        out.add(extra)
-        return out
+        return actions.extended(extra)
     return list(actions) + extra
 
 
@@ -106,42 +99,106 @@ def ask_or_skip(state: GameState) -> bool:
     return False
 
 
-@lru_cache(maxsize=1 << 16)
-def groups(units: tuple[UnitCode, ...]) -> tuple[tuple[UnitCode, ...], tuple[int, ...]]:
-    """The distinct units of a sorted unit tuple and how many of each."""
-    codes: list[UnitCode] = []
-    counts: list[int] = []
-    last = -1
-    for c in units:
-        if c == last:
-            counts[-1] += 1
-        else:
-            codes.append(c)
-            counts.append(1)
-            last = c
-    return tuple(codes), tuple(counts)
+@final
+class TileInfo:
+    """What move, swap and upgrade generation needs of one player's units on a tile, worked
+    out once per distinct tuple of units (``tile_info``)."""
+
+    __slots__ = ("codes", "kinds", "kind_set", "subsets", "ends", "upgradable")
+
+    def __init__(self, units: tuple[UnitCode, ...]) -> None:
+        codes: list[UnitCode] = []
+        counts: list[int] = []
+        last = -1
+        for c in units:
+            if c == last:
+                counts[-1] += 1
+            else:
+                codes.append(c)
+                counts.append(1)
+                last = c
+        self.codes: tuple[UnitCode, ...] = tuple(codes)  # the distinct units, sorted
+        self.kinds = len(codes)
+        self.kind_set: frozenset[UnitCode] = frozenset(codes)
+        # Every non-empty sub-multiset as a tuple of indices into ``codes``, by size, and
+        # how many have at most k units (``ends[k]``).
+        pattern = _patterns(tuple(counts))
+        self.subsets: tuple[tuple[int, ...], ...] = pattern.subsets
+        self.ends: tuple[int, ...] = pattern.ends
+        # (cost, unit) for each distinct unit that can be upgraded (R11.8: not yet upgraded,
+        # not a Crown).
+        upgradable: list[tuple[int, UnitCode]] = []
+        for c in codes:
+            if not c & 1 and type_of(c) != CROWN:
+                upgradable.append((UPGRADE_COST[type_of(c)], c))
+        self.upgradable: tuple[tuple[int, UnitCode], ...] = tuple(upgradable)
+
+    def shared_kinds(self, other: TileInfo) -> int:
+        """How many distinct units both have."""
+        shared = 0
+        kinds = other.kind_set
+        for c in self.codes:
+            if c in kinds:
+                shared += 1
+        return shared
+
+    def subset(self, j: int) -> tuple[UnitCode, ...]:
+        """The j-th sub-multiset (smallest first) as units."""
+        codes = self.codes
+        return tuple([codes[i] for i in self.subsets[j]])
+
+    def sized(self, low: int, high: int) -> list[tuple[UnitCode, ...]]:
+        """The sub-multisets of low..high units, smallest first."""
+        codes = self.codes
+        return [tuple([codes[i] for i in s])
+                for s in self.subsets[self.ends[low - 1]:self.ends[high]]]
 
 
-@cache
-def _pattern_subsets(
-    counts: tuple[int, ...],
-) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """Every non-empty sub-multiset of a multiset with these group sizes, as tuples of group
-    indices sorted by (size, indices), and for each size k how many have at most k units.
+@final
+class _Pattern:
+    """The sub-multisets of a multiset with the given group sizes (R10.2: which units may
+    move together). Only the group sizes matter, so a tile's few patterns (at most 5 units)
+    are computed once; mapping indices to unit codes keeps the order, since codes are
+    sorted."""
 
-    Only the group sizes matter, so the few patterns of a tile (at most 5 units) are
-    computed once; mapping indices to unit codes keeps the order, since codes are sorted.
-    """
-    subsets: list[tuple[int, ...]] = [()]
-    for group, count in enumerate(counts):
-        subsets = [s + (group,) * k for s in subsets for k in range(count + 1)]
-    subsets = sorted((s for s in subsets if s), key=lambda s: (len(s), s))
-    ends = [0] * (sum(counts) + 1)
-    for subset in subsets:
-        ends[len(subset)] += 1
-    for k in range(1, len(ends)):
-        ends[k] += ends[k - 1]
-    return tuple(subsets), tuple(ends)
+    __slots__ = ("subsets", "ends")
+
+    def __init__(self, counts: tuple[int, ...]) -> None:
+        subsets: list[tuple[int, ...]] = [()]
+        for group, count in enumerate(counts):
+            subsets = [s + (group,) * k for s in subsets for k in range(count + 1)]
+        subsets = sorted((s for s in subsets if s), key=lambda s: (len(s), s))
+        ends = [0] * (sum(counts) + 1)
+        for subset in subsets:
+            ends[len(subset)] += 1
+        for k in range(1, len(ends)):
+            ends[k] += ends[k - 1]
+        self.subsets: tuple[tuple[int, ...], ...] = tuple(subsets)
+        self.ends: tuple[int, ...] = tuple(ends)
+
+
+# Caches of pure functions of their key, kept by the process: a few thousand distinct unit
+# tuples occur in practice; the limit only guards endless runs with every realm.
+_TILE_INFO: Final[dict[tuple[UnitCode, ...], TileInfo]] = {}
+_PATTERNS: Final[dict[tuple[int, ...], _Pattern]] = {}
+_CACHE_LIMIT: Final = 1 << 16
+
+
+def tile_info(units: tuple[UnitCode, ...]) -> TileInfo:
+    """The ``TileInfo`` of a sorted tuple of units."""
+    info = _TILE_INFO.get(units)
+    if info is None:
+        if len(_TILE_INFO) >= _CACHE_LIMIT:
+            _TILE_INFO.clear()
+        info = _TILE_INFO[units] = TileInfo(units)
+    return info
+
+
+def _patterns(counts: tuple[int, ...]) -> _Pattern:
+    pattern = _PATTERNS.get(counts)
+    if pattern is None:
+        pattern = _PATTERNS[counts] = _Pattern(counts)
+    return pattern
 
 
 def distinct(units: Sequence[UnitCode]) -> list[UnitCode]:
@@ -194,7 +251,7 @@ def add_moves(out: ActionList, state: GameState, seat: Seat,
     for src in state.controlled(seat) if mine is None else mine:
         units = state.own_units(seat, src) if state.teams else board[src]
         n = len(units)
-        ends = _tile_info(units)[3]
+        ends = tile_info(units).ends
         for d in neighbours[src]:
             target = board[d]
             if target and team[target[0] >> OWNER_SHIFT] != me:  # R10.3, R23.16: empty or friendly
@@ -203,39 +260,49 @@ def add_moves(out: ActionList, state: GameState, seat: Seat,
             if room > 0:
                 count = ends[room if room < n else n]
                 starts.append(size)
-                parts.append((_build_moves, _get_move, src, d, units, count))
+                parts.append(MoveBlock(src, d, units, count))
                 size += count
     out.size = size
 
 
-def _build_moves(src: int, d: int, units: tuple[UnitCode, ...], count: int) -> list[Action]:
-    codes, counts = groups(units)
-    subsets = _pattern_subsets(counts)[0]
-    return [_new(Action, (A.MOVE, src, d, tuple([codes[i] for i in subsets[j]]), (), "", "", -1,
-                          0, ())) for j in range(count)]
+@final
+class MoveBlock(Block):
+    """The moves from ``tile`` to ``tile2`` of the first ``count`` sub-multisets of ``units``
+    (ordered by size, so ``count`` caps how many units fit on ``tile2``)."""
+
+    __slots__ = ("tile", "tile2", "units", "count")
+
+    def __init__(self, tile: int, tile2: int, units: tuple[UnitCode, ...], count: int) -> None:
+        self.tile = tile
+        self.tile2 = tile2
+        self.units = units
+        self.count = count
+
+    def build(self) -> list[Action]:
+        info = tile_info(self.units)
+        tile, tile2 = self.tile, self.tile2
+        return [Action(A.MOVE, tile, tile2, info.subset(j)) for j in range(self.count)]
+
+    def get(self, j: int) -> Action:
+        return Action(A.MOVE, self.tile, self.tile2, tile_info(self.units).subset(j))
 
 
-def _get_move(j: int, src: int, d: int, units: tuple[UnitCode, ...], count: int) -> Action:
-    codes, counts = groups(units)
-    subset = _pattern_subsets(counts)[0][j]
-    return _new(Action, (A.MOVE, src, d, tuple([codes[i] for i in subset]), (), "", "", -1, 0, ()))
+@final
+class SingleMoveBlock(Block):
+    """One unit of each kind in ``kinds`` from ``tile`` to ``tile2`` (R12.1)."""
 
+    __slots__ = ("tile", "tile2", "kinds")
 
-def _get_single_move(j: int, src: int, d: int, kinds: tuple[UnitCode, ...]) -> Action:
-    return _new(Action, (A.MOVE, src, d, (kinds[j],), (), "", "", -1, 0, ()))
+    def __init__(self, tile: int, tile2: int, kinds: tuple[UnitCode, ...]) -> None:
+        self.tile = tile
+        self.tile2 = tile2
+        self.kinds = kinds
 
+    def build(self) -> list[Action]:
+        return [Action(A.MOVE, self.tile, self.tile2, (c,)) for c in self.kinds]
 
-def _build_single_moves(src: int, d: int, kinds: tuple[UnitCode, ...]) -> list[Action]:
-    return [_new(Action, (A.MOVE, src, d, (c,), (), "", "", -1, 0, ())) for c in kinds]
-
-
-@lru_cache(maxsize=1 << 16)
-def _tile_info(
-    units: tuple[UnitCode, ...],
-) -> tuple[tuple[UnitCode, ...], int, frozenset[UnitCode], tuple[int, ...]]:
-    """The distinct units, how many, their set, and the sub-multiset counts by size."""
-    codes, counts = groups(units)
-    return codes, len(codes), frozenset(codes), _pattern_subsets(counts)[1]
+    def get(self, j: int) -> Action:
+        return Action(A.MOVE, self.tile, self.tile2, (self.kinds[j],))
 
 
 def _swap_counts(units_a: tuple[UnitCode, ...], units_b: tuple[UnitCode, ...], len_a: int,
@@ -244,8 +311,10 @@ def _swap_counts(units_a: tuple[UnitCode, ...], units_b: tuple[UnitCode, ...], l
     one unit from a for low1..high1 units from b, and low2..high2 units (two or more) from a
     for one unit from b; within capacity after the swap (R10.8), equal one-for-one excluded.
     ``units_*`` are the swapping player's units, ``len_*`` everyone's on the tile."""
-    _, kinds_a, set_a, ends_a = _tile_info(units_a)
-    _, kinds_b, set_b, ends_b = _tile_info(units_b)
+    info_a = tile_info(units_a)
+    info_b = tile_info(units_b)
+    kinds_a, ends_a = info_a.kinds, info_a.ends
+    kinds_b, ends_b = info_b.kinds, info_b.ends
     # One unit from a for |xb| units from b: len_a - 1 + |xb| <= cap_a and
     # len_b - |xb| + 1 <= cap_b, i.e. |xb| in [len_b + 1 - cap_b, cap_a - len_a + 1].
     own_a, own_b = len(units_a), len(units_b)
@@ -259,7 +328,7 @@ def _swap_counts(units_a: tuple[UnitCode, ...], units_b: tuple[UnitCode, ...], l
     if low1 <= high1:
         count1 = kinds_a * (ends_b[high1] - ends_b[low1 - 1])
         if low1 == 1:
-            count1 -= len(set_a & set_b)
+            count1 -= info_a.shared_kinds(info_b)
     low2 = len_a + 1 - cap_a
     if low2 < 2:
         low2 = 2
@@ -270,49 +339,53 @@ def _swap_counts(units_a: tuple[UnitCode, ...], units_b: tuple[UnitCode, ...], l
     return count1, low1, high1, count2, low2, high2
 
 
-def _build_swaps(a: int, b: int, units_a: tuple[UnitCode, ...], units_b: tuple[UnitCode, ...],
-                 low_a: int, high_a: int, low_b: int, high_b: int) -> list[Action]:
-    """Swaps giving from a a set of low_a..high_a units and from b low_b..high_b units."""
-    from_a = _subsets_sized(units_a, low_a, high_a)
-    from_b = _subsets_sized(units_b, low_b, high_b)
-    return [_new(Action, (A.SWAP, a, b, xa, xb, "", "", -1, 0, ()))
-            for xa in from_a for xb in from_b if xa != xb]
+@final
+class SwapBlock(Block):
+    """Swaps giving from ``tile`` a set of low..high of ``units`` and from ``tile2`` a set of
+    low2..high2 of ``units2`` (R10.7), equal sets left out."""
 
+    __slots__ = ("tile", "tile2", "units", "units2", "low", "high", "low2", "high2")
 
-def _get_swap(j: int, a: int, b: int, units_a: tuple[UnitCode, ...],
-              units_b: tuple[UnitCode, ...], low_a: int, high_a: int, low_b: int,
-              high_b: int) -> Action:
-    """The j-th action of ``_build_swaps(...)`` without building the others."""
-    codes_a, counts_a = groups(units_a)
-    subs_a, ends_a = _pattern_subsets(counts_a)
-    codes_b, counts_b = groups(units_b)
-    subs_b, ends_b = _pattern_subsets(counts_b)
-    start_a = ends_a[low_a - 1]
-    start_b = ends_b[low_b - 1]
-    size_b = ends_b[high_b] - start_b
-    if low_a == 1 and high_a == 1 and low_b == 1:
-        # One unit from a; the one-unit set of b equal to it is left out.
-        for ia in range(start_a, ends_a[1]):
-            c = codes_a[subs_a[ia][0]]
-            skip = codes_b.index(c) if c in codes_b else -1  # its place among b's singles
-            valid = size_b - (skip >= 0)
-            if j < valid:
-                k = j + 1 if 0 <= skip <= j else j
-                xb = tuple([codes_b[i] for i in subs_b[start_b + k]])
-                return _new(Action, (A.SWAP, a, b, (c,), xb, "", "", -1, 0, ()))
-            j -= valid
-        raise IndexError("swap index out of range")
-    ia, ib = divmod(j, size_b)
-    xa = tuple([codes_a[i] for i in subs_a[start_a + ia]])
-    xb = tuple([codes_b[i] for i in subs_b[start_b + ib]])
-    return _new(Action, (A.SWAP, a, b, xa, xb, "", "", -1, 0, ()))
+    def __init__(self, tile: int, tile2: int, units: tuple[UnitCode, ...],
+                 units2: tuple[UnitCode, ...], low: int, high: int, low2: int,
+                 high2: int) -> None:
+        self.tile = tile
+        self.tile2 = tile2
+        self.units = units
+        self.units2 = units2
+        self.low = low
+        self.high = high
+        self.low2 = low2
+        self.high2 = high2
 
+    def build(self) -> list[Action]:
+        from_a = tile_info(self.units).sized(self.low, self.high)
+        from_b = tile_info(self.units2).sized(self.low2, self.high2)
+        a, b = self.tile, self.tile2
+        return [Action(A.SWAP, a, b, xa, xb) for xa in from_a for xb in from_b if xa != xb]
 
-def _subsets_sized(units: tuple[UnitCode, ...], low: int,
-                   high: int) -> list[tuple[UnitCode, ...]]:
-    codes, counts = groups(units)
-    subsets, ends = _pattern_subsets(counts)
-    return [tuple([codes[i] for i in s]) for s in subsets[ends[low - 1]:ends[high]]]
+    def get(self, j: int) -> Action:
+        info_a = tile_info(self.units)
+        info_b = tile_info(self.units2)
+        codes_b = info_b.codes
+        start_a = info_a.ends[self.low - 1]
+        start_b = info_b.ends[self.low2 - 1]
+        size_b = info_b.ends[self.high2] - start_b
+        if self.low == 1 and self.high == 1 and self.low2 == 1:
+            # One unit from a; the one-unit set of b equal to it is left out.
+            for ia in range(start_a, info_a.ends[1]):
+                c = info_a.codes[info_a.subsets[ia][0]]
+                skip = codes_b.index(c) if c in codes_b else -1  # its place among b's singles
+                valid = size_b - (1 if skip >= 0 else 0)
+                if j < valid:
+                    k = j + 1 if 0 <= skip <= j else j
+                    return Action(A.SWAP, self.tile, self.tile2, (c,),
+                                  info_b.subset(start_b + k))
+                j -= valid
+            raise IndexError("swap index out of range")
+        ia, ib = divmod(j, size_b)
+        return Action(A.SWAP, self.tile, self.tile2, info_a.subset(start_a + ia),
+                      info_b.subset(start_b + ib))
 
 
 def _action(state: GameState, seat: Seat) -> ActionList:
@@ -337,12 +410,12 @@ def _action(state: GameState, seat: Seat) -> ActionList:
     for src in state.controlled(seat):
         units = state.own_units(seat, src) if teams else board[src]
         n = len(units)
-        ends = _tile_info(units)[3]
+        ends = tile_info(units).ends
         for d in neighbours[src]:
             target = board[d]
             if target:
                 if team[target[0] >> OWNER_SHIFT] != me:
-                    attack_list.append(_new(Action, (A.ATTACK, src, d, (), (), "", "", -1, 0, ())))
+                    attack_list.append(Action(A.ATTACK, src, d))
                     continue
                 if d > src and (not teams or state.occupies(seat, d)):
                     pairs.append((src, d))
@@ -350,7 +423,7 @@ def _action(state: GameState, seat: Seat) -> ActionList:
             if room > 0:
                 count = ends[room if room < n else n]
                 starts.append(size)
-                parts.append((_build_moves, _get_move, src, d, units, count))
+                parts.append(MoveBlock(src, d, units, count))
                 size += count
     for a, b in pairs:
         if teams:
@@ -361,11 +434,11 @@ def _action(state: GameState, seat: Seat) -> ActionList:
             own_a, own_b, len(board[a]), len(board[b]), cap[a], cap[b])
         if count1:
             starts.append(size)
-            parts.append((_build_swaps, _get_swap, a, b, own_a, own_b, 1, 1, low1, high1))
+            parts.append(SwapBlock(a, b, own_a, own_b, 1, 1, low1, high1))
             size += count1
         if count2:
             starts.append(size)
-            parts.append((_build_swaps, _get_swap, a, b, own_a, own_b, low2, high2, 1, 1))
+            parts.append(SwapBlock(a, b, own_a, own_b, low2, high2, 1, 1))
             size += count2
     out.size = size
     out.add(attack_list)
@@ -405,7 +478,7 @@ def _lose_options(state: GameState, seat: Seat) -> list[Action]:
     for tile, c in state.basic_units_on_board(seat):
         if (tile, c) not in seen:
             seen.add((tile, c))
-            out.append(_new(Action, (A.LOSE, tile, -1, (c,), (), "", "", -1, 0, ())))
+            out.append(Action(A.LOSE, tile, -1, (c,)))
     return out
 
 
@@ -424,7 +497,7 @@ def event_options(state: GameState, seat: Seat) -> Sequence[Action]:
         single = (code(seat, realm, utype),)
         board = state.board
         cap = state.world.capacity
-        return [_GOLD] + [_new(Action, (A.PLACE, t, -1, single, (), "", "", -1, 0, ()))
+        return [_GOLD] + [Action(A.PLACE, t, -1, single)
                           for t in state.controlled(seat) if len(board[t]) < cap[t]]
     if card == "EV25":  # special unit or gold
         tiles = [t for t in state.controlled(seat) if state.room(t) > 0]
@@ -436,7 +509,7 @@ def event_options(state: GameState, seat: Seat) -> Sequence[Action]:
         for t in state.controlled(seat):
             for c in distinct(state.own_units(seat, t)):
                 if not c & 1 and type_of(c) in allowed:
-                    out.append(_new(Action, (A.UPGRADE, t, -1, (c,), (), "", "", -1, 0, ())))
+                    out.append(Action(A.UPGRADE, t, -1, (c,)))
         return out
     if card == "EV08":  # R7.10 free move, or gold
         moves = ActionList([_GOLD])
@@ -464,8 +537,7 @@ def _spawn(state: GameState, seat: Seat) -> list[Action]:
             continue
         for t in BASIC_TYPES:
             if reserve[t] > 0:
-                out.append(_new(Action, (A.SPAWN, castle, -1, (PLAIN_CODES[seat][t],), (),
-                                         "", "", -1, 0, ())))
+                out.append(Action(A.SPAWN, castle, -1, (PLAIN_CODES[seat][t],)))
     return out
 
 
@@ -496,28 +568,27 @@ def placement_tiles(state: GameState, seat: Seat, mine: list[int] | None = None)
     return [t for t, ok in enumerate(flags) if ok]
 
 
-@lru_cache(maxsize=1 << 16)
-def _upgradable(units: tuple[UnitCode, ...]) -> tuple[tuple[int, UnitCode], ...]:
-    """(cost, unit) for each distinct unit that can be upgraded (R11.8: not yet upgraded,
-    not a Crown)."""
-    return tuple((UPGRADE_COST[type_of(c)], c) for c in groups(units)[0]
-                 if not c & 1 and type_of(c) != CROWN)
-
-
-@lru_cache(maxsize=4096)
-def _own_cards(realm: int, hand: tuple[str, ...]) -> list[str]:
+def _own_cards(realm: int, hand: list[str]) -> list[str]:
     """Distinct cards of the hand from the player's own realm (R11.12), sorted."""
     return sorted({c for c in hand if c in _REALM_CARDS[realm]})
 
 
-def _get_buy(j: int, tiles: list[int], units: list[UnitCode]) -> Action:
-    tile, k = divmod(j, len(units))
-    return _new(Action, (A.BUY, tiles[tile], -1, (units[k],), (), "", "", -1, 0, ()))
+@final
+class BuyBlock(Block):
+    """Each of ``units`` bought onto each of ``tiles`` (R11.2-R11.6), tile by tile."""
 
+    __slots__ = ("tiles", "units")
 
-def _build_buys(tiles: list[int], units: list[UnitCode]) -> list[Action]:
-    return [_new(Action, (A.BUY, tile, -1, (c,), (), "", "", -1, 0, ()))
-            for tile in tiles for c in units]
+    def __init__(self, tiles: list[int], units: list[UnitCode]) -> None:
+        self.tiles = tiles
+        self.units = units
+
+    def build(self) -> list[Action]:
+        return [Action(A.BUY, tile, -1, (c,)) for tile in self.tiles for c in self.units]
+
+    def get(self, j: int) -> Action:
+        tile, k = divmod(j, len(self.units))
+        return Action(A.BUY, self.tiles[tile], -1, (self.units[k],))
 
 
 def spendable_gold(state: GameState, seat: Seat) -> int:
@@ -543,32 +614,29 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
     mine = state.controlled(seat)
     if buyable_units:
         tiles = placement_tiles(state, seat, mine)
-        result.add_block(len(tiles) * len(buyable_units), (_build_buys, _get_buy, tiles,
-                                                             buyable_units))
+        result.add_block(len(tiles) * len(buyable_units), BuyBlock(tiles, buyable_units))
     # Upgrades (R11.8-R11.10) and castle upgrades (R11.11).
-    append = out.append
     terrain = state.world.terrain
     fortified = state.fortified
     board = state.board
     for t in mine if gold >= _CHEAPEST_UPGRADE else ():
-        for cost, c in _upgradable(state.own_units(seat, t) if state.teams else board[t]):
+        for cost, c in tile_info(state.own_units(seat, t) if state.teams else board[t]).upgradable:
             if cost <= gold:
-                append(_new(Action, (A.UPGRADE, t, -1, (c,), (), "", "", -1, 0, ())))
-        if terrain[t] == _CASTLE and not fortified[t] and gold >= CASTLE_UPGRADE_COST:
-            append(_new(Action, (A.FORTIFY, t, -1, (), (), "", "", -1, 0, ())))
+                out.append(Action(A.UPGRADE, t, -1, (c,)))
+        if terrain[t] is _CASTLE and not fortified[t] and gold >= CASTLE_UPGRADE_COST:
+            out.append(Action(A.FORTIFY, t))
     result.add(out)
     # Magic cards (R11.12-R11.14, R18.6).
     pool = state.pool[seat]
     buyable = state.buyable[seat] if gold >= ELIMINATED_CARD_COST else []
     if (pool or buyable) and gold >= _CHEAPEST_CARD:
         choose = state.config.starting_magic == "choose"
-        own = _own_cards(realm, tuple(state.hand[seat]))
+        own = _own_cards(realm, state.hand[seat])
         gives = own if pool and gold >= SWAP_CARD_COST else []
         extra = bool(pool) and gold >= EXTRA_CARD_COST
         count = len(gives) * (len(pool) if choose else 1) + len(buyable)
         count += (len(pool) if choose else 1) if extra else 0
-        result.add_block(count, (_build_cards, None, gives, pool[:], extra,
-                                 buyable[:], choose))
+        result.add_block(count, CardBlock(gives, pool[:], extra, buyable[:], choose))
     return result
 
 
@@ -582,23 +650,37 @@ _CHEAPEST_PURCHASE: Final = min(_CHEAPEST_UPGRADE, _CHEAPEST_CARD, CASTLE_UPGRAD
 _REALM_CARDS: Final = tuple(frozenset(magic.realm_cards(r)) for r in range(len(REALMS)))
 
 
-def _build_cards(gives: list[str], pool: list[str], extra: bool, buyable: list[str],
-                 choose: bool) -> list[Action]:
-    out: list[Action] = []
-    for give in gives:
-        if choose:
-            out += [_new(Action, (A.SWAPCARD, -1, -1, (), (), give, take, -1, 0, ()))
-                    for take in pool]
-        else:
-            out.append(_new(Action, (A.SWAPCARD, -1, -1, (), (), give, "", -1, 0, ())))
-    if extra:
-        if choose:
-            out += [_new(Action, (A.EXTRACARD, -1, -1, (), (), take, "", -1, 0, ()))
-                    for take in pool]
-        else:
-            out.append(_new(Action, (A.EXTRACARD, -1, -1, (), (), "", "", -1, 0, ())))
-    out += [_new(Action, (A.BUYCARD, -1, -1, (), (), c, "", -1, 0, ())) for c in buyable]
-    return out
+@final
+class CardBlock(Block):
+    """Card trades (R11.12-R11.14, R18.6): each card of ``gives`` swapped for one of the pool
+    (``choose``: each of them; otherwise a random one), an extra card from the pool, and each
+    card of ``buyable``."""
+
+    __slots__ = ("gives", "pool", "extra", "buyable", "choose")
+
+    def __init__(self, gives: list[str], pool: list[str], extra: bool, buyable: list[str],
+                 choose: bool) -> None:
+        self.gives = gives
+        self.pool = pool
+        self.extra = extra
+        self.buyable = buyable
+        self.choose = choose
+
+    def build(self) -> list[Action]:
+        out: list[Action] = []
+        pool = self.pool
+        for give in self.gives:
+            if self.choose:
+                out += [Action(A.SWAPCARD, name=give, name2=take) for take in pool]
+            else:
+                out.append(Action(A.SWAPCARD, name=give))
+        if self.extra:
+            if self.choose:
+                out += [Action(A.EXTRACARD, name=take) for take in pool]
+            else:
+                out.append(Action(A.EXTRACARD))
+        out += [Action(A.BUYCARD, name=c) for c in self.buyable]
+        return out
 
 
 # --- Reinforcement (section 12) --------------------------------------------------------
@@ -618,29 +700,29 @@ def _reinforce(state: GameState, seat: Seat) -> ActionList:
     me = team[seat]
     for src in state.controlled(seat):
         units = state.own_units(seat, src) if teams else board[src]
-        kinds, n_kinds, kind_set, _ = _tile_info(units)
+        info = tile_info(units)
+        kinds, n_kinds = info.codes, info.kinds
         for d in neighbours[src]:
             target = board[d]
             if not target:
                 starts.append(size)
-                parts.append((_build_single_moves, _get_single_move, src, d, kinds))
+                parts.append(SingleMoveBlock(src, d, kinds))
                 size += n_kinds
             elif team[target[0] >> OWNER_SHIFT] == me:  # R23.20: an empty or friendly tile
                 if len(target) < cap[d]:
                     starts.append(size)
-                    parts.append((_build_single_moves, _get_single_move, src, d, kinds))
+                    parts.append(SingleMoveBlock(src, d, kinds))
                     size += n_kinds
                 if d > src:
                     if teams:  # swap only with your own units (R12.1 c)
                         target = state.own_units(seat, d)
                         if not target:
                             continue
-                    _, n_others, other_set, _ = _tile_info(target)
-                    count = n_kinds * n_others - len(kind_set & other_set)
+                    other = tile_info(target)
+                    count = n_kinds * other.kinds - info.shared_kinds(other)
                     if count:
                         starts.append(size)
-                        parts.append((_build_swaps, _get_swap, src, d, units, target,
-                                      1, 1, 1, 1))
+                        parts.append(SwapBlock(src, d, units, target, 1, 1, 1, 1))
                         size += count
     out.size = size
     return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .catalog import MAGIC_CARD_BY_ID, magic_cards_of
 from .gamelog import CardSpent
@@ -23,10 +23,10 @@ Condition = Callable[["GameState", "Battle", Seat], bool]
 Options = Callable[["GameState", "Battle", Seat], Sequence["Action"]]
 Effect = Callable[["GameState", "Battle", Seat, "Action | None"], None]
 
-STOP = "stop"  # R20.8: the attack is stopped
-EVADE = "evade"  # R20.9: the defender's units leave D
-VOLLEY = "volley"  # LAU-1: declared with the attack itself (R16.9)
-EFFECT = "effect"  # everything else, applied in the card's window
+STOP: Final = "stop"  # R20.8: the attack is stopped
+EVADE: Final = "evade"  # R20.9: the defender's units leave D
+VOLLEY: Final = "volley"  # LAU-1: declared with the attack itself (R16.9)
+EFFECT: Final = "effect"  # everything else, applied in the card's window
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +45,7 @@ class CardEffect:
     apply: Effect | None = None
 
 
-EFFECTS: dict[str, CardEffect] = {}
+EFFECTS: Final[dict[str, CardEffect]] = {}
 
 
 def register(card_id: str, effect: CardEffect) -> None:

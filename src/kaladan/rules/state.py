@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from enum import IntEnum, StrEnum
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Final, final
 
 from .chance import Chance
 from .config import Config
@@ -62,11 +62,38 @@ class Decision(IntEnum):
         return self.name.lower()
 
 
-class Pending(NamedTuple):
-    """Who must decide what next. A new value is made for every decision handed out."""
+@final
+class Pending:
+    """Who must decide what next. A new value is made for every decision handed out (the
+    legal-action cache is keyed by the very object); equal when kind and seat are."""
+
+    __slots__ = ("kind", "seat")
 
     kind: Decision
     seat: Seat
+
+    def __init__(self, kind: Decision, seat: Seat) -> None:
+        self.kind = kind
+        self.seat = seat
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Pending):
+            return NotImplemented
+        return self.kind == other.kind and self.seat == other.seat
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Pending):
+            return NotImplemented
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.seat))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return Pending, (self.kind, self.seat)
+
+    def __repr__(self) -> str:
+        return f"Pending({self.kind!r}, {self.seat})"
 
 
 NO_DECISION: Final = Pending(Decision.NONE, -1)
@@ -308,6 +335,11 @@ class GameState:
         s.sink = None
         return s
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled by value, without the caches (the server's bot workers receive states; a
+        compiled class cannot pickle the lazily built legal actions)."""
+        return _unpickle_state, ({name: getattr(self, name) for name in _PICKLED},)
+
     def invalidate(self) -> None:
         """Forget cached legal actions and tiles: call after editing a state by hand."""
         self.legal_cache = None
@@ -399,3 +431,25 @@ class GameState:
     def turn_position(self, seat: Seat) -> int:
         """0 for the first player, 1 for the second, ... (R5.11)."""
         return (seat - self.first) % self.n
+
+
+# Every field of GameState but the caches (legal_cache, mine_cache) and the sink.
+_PICKLED: Final = (
+    "config", "world", "n", "chance", "first", "turn_rolls", "realm", "seat_of_realm", "gold",
+    "reserve", "reserve_specials", "board", "fortified", "graveyard", "trophies", "removed",
+    "hand", "pool", "spent", "buyable", "eliminated", "home", "deck", "discard", "end_card",
+    "phase", "pending", "active", "slot", "turn", "final_slot", "oracles", "scales",
+    "gilded_slot", "six_gates", "specials_waiting", "event", "spawn_left", "purchase_empty",
+    "battle", "setup_queue", "setup_named", "result", "decisions", "last_event", "team",
+    "teams",
+)
+
+
+def _unpickle_state(values: dict[str, object]) -> GameState:
+    state = GameState()
+    for name, value in values.items():
+        setattr(state, name, value)
+    state.legal_cache = None
+    state.mine_cache = [None] * state.n
+    state.sink = None
+    return state

@@ -16,7 +16,7 @@ from .. import ops
 from ..actions import Action
 from ..combat import kill
 from ..gamelog import Moved, Swapped, UnitPlaced, UnitSaved
-from ..legal import _pattern_subsets, groups
+from ..legal import tile_info
 from ..magic import EVADE, STOP, VOLLEY, CardEffect, card_of, register
 from ..state import Battle, GameState
 from ..units import (
@@ -93,12 +93,10 @@ def sub_multisets(units: Sequence[UnitCode], low: int, high: int) -> list[tuple[
     """Sub-multisets of sorted ``units`` with low..high units, smaller ones first."""
     if high < low or not units:
         return []
-    codes, counts = groups(tuple(sorted(units)))
-    subsets, ends = _pattern_subsets(counts)
     high = min(high, len(units))
     if high < low:
         return []
-    return [tuple(codes[i] for i in s) for s in subsets[ends[low - 1]:ends[high]]]
+    return tile_info(tuple(sorted(units))).sized(low, high)
 
 
 # --- kills (R20.10): NAN-3, ZHO-3, LAU-3 -----------------------------------------------
