@@ -134,10 +134,10 @@ def test_the_ui_reads_log_entries_and_parses_no_log_text() -> None:
     """Principle 16: the log panel, battle view and end screen render entries; they never
     read what happened out of an action's text. Every entry kind they name exists."""
     js = {p.name: p.read_text("utf-8") for p in (STATIC / "js").glob("*.js")}
-    for name in ("panels.js", "battle.js", "end.js", "game.js"):
+    for name in ("panels.js", "logpanel.js", "battle.js", "end.js", "game.js"):
         assert "describeAction" not in js[name] and ".text.split" not in js[name], name
     named: set[str] = set()
-    for name in ("panels.js", "battle.js", "end.js"):  # game.js compares legal action kinds
+    for name in ("panels.js", "logpanel.js", "battle.js", "end.js"):  # game.js: legal kinds
         named |= set(re.findall(r'kind === "(\w+)"', js[name]))
         named |= set(re.findall(r"""byKind\(entries, "(\w+)"\)""", js[name]))
     css = (STATIC / "css" / "app.css").read_text("utf-8")

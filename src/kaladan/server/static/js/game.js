@@ -9,7 +9,8 @@ import {lastBattleStart, renderBattle} from "./battle.js";
 import {renderBoard} from "./board.js";
 import {renderEnd} from "./end.js";
 import {setSeatRealms, t, term} from "./i18n.js";
-import {renderCards, renderEvent, renderLog, renderPhases, renderPlayers} from "./panels.js";
+import {renderLog} from "./logpanel.js";
+import {renderCards, renderEvent, renderPhases, renderPlayers} from "./panels.js";
 
 const game = {id: null, seat: null, token: null, view: null, summary: null, socket: null,
   autoTimer: null,  // the pending answer of a forced decision (maybeAutoAnswer)
@@ -193,7 +194,7 @@ function draw() {
   renderPlayers(byId("players"), view);
   renderEvent(byId("event"), view);
   renderCards(byId("cards"), view);
-  renderLog(byId("log"), view, game.log, {onBattle: (index) => {
+  renderLog(byId("log"), view, game.log, {onFilter: render, onBattle: (index) => {
     game.battle = index;
     render();
     byId("battle")?.scrollIntoView({block: "nearest"});
