@@ -19,7 +19,8 @@ const game = {id: null, seat: null, token: null, view: null, summary: null, sock
   log: [],  // every log entry received, oldest first, by their index
   battle: null};  // the index of the battle_started entry picked in the log, or null: the latest
 
-function layout(root) {
+/** The game page's sections (the replay page shows the same board, panels and log). */
+export function layout(root) {
   const legend = ["field", "forest", "mountain", "castle"].map((terrain) =>
     h("span", {class: "legend-item"},
       s("svg", {class: "legend-swatch", viewBox: "0 0 14 14", "aria-hidden": "true"},

@@ -130,6 +130,26 @@ async function refreshList() {
         h("td", {}, h("a", {href: `/watch/${encodeURIComponent(g.game_id)}`}, t("lobby.watch")))))))
       : h("p", {class: "muted"}, t("lobby.no_games")),
     active.length > shown.length ? h("p", {class: "muted"}, t("lobby.more_games", {n: active.length - shown.length})) : null);
+  renderFinished(byId("finished"), games, seatText);
+}
+
+/** The finished games, newest first, each with a link to its replay. */
+function renderFinished(el, games, seatText) {
+  if (!el) return;
+  const over = games.filter((g) => g.status === "over")
+    .sort((a, b) => String(b.created).localeCompare(String(a.created)));
+  const shown = over.slice(0, LIST_LIMIT);
+  mount(el,
+    h("h2", {}, t("lobby.finished")),
+    shown.length ? h("table", {class: "games finished"},
+      h("thead", {}, h("tr", {}, [t("lobby.name"), t("lobby.mode"), t("lobby.seats"), ""].map((c) => h("th", {}, c)))),
+      h("tbody", {}, shown.map((g) => h("tr", {"data-game": g.game_id},
+        h("td", {}, g.name || g.game_id),
+        h("td", {}, t(`value.${g.mode}`)),
+        h("td", {}, g.seats.map(seatText).join(", ")),
+        h("td", {}, h("a", {href: `/replay/${encodeURIComponent(g.game_id)}`, class: "replay-link"}, t("lobby.replay")))))))
+      : h("p", {class: "muted"}, t("lobby.no_finished")),
+    over.length > shown.length ? h("p", {class: "muted"}, t("lobby.more_games", {n: over.length - shown.length})) : null);
 }
 
 export function showLobby(root) {
@@ -137,7 +157,8 @@ export function showLobby(root) {
     h("div", {class: "lobby"},
       h("section", {class: "panel", id: "create-panel"}),
       h("section", {class: "panel", id: "created", hidden: true}),
-      h("section", {class: "panel", id: "games"})));
+      h("section", {class: "panel", id: "games"}),
+      h("section", {class: "panel", id: "finished"})));
   renderForm(byId("create-panel"));
   renderCreated(byId("created"));
   refreshList();

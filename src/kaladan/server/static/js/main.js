@@ -2,11 +2,13 @@
 //   /                         lobby
 //   /play/{game_id}/{seat}    a seat (?code=... joins once, then the stored token is used)
 //   /watch/{game_id}          spectator
+//   /replay/{game_id}         a finished game told again
 
 import {byId, h, mount} from "./dom.js";
 import {currentLang, initI18n, LANGS, setLang, t} from "./i18n.js";
 import {showLobby} from "./lobby.js";
 import {rerenderGame, showGame} from "./game.js";
+import {rerenderReplay, showReplay} from "./replay.js";
 
 function route() {
   const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -14,6 +16,7 @@ function route() {
     return {page: "play", gameId: parts[1], seat: Number(parts[2])};
   }
   if (parts[0] === "watch" && parts.length === 2) return {page: "watch", gameId: parts[1]};
+  if (parts[0] === "replay" && parts.length === 2) return {page: "replay", gameId: parts[1]};
   return {page: "lobby"};
 }
 
@@ -22,7 +25,7 @@ function renderHeader(current) {
     h("a", {href: "/", class: "brand"}, "Kaladan"),
     h("span", {class: "subtitle"}, t("app.subtitle")),
     h("span", {class: "spacer"}),
-    current.page === "lobby" ? null : h("span", {id: "conn", class: "conn", "data-status": "connecting"}, t("conn.connecting")),
+    current.page === "lobby" || current.page === "replay" ? null : h("span", {id: "conn", class: "conn", "data-status": "connecting"}, t("conn.connecting")),
     h("label", {class: "lang", for: "lang"}, h("span", {class: "visually-hidden"}, t("app.language")),
       h("select", {id: "lang", onchange: async (e) => { await setLang(e.target.value); refresh(current); }},
         LANGS.map((code) => h("option", {value: code, selected: code === currentLang()}, t(`lang.${code}`))))));
@@ -34,6 +37,7 @@ function refresh(current) {
   renderHeader(current);
   if (status && byId("conn")) { byId("conn").dataset.status = status; byId("conn").textContent = t(`conn.${status}`); }
   if (current.page === "lobby") showLobby(byId("app"));
+  else if (current.page === "replay") rerenderReplay(byId("app"));
   else rerenderGame(byId("app"));
 }
 
@@ -48,6 +52,7 @@ async function main() {
   renderHeader(current);
   const code = new URLSearchParams(location.search).get("code");
   if (current.page === "lobby") showLobby(byId("app"));
+  else if (current.page === "replay") await showReplay(byId("app"), current.gameId);
   else await showGame(byId("app"), current.gameId, current.page === "play" ? current.seat : null, code);
 }
 
