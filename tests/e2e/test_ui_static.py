@@ -55,6 +55,22 @@ def test_shipped_data_equals_the_script_output() -> None:
         assert shipped == text, f"static/data/{name} is stale: run python scripts/build_ui_data.py"
 
 
+def test_the_rules_data_reads_the_engines_rules() -> None:
+    """What "How to play" shows: R22.1's rows as the engine's scoring counts them, R6.2's two
+    phase orders, R4.5 capacities and section 15's bonus dice."""
+    rules = load_script().rules()
+    assert rules["scoring"] == {"trophy": 5, "castle": 3, "scalp": 2, "tile": 1,
+                                "gold_per_point": 2, "six_gates_per_type": 2}  # R22.1, EG1
+    assert rules["phase_orders"] == {
+        "seeds": ["event", "spawn", "income", "action", "purchase", "reinforce"],
+        "official": ["event", "income", "spawn", "action", "purchase", "reinforce"]}
+    terrain = rules["terrain"]
+    assert [terrain[k]["capacity"] for k in ("field", "forest", "mountain", "castle")] == [
+        4, 3, 3, 5]
+    assert terrain["forest"]["attack_from"] == [10] and terrain["mountain"]["defence_on"] == [10]
+    assert terrain["upgraded_castle"]["defence_on"] == [8]  # R15.5
+
+
 def test_shipped_cards_hold_every_magic_card_in_three_languages() -> None:
     cards = json.loads((STATIC / "data" / "cards.json").read_text("utf-8"))
     assert set(cards["magic"]) == {card.id for card in MAGIC_CARDS}

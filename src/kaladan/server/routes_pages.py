@@ -1,5 +1,5 @@
-"""The browser UI: one page for the lobby, a seat, a spectator and a replay (it reads the
-path)."""
+"""The browser UI: one page for the lobby, a seat, a spectator, a replay and "How to play"
+(it reads the path)."""
 
 from __future__ import annotations
 
@@ -44,4 +44,9 @@ async def watch_page(game_id: str) -> Response:
 
 @router.get("/replay/{game_id}")
 async def replay_page(game_id: str) -> Response:
+    return index()
+
+
+@router.get("/how-to-play")
+async def how_to_play_page() -> Response:
     return index()

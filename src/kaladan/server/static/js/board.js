@@ -2,6 +2,7 @@
 // R4.1) and observation.board. Terrain has a colour AND a pattern, so it reads without colour.
 
 import {s} from "./dom.js";
+import {unitTip} from "./dice.js";
 import {parseUnit, realmName, t, term, unitAbbr, unitName} from "./i18n.js";
 
 export const REALM_COLORS = {
@@ -66,7 +67,7 @@ function unitToken(observation, ref, x, y) {
   const {owner, type, realm, upgraded} = parseUnit(ref);
   const r = SIZE * 0.2;
   const title = `${unitName(ref.split("/")[1] || ref)} — ${realmName(observation.players[owner]?.realm)}` +
-    (type === "special" && realm ? ` (${realmName(realm)})` : "");
+    (type === "special" && realm ? ` (${realmName(realm)})` : "") + `\n${unitTip(ref)}`;
   // An upgraded unit: gold rim and a "+" badge, so it reads without colour too.
   return s("g", {class: `unit${upgraded ? " upgraded" : ""}`, "data-unit": ref},
     s("title", {}, title),

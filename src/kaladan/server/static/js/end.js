@@ -6,6 +6,7 @@ import {api} from "./api.js";
 import {byId, h, mount} from "./dom.js";
 import {seatColor} from "./board.js";
 import {renderChart} from "./chart.js";
+import {scoreFormula, sixGatesRule} from "./howto.js";
 import {playerLabel} from "./panels.js";
 import {t} from "./i18n.js";
 
@@ -70,7 +71,7 @@ export function renderEnd(view, log) {
           playerLabel(obs, seat), winners.includes(seat) ? " ★" : ""),
         shown.map((part) => h("td", {class: "num"}, parts[seat] ? parts[seat][part] : "—")),
         h("td", {class: "num"}, h("b", {}, result.scores[seat] === null ? t("game.eliminated") : result.scores[seat]))))))),
-    parts ? h("p", {class: "muted"}, t("end.formula"), obs.six_gates ? ` ${t("end.six_gates_rule")}` : "") : null,
+    parts ? h("p", {class: "muted"}, scoreFormula(), obs.six_gates ? ` ${sixGatesRule()}` : "") : null,
     Array.isArray(tieBreak) && tieBreak.length
       ? h("div", {class: "tie-break"}, h("h3", {}, t("end.tie_break")),
         h("ol", {}, tieBreak.map((sums) => h("li", {}, sums.join(" : ")))))
