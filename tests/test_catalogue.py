@@ -98,7 +98,8 @@ def test_the_browser_is_served_the_catalogue() -> None:
     with TestClient(create_app("sqlite://"), base_url="http://127.0.0.1") as client:
         for lang in i18n.LANGS:
             got = client.get(f"/static/i18n/{lang}.json")
-            assert got.status_code == 200 and got.json() == i18n.strings(lang)
+            browser = {k: v for k, v in i18n.strings(lang).items() if k != "play"}
+            assert got.status_code == 200 and got.json() == browser
         assert client.get("/static/i18n/__init__.py").status_code == 404
 
 

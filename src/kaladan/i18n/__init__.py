@@ -1,10 +1,12 @@
 """The interface's words in English, Dutch and German: one catalogue for both front ends.
 
-``catalogue/<lang>.json`` holds every sentence of the browser game (served as
-``/static/i18n/<lang>.json`` and read by ``static/js/i18n.js``) and of the terminal game
-(the ``play`` group, read through ``text`` by ``kaladan.play.i18n``), in groups of dotted
-keys. Game terms (units, terrain, phases, realms, cards) are not here: they come from the
-rules data (``kaladan.rules.catalog``). This package imports nothing of ours.
+One catalogue per language, in groups of dotted keys: ``catalogue/<lang>.json`` holds the
+browser game's sentences and what both front ends share (unit marks, dice), served as
+``/static/i18n/<lang>.json`` and read by ``static/js/i18n.js``; ``catalogue/play/<lang>.json``
+is its ``play`` group, the terminal game's own sentences (the browser is not sent them),
+read through ``text`` by ``kaladan.play.i18n``. Game terms (units, terrain, phases, realms,
+cards) are not here: they come from the rules data (``kaladan.rules.catalog``). This package
+imports nothing of ours.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ CATALOGUE: Final = Path(__file__).with_name("catalogue")  # what the server serv
 
 @cache
 def strings(lang: str) -> dict[str, Any]:
-    """The catalogue of ``lang`` (one of ``LANGS``) as nested groups."""
+    """The catalogue of ``lang`` (one of ``LANGS``) as nested groups, ``play`` included."""
     if lang not in LANGS:
         raise KeyError(f"no catalogue for language {lang!r}: choose {', '.join(LANGS)}")
     data: dict[str, Any] = json.loads((CATALOGUE / f"{lang}.json").read_text("utf-8"))
+    data["play"] = json.loads((CATALOGUE / "play" / f"{lang}.json").read_text("utf-8"))
     return data
 
 
