@@ -10,6 +10,7 @@ import {renderBoard} from "./board.js";
 import {renderEnd} from "./end.js";
 import {setSeatRealms, t, term} from "./i18n.js";
 import {renderLog} from "./logpanel.js";
+import {chime} from "./sound.js";
 import {renderCards, renderEvent, renderPhases, renderPlayers} from "./panels.js";
 
 const game = {id: null, seat: null, token: null, view: null, summary: null, socket: null,
@@ -133,12 +134,13 @@ function onView(view) {
 const decides = (view) => Boolean(view?.your_turn && (view.legal || []).some((e) => e.kind !== "gift"));
 
 /** A decision that becomes this seat's is announced: in the page title (seen from another
- * tab) and to screen readers through the aria-live region. */
+ * tab), to screen readers through the aria-live region, and by a chime if the seat wants one. */
 const turnTitle = (view) => (decides(view) ? t("game.title_turn") : t("app.title"));
 
 function announceTurn(view) {
   const mine = decides(view);
   document.title = turnTitle(view);
+  if (mine) chime();
   const live = byId("announce");
   if (live) live.textContent = mine ? `${t("game.your_turn")}: ${t(`decision.${view.observation.pending.kind}`)}` : "";
 }

@@ -12,6 +12,7 @@ import {rerenderGame, showGame} from "./game.js";
 import {rerenderReplay, showReplay} from "./replay.js";
 import {installUnitTips} from "./dice.js";
 import {showHowTo} from "./howto.js";
+import {setSound, soundOn} from "./sound.js";
 
 function route() {
   const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -32,6 +33,9 @@ function renderHeader(current) {
     // From a game, the rules open in a new tab: the game page stays as it is.
     h("a", {href: "/how-to-play", class: "howto-link", id: "howto-link",
       target: ["play", "watch", "replay"].includes(current.page) ? "_blank" : null, rel: "noopener"}, t("howto.link")),
+    current.page === "play" ? h("label", {class: "sound", for: "sound"},
+      h("input", {type: "checkbox", id: "sound", checked: soundOn(), onchange: (e) => setSound(e.target.checked)}),
+      h("span", {}, t("sound.label"))) : null,
     ["lobby", "replay", "howto"].includes(current.page) ? null : h("span", {id: "conn", class: "conn", "data-status": "connecting"}, t("conn.connecting")),
     h("label", {class: "lang", for: "lang"}, h("span", {class: "visually-hidden"}, t("app.language")),
       h("select", {id: "lang", onchange: async (e) => { await setLang(e.target.value); refresh(current); }},
