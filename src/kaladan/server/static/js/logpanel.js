@@ -106,7 +106,8 @@ export function renderLog(el, view, log, handlers) {
   const filterFocused = document.activeElement?.id === "log-filter";
   mount(el, h("div", {class: "logpanel-head"}, h("h2", {}, t("panel.log")), filterControl(obs, handlers.onFilter)),
     first > 0 ? h("p", {class: "muted log-more"}, t("log.older", {n: first})) : null,
-    h("ol", {class: "log", "aria-label": t("panel.log")}, items));
+    // Focusable: a keyboard scrolls the list (it is a scrolling region of its own).
+    h("ol", {class: "log", "aria-label": t("panel.log"), tabindex: 0}, items));
   const list = el.querySelector(".log");
   list.scrollTop = following ? list.scrollHeight : kept;
   if (filterFocused) el.querySelector("#log-filter").focus();
