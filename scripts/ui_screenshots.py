@@ -101,13 +101,12 @@ def main(argv: list[str]) -> int:
 
 
 def shots(browser: Any, server: str, over: str, out: Path) -> None:
-    waiting = create_game(server, ["human", "human", "greedy"], name="Friday game")
+    create_game(server, ["human", "human", "greedy"], name="Friday game")  # waits for people
     page = page_in(browser, "en", DESKTOP)
     page.goto(server + "/")
     page.wait_for_selector("#finished .replay-link")
     shoot(page, out, "lobby")
     page.context.close()
-    del waiting
 
     for lang in ("en", "nl", "de"):
         created = create_game(server, ["human", "greedy"], seed=PLAY_SEED, name=f"Game {lang}")
@@ -137,6 +136,12 @@ def shots(browser: Any, server: str, over: str, out: Path) -> None:
         page.locator("#end #chart svg.chart").wait_for()
         shoot(page, out, name)
         page.context.close()
+
+    page = page_in(browser, "en", DESKTOP)
+    page.goto(f"{server}/how-to-play")
+    page.wait_for_selector("#howto")
+    shoot(page, out, "how-to-play")
+    page.context.close()
 
     page = page_in(browser, "en", DESKTOP)
     page.goto(f"{server}/replay/{over}")
