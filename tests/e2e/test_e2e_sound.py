@@ -14,7 +14,8 @@ window.AudioContext = class {
   constructor() { this.state = 'running'; this.currentTime = 0; this.destination = {}; }
   resume() {}
   createGain() {
-    return {gain: {setValueAtTime() {}, exponentialRampToValueAtTime() {}}, connect: (next) => next};
+    return {gain: {setValueAtTime() {}, exponentialRampToValueAtTime() {}},
+            connect: (next) => next};
   }
   createOscillator() {
     const tone = {type: '', frequency: {value: 0}, connect: (next) => next, stop() {},

@@ -2,7 +2,7 @@
 
 import {api} from "./api.js";
 import {byId, h, mount, toast} from "./dom.js";
-import {t} from "./i18n.js";
+import {currentLang, t} from "./i18n.js";
 
 const SEAT_KINDS = ["human", "random", "greedy", "mcts:time=1"];
 // R3.3 options offered in the lobby (world has its own field); the default comes first.
@@ -76,7 +76,9 @@ async function createGame() {
   }
   if (form.world !== "standard") options.world = form.world;
   const body = {mode: form.mode, seats: form.seats.slice(0, players), options, quick: form.quick};
-  if (form.name.trim()) body.name = form.name.trim();
+  // Without a name the game is named in the creator's language (the server's default is English).
+  body.name = form.name.trim() || t("lobby.default_name",
+    {time: new Date().toLocaleTimeString(currentLang(), {hour: "2-digit", minute: "2-digit"})});
   try {
     created = await api("POST", "/api/games", {body});
     renderCreated(byId("created"));
