@@ -16,6 +16,7 @@ from kaladan.record import replay
 from kaladan.rules.observe import observe
 from kaladan.rules.scoring import score_parts
 from kaladan.rules.state import GameState
+from kaladan.server.limits import PerAddress
 
 
 def finished(client: TestClient, seats: list[str], seed: int, **fields: Any) -> str:
@@ -130,3 +131,15 @@ def test_histories_are_kept_for_the_last_games_only(client: TestClient) -> None:
     for game_id in games:
         assert client.get(f"/api/games/{game_id}/rounds").status_code == 200
     assert list(service.histories.items) == games[1:]
+
+
+def test_replaying_counts_against_the_addresss_load_rate(client: TestClient) -> None:
+    """A history not kept is a replay of the whole game: at most ``load_rate`` of them per
+    address (here one an hour); a kept one costs nothing."""
+    first, second = (finished(client, ["random", "random"], seed=40 + i) for i in range(2))
+    service = client.app.state.service  # type: ignore[attr-defined]
+    service.loads = PerAddress(1, per=3600)
+    assert client.get(f"/api/games/{first}/rounds").status_code == 200
+    refused = client.get(f"/api/games/{second}/replay/0")
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
+    assert client.get(f"/api/games/{first}/replay/3").status_code == 200  # kept
