@@ -5,6 +5,8 @@ step and no server round trip for card texts, names and costs:
     src/kaladan/server/static/data/glossary.json  localized unit, terrain and phase names (R1)
     src/kaladan/server/static/data/units.json     unit dice and costs (R13.1, R11.2)
     src/kaladan/server/static/data/log_texts.json the game log's sentence templates (en/nl/de)
+    src/kaladan/server/static/data/rules.json     what "How to play" shows of the rules: terrain
+                                                  (capacity, bonus dice), phase orders, scoring
 
 Run after changing ``src/kaladan/rules/data``; tests/e2e/test_ui_data.py checks that the committed
 files equal this script's output.
@@ -20,6 +22,14 @@ from importlib import resources
 from pathlib import Path
 
 from kaladan.rules.catalog import END_GAME_CARDS, EVENT_CARDS, GLOSSARY, MAGIC_CARDS, REALMS, Text
+from kaladan.rules.combat import bonus_dice
+from kaladan.rules.config import Config
+from kaladan.rules.flow import _ORDER as PHASE_ORDERS  # R6.2; the engine names it privately
+from kaladan.rules.scoring import parts
+from kaladan.rules.setup import new_game
+from kaladan.rules.state import GameState
+from kaladan.rules.units import CROWN, SWORD, code
+from kaladan.rules.world import CAPACITY, Terrain
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "src" / "kaladan" / "server" / "static" / "data"
@@ -60,13 +70,70 @@ def log_texts() -> object:
     return {"texts": data["texts"], "words": data["words"]}
 
 
+def terrain() -> dict[str, object]:
+    """R4.5 capacity and section 15 bonus dice of every terrain, as the engine has them."""
+    out: dict[str, object] = {}
+    for kind in (Terrain.FIELD, Terrain.FOREST, Terrain.MOUNTAIN, Terrain.CASTLE):
+        out[kind.label] = {"capacity": CAPACITY[kind],
+                           "attack_from": bonus_dice(kind, Terrain.FIELD, False)[0],
+                           "defence_on": bonus_dice(Terrain.FIELD, kind, False)[1]}
+    out["upgraded_castle"] = {"capacity": CAPACITY[Terrain.CASTLE], "attack_from": [],
+                              "defence_on": bonus_dice(Terrain.FIELD, Terrain.CASTLE, True)[1]}
+    return out
+
+
+def scoring() -> dict[str, int]:
+    """R22.1 row by row, as ``kaladan.rules.scoring`` counts it: the points one more of each
+    thing is worth to seat 0 of a fresh game, and how much gold makes one point."""
+    start = new_game(Config(players=2, quick_setup=True), 1)
+    others = [t for t in range(len(start.board)) if t not in start.controlled(0)]
+
+    def gain(change: object) -> dict[str, int]:
+        state = start.copy()
+        change(state)  # type: ignore[operator]
+        state.invalidate()
+        before, after = parts(start, 0), parts(state, 0)
+        return {k: getattr(after, k) - getattr(before, k) for k in before.__dataclass_fields__}
+
+    def tile(state: GameState, kind: Terrain) -> None:
+        spot = next(t for t in others if state.world.terrain[t] == kind)
+        state.board[spot] = (code(0, 0, SWORD),)
+
+    def gates(state: GameState) -> None:
+        state.six_gates = True
+
+    gold_per_point = next(g for g in range(1, 100) if parts(_with_gold(start, g), 0).gold
+                          > parts(_with_gold(start, 0), 0).gold)
+    six_gates = gain(gates)["six_gates"] // len({start.world.terrain[t]
+                                                 for t in start.controlled(0)})
+    return {"trophy": gain(lambda s: s.trophies[0].append(code(1, 0, CROWN)))["trophies"],
+            "castle": gain(lambda s: tile(s, Terrain.CASTLE))["castles"],
+            "scalp": gain(lambda s: s.graveyard[0].append(code(1, 0, SWORD)))["scalps"],
+            "tile": gain(lambda s: tile(s, Terrain.FIELD))["tiles"],
+            "gold_per_point": gold_per_point, "six_gates_per_type": six_gates}
+
+
+def _with_gold(state: GameState, gold: int) -> GameState:
+    out = state.copy()
+    out.gold[0] = gold
+    return out
+
+
+def rules() -> dict[str, object]:
+    """What the "How to play" page shows of the rules, read from the engine."""
+    return {"terrain": terrain(), "scoring": scoring(),
+            "phase_orders": {name: [p.label for p in order]
+                             for name, order in PHASE_ORDERS.items()}}
+
+
 def render() -> dict[str, str]:
     """File name -> exact text to ship."""
     def dump(value: object) -> str:
         return json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
     return {"cards.json": dump(cards()), "glossary.json": dump(glossary()),
-            "units.json": dump(units()), "log_texts.json": dump(log_texts())}
+            "units.json": dump(units()), "log_texts.json": dump(log_texts()),
+            "rules.json": dump(rules())}
 
 
 def main(argv: list[str]) -> int:

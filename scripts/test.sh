@@ -11,6 +11,13 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
 .venv/bin/python -m pip install --quiet -e '.[test,ray,rl,openspiel,train]'
+# axe-core 4 from npm for the browser tests' accessibility scan (tests/e2e/test_e2e_axe.py),
+# kept in the user's cache; without it those tests skip, and fail under CI=true.
+export KALADAN_AXE_DIR="${KALADAN_AXE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kaladan/axe}"
+if [ ! -f "$KALADAN_AXE_DIR/node_modules/axe-core/axe.min.js" ] && command -v npm >/dev/null 2>&1; then
+  npm install --silent --no-audit --no-fund --prefix "$KALADAN_AXE_DIR" axe-core@4 >/dev/null \
+    || echo "axe-core could not be installed from npm: the accessibility scan will not run"
+fi
 echo "== ruff"
 .venv/bin/python -m ruff check src tests bench
 echo "== mypy --strict"

@@ -60,8 +60,9 @@ def test_the_battle_view_and_the_log_name_the_card_a_bot_played(page: Any,
     entry = next(e for e in log if e["index"] == index)
     card = CARDS["magic"][entry["card"]]
     assert entry["seat"] != 0  # a bot's card
-    expect(revealed).to_have_text(entry_text(entry, "en", realms))
+    expect(revealed.locator(".entry-text")).to_have_text(entry_text(entry, "en", realms))
     assert card["name"]["en"] in revealed.inner_text()
+    expect(revealed.locator(".entry-card-text")).to_have_text(card["text"]["en"])
     for line in page.locator("#log .log-card_committed").all():  # face down: no card named
         assert entry["card"] not in line.inner_text()
 
@@ -108,6 +109,7 @@ def test_the_log_shows_the_event_card_drawn_this_turn(page: Any, server: str) ->
         text = lines.nth(drawn[0]).inner_text()
         info = CARDS["events"].get(card) or CARDS["end_game"][card]
         assert f"{card} {info['name']['en']}" in text
+        assert info["text"]["en"] in text  # the card's text under its line
         turns.add(lines.nth(turn).inner_text())
         if len(turns) >= 3:
             break

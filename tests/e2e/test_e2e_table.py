@@ -1,6 +1,6 @@
 """The game table's details (issue 15): an unknown game says so, dialogs carry a label, a
 tile's keyboard focus is its hex outline, and the end screen's parts add up to each score
-(R22.1) and fit a desktop and a phone screen."""
+(R22.1) and fit, its chart included, a desktop and a phone screen."""
 
 from __future__ import annotations
 
@@ -101,11 +101,13 @@ def test_end_screen_parts_add_up_and_fit(browser: Any, server: str,
             parts = [int(c) for c in cells[1:-1]]
             assert sum(parts) == int(cells[-1]), (heads, cells)  # R22.1
         assert len(heads) - 2 == len(PARTS) - (0 if "Six" in " ".join(heads) else 1)
-        # Nothing overflows: the table's cells lie inside the dialog and the page.
+        # Nothing overflows: the table's cells and the chart lie inside the dialog and the page.
+        end.locator("svg.chart").wait_for()
         overflow = page.evaluate("""() => {
           const box = document.querySelector('#end').getBoundingClientRect();
           const bad = [];
-          for (const cell of document.querySelectorAll('#end .scores th, #end .scores td')) {
+          for (const cell of document.querySelectorAll(
+              '#end .scores th, #end .scores td, #end .chart-box, #end .chart-metric')) {
             const r = cell.getBoundingClientRect();
             if (r.right > box.right + 0.5 || r.left < box.left - 0.5
                 || r.right > window.innerWidth) bad.push(cell.innerText);

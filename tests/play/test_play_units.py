@@ -91,20 +91,6 @@ def test_r23_5_a_team_screen_shows_the_allys_hand_and_no_opponents() -> None:
         assert state.hand[enemy] and not any(card in text for card in state.hand[enemy])
 
 
-def test_every_interface_text_exists_in_three_languages() -> None:
-    for key in i18n._TEXTS:
-        values = [i18n.text(lang, key, **_dummy(key)) for lang in i18n.LANGS]
-        assert all(values), key
-
-
-def _dummy(key: str) -> dict[str, object]:
-    import string
-
-    en = i18n._TEXTS[key][0]
-    names = [f[1] for f in string.Formatter().parse(en) if f[1]]
-    return {name.split("!")[0]: "x" for name in names}
-
-
 def test_save_round_trip_and_bad_saves(tmp_path: Path) -> None:
     game = Game.new(Config(players=3, quick_setup=True), 9)
     rng = random.Random(1)

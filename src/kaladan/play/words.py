@@ -1,9 +1,9 @@
 """Choices in words: every action of the notation (docs/formats.md) as a sentence in English,
 Dutch or German, with its price in the Purchase phase (RULES.md R11.2).
 
-The verbs follow the browser's (``server/static/i18n/*.json``, ``act.*``); units, cards,
-realms and phases are the glossary names of RULES.md section 1 and the card catalog. Players
-are named as in the game log, ``P1 (Kimbria)``.
+The sentences are the catalogue's (``kaladan.i18n``, ``play.act.*``, its verbs those of the
+browser's ``act.*``); units, cards, realms and phases are the glossary names of RULES.md
+section 1 and the card catalog. Players are named as in the game log, ``P1 (Kimbria)``.
 """
 
 from __future__ import annotations
@@ -44,74 +44,13 @@ from ..rules.units import (
 )
 from . import i18n
 
-# kind: (en, nl, de). {u} a unit, {the_u}/{a_u} with an English article, {us}/{us2} unit
-# lists, {t}/{t2} tiles, {n}/{n2} cards or a realm, {k} a player, {phase} the current phase.
-_TEMPLATES: Final[dict[str, tuple[str, str, str]]] = {
-    "realm": ("Choose the realm {n}", "Kies het rijk {n}", "Wähle das Reich {n}"),
-    "card": ("Take the starting card {n}", "Neem de startkaart {n}", "Nimm die Startkarte {n}"),
-    "castle": ("Build your castle on {t}", "Bouw je kasteel op {t}", "Baue deine Burg auf {t}"),
-    "start": ("Start with {a_u}", "Begin met {u}", "Beginne mit {u}"),
-    "gold": ("Take 1 gold", "Neem 1 goud", "Nimm 1 Gold"),
-    "place": ("Place {a_u} on {t}", "Zet {u} op {t}", "Stelle {u} auf {t}"),
-    "upgrade": ("Upgrade {the_u} on {t}", "Waardeer {u} op {t} op", "Werte {u} auf {t} auf"),
-    "lose": ("Lose {the_u} on {t}", "Verlies {u} op {t}", "Verliere {u} auf {t}"),
-    "return": ("Take {the_u} back from the graveyard of {k}",
-               "Haal {u} terug uit het kerkhof van {k}",
-               "Hole {u} aus dem Friedhof von {k} zurück"),
-    "spawn": ("Spawn {a_u} on {t}", "Rekruteer {u} op {t}", "Rekrutiere {u} auf {t}"),
-    "move": ("Move {t} → {t2}: {us}", "Verplaats {t} → {t2}: {us}", "Bewege {t} → {t2}: {us}"),
-    "swap": ("Swap {t} ⇄ {t2}: {us} / {us2}", "Wissel {t} ⇄ {t2}: {us} / {us2}",
-             "Tausche {t} ⇄ {t2}: {us} / {us2}"),
-    "attack": ("Attack {t2} from {t}", "Val {t2} aan vanaf {t}", "Greife {t2} von {t} an"),
-    "pass": ("Pass: end the {phase}", "Passen: beëindig de {phase}",
-             "Passen: beende die {phase}"),
-    "magic": ("Play {n}", "Speel {n}", "Spiele {n}"),
-    "nomagic": ("No magic card", "Geen magiekaart", "Keine Magiekarte"),
-    "casualty": ("{The_u} dies", "{u} sneuvelt", "{u} fällt"),
-    "leave": ("{The_u} stays behind", "{u} blijft achter", "{u} bleibt zurück"),
-    "buy": ("Buy {a_u} on {t}", "Koop {u} op {t}", "Kaufe {u} auf {t}"),
-    "fortify": ("Upgrade the castle {t}", "Waardeer het kasteel {t} op",
-                "Werte die Burg {t} auf"),
-    "swapcard": ("Swap {n} for {n2}", "Ruil {n} voor {n2}", "Tausche {n} gegen {n2}"),
-    "swapcard_plain": ("Swap {n} for a random card of the realm pool",
-                       "Ruil {n} voor een willekeurige kaart uit de rijkstapel",
-                       "Tausche {n} gegen eine zufällige Karte aus dem Reichsstapel"),
-    "extracard": ("Take the extra card {n}", "Neem de extra kaart {n}",
-                  "Nimm die Zusatzkarte {n}"),
-    "extracard_plain": ("Take an extra card from the realm pool",
-                        "Neem een extra kaart uit de rijkstapel",
-                        "Nimm eine Zusatzkarte aus dem Reichsstapel"),
-    "buycard": ("Buy {n}", "Koop {n}", "Kaufe {n}"),
-    "end": ("Done: end the {phase}", "Klaar: beëindig de {phase}", "Fertig: beende die {phase}"),
-    "end_plain": ("Done", "Klaar", "Fertig"),
-    "volley": ("Volley at {t2} from {t}", "Salvo op {t2} vanaf {t}", "Salve auf {t2} von {t}"),
-    "kill": ("Kill {the_u} on {t}", "Dood {u} op {t}", "Töte {u} auf {t}"),
-    "save": ("Save {us}", "Red {us}", "Rette {us}"),
-    "deploy": ("Deploy {us} on {t}", "Zet {us} in op {t}", "Setze {us} auf {t} ein"),
-    "relocate": ("Relocate {us}: {t} → {t2}", "Verplaats {us}: {t} → {t2}",
-                 "Versetze {us}: {t} → {t2}"),
-    "evade": ("Evade to {t}", "Ontwijk naar {t}", "Weiche nach {t} aus"),
-    "harmony": ("Harmony {t} ⇄ {t2}: {us} / {us2}", "Harmonie {t} ⇄ {t2}: {us} / {us2}",
-                "Harmonie {t} ⇄ {t2}: {us} / {us2}"),
-    "gift": ("Give {amount} gold to {k}", "Geef {amount} goud aan {k}",
-             "Schenke {k} {amount} Gold"),
-    "split": ("Share the hits: {split}", "Verdeel de treffers: {split}",
-              "Verteile die Treffer: {split}"),
-}
-
-_COST: Final = ("{n} gold", "{n} goud", "{n} Gold")
-_FREE: Final = ("free", "gratis", "kostenlos")
-_WIN: Final = ("you win {p}", "je wint {p}", "du gewinnst {p}")
-_NONE: Final = ("nobody", "niemand", "niemand")
+# The sentences are the catalogue's ``play.act.<kind>`` (kaladan.i18n): {u} a unit,
+# {the_u}/{a_u} with an English article, {us}/{us2} unit lists, {t}/{t2} tiles, {n}/{n2}
+# cards or a realm, {k} a player, {phase} the current phase.
 # Phases whose "end" (Free Spawn, Purchase) or "pass" (Action, Reinforcement) closes them.
 _PHASE_KEYS: Final = {"spawn": "spawn", "purchase": "purchase", "action": "action",
                       "reinforce": "reinforce"}
 _PURCHASES: Final = frozenset({BUY, UPGRADE, FORTIFY, SWAPCARD, EXTRACARD, BUYCARD})
-
-
-def _pick(table: tuple[str, str, str], lang: str) -> str:
-    """The text of ``lang`` in an (en, nl, de) triple; English for another language."""
-    return table[i18n.LANGS.index(lang)] if lang in i18n.LANGS else table[0]
 
 
 def price(action: Action, state: GameState) -> int:
@@ -129,7 +68,7 @@ def price(action: Action, state: GameState) -> int:
 
 def gold_text(n: int, lang: str) -> str:
     """``2 gold`` / ``2 goud`` / ``2 Gold``."""
-    return _pick(_COST, lang).format(n=n)
+    return i18n.text(lang, "cost", n=n)
 
 
 def unit_words(c: UnitCode, lang: str, seat: int = -1) -> str:
@@ -202,7 +141,7 @@ def describe(action: Action, state: GameState, lang: str, chance: str = "") -> s
         values["amount"] = action.amount
     if kind == "split":
         values["split"] = ", ".join(f"P{s + 1}: {hits}" for s, hits in action.shares) \
-            or _pick(_NONE, lang)
+            or i18n.text(lang, "nobody")
     phase = _PHASE_KEYS.get(state.phase.label)
     if kind in ("pass", "end"):
         if phase is None:
@@ -210,14 +149,14 @@ def describe(action: Action, state: GameState, lang: str, chance: str = "") -> s
             values["phase"] = i18n.phase_name(lang, state.phase.label)
         else:
             values["phase"] = i18n.phase_name(lang, phase)
-    text = _pick(_TEMPLATES[key], lang).format(**values)
+    text = i18n.text(lang, f"act.{key}", **values)
     cost = price(action, state)
     if cost:
         text += " — " + gold_text(cost, lang)
     elif kind == "upgrade":  # an event's upgrade (R7.9)
-        text += " — " + _pick(_FREE, lang)
+        text += " — " + i18n.text(lang, "free_of_charge")
     if chance:
-        text += " — " + _pick(_WIN, lang).format(p=chance)
+        text += " — " + i18n.text(lang, "you_win_p", p=chance)
     return text
 
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from .. import __version__
+from .. import __version__, i18n
 from . import routes_docs, routes_lobby, routes_pages, routes_play, routes_ws
 from .errors import install_handlers
 from .limits import LimitsMiddleware
@@ -70,6 +70,8 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
     app.include_router(routes_ws.router)
     app.include_router(routes_pages.router)
     app.include_router(routes_docs.router)
+    # The UI's words are the catalogue the terminal game reads too (kaladan.i18n).
+    app.mount("/static/i18n", StaticFiles(directory=i18n.CATALOGUE), name="i18n")
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     install_openapi(app, settings)  # the schema as strict as the server (openapi.py)
     return app

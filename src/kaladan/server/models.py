@@ -249,6 +249,39 @@ class View(BaseModel):
                                 "<= ``version``, oldest first, at most the newest 500")
 
 
+class ReplayView(BaseModel):
+    """A finished game after ``version`` decisions, as a spectator saw it then."""
+
+    game_id: str
+    version: int = Field(description="the decisions applied: 0 (after the set-up) to "
+                         "``last``")
+    last: int = Field(description="the game's last version (its end)")
+    observation: dict[str, Any] = Field(description="observe(state, None) at ``version``: "
+                                        "public information only (R5.13)")
+    log_since: int = Field(description="``log`` holds the entries made after this version; "
+                           "-1: from the start")
+    log: list[LogEntry] = Field(description="the public log entries with ``log_since`` < "
+                                "version <= ``version``, oldest first, at most the newest 500")
+
+
+class RoundFigures(BaseModel):
+    """Every seat's figures at one moment of a finished game."""
+
+    round: int | None = Field(description="the round whose first decision was being asked; "
+                              "null: the end of the game")
+    version: int = Field(description="the version of that moment (a replay's version)")
+    score: list[int | None] = Field(description="per seat, the score by R22.1 (the team's in "
+                                    "team mode, R23.34); null once eliminated (R22.2)")
+    gold: list[int] = Field(description="per seat, its gold")
+    units: list[int] = Field(description="per seat, its units on the board")
+
+
+class Rounds(BaseModel):
+    """A finished game round by round: each round's start, then the end."""
+
+    rounds: list[RoundFigures]
+
+
 class ErrorDetail(Strict):
     status: int = Field(description="the HTTP status (the WebSocket: the same numbers)")
     code: str = Field(description="what went wrong, e.g. illegal_action, bad_token")
@@ -274,14 +307,15 @@ ERROR_STATUSES: dict[int, str] = {
          "(bad_host)",
     403: "a seat token or join code that is missing or wrong (missing_token, bad_token, "
          "bad_code)",
-    404: "no such game or seat (unknown_game, unknown_seat)",
+    404: "no such game, seat or version of a replay (unknown_game, unknown_seat, "
+         "unknown_version)",
     409: "not now: another seat decides, the version is stale, the game is over or not yet, "
          "the seat has joined (not_your_turn, stale_version, game_over, game_not_over, "
          "already_joined)",
     413: "a request body or custom world over the server's limit (too_large)",
     422: "an action the rules forbid now (illegal_action, with the rule id in 'rule')",
-    429: "too many requests, games created or games brought back from storage from this "
-         "address (rate_limited)",
+    429: "too many requests, games created, or games brought back from storage or replayed "
+         "from this address (rate_limited)",
     503: "the database refused or cannot be read; nothing changed, try again "
          "(storage_unavailable); a stored game has a ppo seat this server has no policy for "
          "now (bot_unavailable)",

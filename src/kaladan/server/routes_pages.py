@@ -1,4 +1,5 @@
-"""The browser UI: one page for the lobby, a seat and a spectator (it reads the path)."""
+"""The browser UI: one page for the lobby, a seat, a spectator, a replay and "How to play"
+(it reads the path)."""
 
 from __future__ import annotations
 
@@ -38,4 +39,14 @@ async def seat_page(game_id: str, seat: str) -> Response:
 
 @router.get("/watch/{game_id}")
 async def watch_page(game_id: str) -> Response:
+    return index()
+
+
+@router.get("/replay/{game_id}")
+async def replay_page(game_id: str) -> Response:
+    return index()
+
+
+@router.get("/how-to-play")
+async def how_to_play_page() -> Response:
     return index()

@@ -11,9 +11,9 @@ from ..record import to_record
 from .deps import seat_of, service_of
 from .errors import ApiError
 from .limits import client_address
-from .models import ActionRequest, View, errors
+from .models import MAX_WHOLE, ActionRequest, ReplayView, Rounds, View, errors
 from .service import GameService
-from .views import LOG_LIMIT, view_text
+from .views import LOG_LIMIT, replay_view, view_text
 
 router = APIRouter(prefix="/api/games", tags=["play"])
 Service = Annotated[GameService, Depends(service_of)]
@@ -62,3 +62,39 @@ async def record(game_id: GameId, request: Request, service: Service) -> Any:
     if not live.game.is_over:
         raise ApiError(409, "game_not_over", "the record is published when the game is over")
     return to_record(live.game)
+
+
+@router.get("/{game_id}/replay/{version}", response_model=ReplayView,
+            responses=errors(404, 409),
+            summary="A finished game after some decisions, as a spectator saw it",
+            operation_id="getReplay")
+async def replay(
+    game_id: GameId, version: Annotated[int, Path(ge=0, le=MAX_WHOLE, description="the "
+                                                  "decisions applied, 0 to the game's last")],
+    request: Request, service: Service,
+    since: Annotated[int | None, Query(ge=0, le=MAX_WHOLE, description="only the log "
+                                       "entries made after this version; absent: from the "
+                                       f"start (the newest {LOG_LIMIT} entries)")] = None,
+) -> Any:
+    """The board, players and public log of a finished game at any version, for stepping
+    through it (public information only). 409 while the game runs, 404 for a version
+    beyond its end."""
+    client = client_address(request.scope)
+    live = await service.get(game_id, client)
+    history = await service.history(live, client)
+    if version > history.last:
+        raise ApiError(404, "unknown_version", f"game {game_id} ends at version "
+                       f"{history.last}", input=version)
+    return replay_view(live, history, version, -1 if since is None else since)
+
+
+@router.get("/{game_id}/rounds", response_model=Rounds, responses=errors(404, 409),
+            summary="A finished game's scores, gold and units on the board, round by round",
+            operation_id="getRounds")
+async def rounds(game_id: GameId, request: Request, service: Service) -> Any:
+    """Every seat's score (R22.1), gold and units on the board when each round's first
+    decision was asked, and at the end; worked out by replaying the game. 409 while it
+    runs."""
+    client = client_address(request.scope)
+    history = await service.history(await service.get(game_id, client), client)
+    return {"rounds": [r.to_json() for r in history.rounds]}

@@ -41,6 +41,7 @@ from ..rules.state import GameState
 from ..rules.world import World
 from .botpool import BotPool
 from .errors import ApiError
+from .history import History, HistoryCache, build_history
 from .limits import PerAddress
 from .live import QUICK_BOTS, LiveGame, SeatInfo
 from .settings import ServerSettings
@@ -211,6 +212,7 @@ class GameService:
                                 settings.bot_seconds)
         self.creations = PerAddress(settings.games_per_minute, per=60.0)
         self.loads = PerAddress(settings.load_rate)
+        self.histories = HistoryCache()
 
     # --- life cycle ---------------------------------------------------------------------
 
@@ -390,6 +392,21 @@ class GameService:
             except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 log.error("game %s is left out of the list: %r", row.id, exc)
         return out
+
+    async def history(self, live: LiveGame, client: str = LOCAL) -> History:
+        """The replayed history of a finished game (409 ``game_not_over`` before its end).
+        Replaying counts as bringing a game back from storage (``load_rate`` per address)."""
+        if not live.game.is_over:
+            raise ApiError(409, "game_not_over", "a game is replayed once it is over")
+        known = self.histories.get(live.game_id)
+        if known is not None:
+            return known
+        if not self.loads.allow(client):
+            raise ApiError(429, "rate_limited", "games are replayed at most "
+                           f"{self.settings.load_rate:g} a second per address; try again")
+        history = await asyncio.to_thread(build_history, live.game)
+        self.histories.put(live.game_id, history)
+        return history
 
     async def join(self, live: LiveGame, seat: int, code: str) -> str:
         """Exchange a seat's one-time join code for its token (handed out once)."""

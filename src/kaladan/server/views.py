@@ -14,7 +14,8 @@ from ..rules.legal import gift_allies, legal_actions
 from ..rules.observe import observe
 from ..rules.state import GameState
 from ..rules.world import Terrain
-from .live import CachedView, LiveGame, ShownEntry, dumps
+from .history import History
+from .live import CachedView, LiveGame, ShownEntry, Snapshot, dumps
 
 LOG_LIMIT = 500  # the most log entries one view carries (the newest)
 # The odds of an attack depend only on both dice pools, the mountain and scales rules and the
@@ -129,7 +130,18 @@ def log_part(live: LiveGame, cached: CachedView, seat: int | None,
     known = cached.logs.get(since)
     if known is not None:
         return known
-    snapshot = cached.snapshot
+    shown = shown_entries(live, cached.snapshot, seat, since)
+    part = (shown, ",".join(e.text for e in shown))
+    if len(cached.logs) >= 8:  # a view is asked for with a few ``since`` only
+        cached.logs.clear()
+    cached.logs[since] = part
+    return part
+
+
+def shown_entries(live: LiveGame, snapshot: Snapshot, seat: int | None,
+                  since: int) -> list[ShownEntry]:
+    """The entries of ``snapshot`` that ``seat`` may read (``gamelog.visible``) made after
+    version ``since``: the last ``LOG_LIMIT`` of them, oldest first."""
     first = snapshot.first_after(since)
     shown: list[ShownEntry] = []
     for i in range(snapshot.count - 1, first - 1, -1):  # newest first, up to the limit
@@ -139,11 +151,22 @@ def log_part(live: LiveGame, cached: CachedView, seat: int | None,
             if len(shown) == LOG_LIMIT:
                 break
     shown.reverse()
-    part = (shown, ",".join(e.text for e in shown))
-    if len(cached.logs) >= 8:  # a view is asked for with a few ``since`` only
-        cached.logs.clear()
-    cached.logs[since] = part
-    return part
+    return shown
+
+
+def replay_view(live: LiveGame, history: History, version: int, since: int) -> dict[str, Any]:
+    """A finished game after ``version`` decisions as a spectator saw it then: the public
+    observation and the public log entries made after version ``since`` up to ``version``
+    (the newest ``LOG_LIMIT``)."""
+    game = live.game
+    count = game.entry_starts[version] if version < history.last else len(game.entries)
+    snapshot = Snapshot(version, history.states[version], game.entries, game.entry_starts,
+                        count)
+    since = max(since, -1)
+    entries = shown_entries(live, snapshot, None, since) if since < version else []
+    return {"game_id": live.game_id, "version": version, "last": history.last,
+            "observation": observe(history.states[version], None),
+            "log_since": since, "log": [e.data for e in entries]}
 
 
 def cached_view(live: LiveGame, seat: int | None) -> CachedView:

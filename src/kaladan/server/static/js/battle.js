@@ -3,7 +3,8 @@
 // the cards (a card committed face down shows as such until its card_revealed entry), every
 // die with its face and its unit or bonus, the pairs with who lost each (R16.16-R16.19), the
 // units killed and saved, and the result. Nothing here is worked out from the rules: every
-// number is an entry's.
+// number is an entry's. Dice rolled while the page is open tumble for a moment first (a
+// skippable animation, none under prefers-reduced-motion).
 
 import {h, mount} from "./dom.js";
 import {seatColor} from "./board.js";
@@ -14,6 +15,34 @@ import {cardName, logText, t, term, unitName} from "./i18n.js";
 const AFTERMATH = new Set(["left_behind", "tile_captured"]);
 const isAftermath = (entry) => AFTERMATH.has(entry.kind)
   || (entry.kind === "moved" && entry.cause === "invasion");
+
+const ROLL_MS = 900;  // how long new dice tumble before they show their faces
+const seenRolls = new Set();  // the dice_rolled entries the page has rendered
+let primed = false;  // the log of the page's first render is history: it does not roll
+const rolling = new Map();  // dice_rolled index -> the timer that settles it
+
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/** Start the animation of dice rolled since the last render (not those the page opened with). */
+function noticeRolls(log) {
+  const fresh = [];
+  for (const entry of log) {
+    if (entry.kind === "dice_rolled" && !seenRolls.has(entry.index)) { seenRolls.add(entry.index); fresh.push(entry.index); }
+  }
+  if (!primed) { primed = true; return; }
+  if (reducedMotion()) return;
+  for (const index of fresh) rolling.set(index, setTimeout(() => settle(index), ROLL_MS));
+}
+
+/** Stop the animation of one roll: its faces, pairs and hits show. */
+function settle(index) {
+  clearTimeout(rolling.get(index));
+  rolling.delete(index);
+  for (const el of document.querySelectorAll(`[data-roll="${index}"]`)) {
+    el.classList.remove("rolling");
+    el.querySelector(".roll-skip")?.remove();
+  }
+}
 
 /** The position in `log` of the latest battle_started entry, or -1. */
 export function lastBattleStart(log) {
@@ -130,6 +159,7 @@ function turnOf(log, start) {
  * the log), or when chosen is null the latest battle. onClose goes back to the latest.
  */
 export function renderBattle(el, view, log, chosen, onClose) {
+  noticeRolls(log);
   const latest = lastBattleStart(log);
   const picked = chosen === null ? -1 : log.findIndex((e) => e.index === chosen);
   const start = picked >= 0 && log[picked].kind === "battle_started" ? picked : latest;
@@ -160,7 +190,10 @@ export function renderBattle(el, view, log, chosen, onClose) {
       side(begun.attacker, begun.a_tile, begun.attackers, "attacker"),
       side(begun.defender, begun.d_tile, begun.defenders, "defender")),
     plays.length ? h("ul", {class: "battle-cards"}, plays.map((play) => cardLine(play, obs))) : null,
-    rolls.length ? rolls.map((roll, i) => h("div", {class: "battle-round"},
+    rolls.length ? rolls.map((roll, i) => h("div", {class: `battle-round${rolling.has(roll.index) ? " rolling" : ""}`,
+      "data-roll": roll.index},
+      rolling.has(roll.index) ? h("button", {type: "button", class: "link roll-skip",
+        onclick: () => settle(roll.index)}, t("battle.skip_roll")) : null,
       diceRow(roll),
       compared[i] ? pairRows(compared[i]) : null,
       compared[i] ? h("p", {class: "hits"}, t("battle.hits", {a: compared[i].attacker_hits, d: compared[i].defender_hits}),

@@ -2,6 +2,7 @@
 // R4.1) and observation.board. Terrain has a colour AND a pattern, so it reads without colour.
 
 import {s} from "./dom.js";
+import {unitTip} from "./dice.js";
 import {parseUnit, realmName, t, term, unitAbbr, unitName} from "./i18n.js";
 
 export const REALM_COLORS = {
@@ -66,9 +67,11 @@ function unitToken(observation, ref, x, y) {
   const {owner, type, realm, upgraded} = parseUnit(ref);
   const r = SIZE * 0.2;
   const title = `${unitName(ref.split("/")[1] || ref)} — ${realmName(observation.players[owner]?.realm)}` +
-    (type === "special" && realm ? ` (${realmName(realm)})` : "");
+    (type === "special" && realm ? ` (${realmName(realm)})` : "") + `\n${unitTip(ref)}`;
   // An upgraded unit: gold rim and a "+" badge, so it reads without colour too.
-  return s("g", {class: `unit${upgraded ? " upgraded" : ""}`, "data-unit": ref},
+  // aria-hidden: the tile's label names its units. The leading space (not drawn) keeps the
+  // marks apart as words in the tile's text ("C1 Cr Ge"), as its label has them.
+  return s("g", {class: `unit${upgraded ? " upgraded" : ""}`, "data-unit": ref, "aria-hidden": "true"}, " ",
     s("title", {}, title),
     s("circle", {cx: x, cy: y, r: r + 2.5, fill: "#222"}),
     s("circle", {cx: x, cy: y, r, fill: seatColor(observation, owner),
@@ -113,16 +116,21 @@ export function renderBoard(svgEl, observation, opts) {
     if (battle.has(tile.name)) classes.push("battle");
     const isFort = fortified.has(tile.name);
     const terrainName = term(tile.terrain) + (isFort ? ` (${t("board.upgraded_castle")})` : "");
-    const label = `${tile.name} ${terrainName}, ${t("board.units_of", {n: units.length, cap: capacity})}`;
+    // The label starts with what the tile shows (its name, its units' marks: WCAG 2.5.3
+    // label in name), then says it in words.
+    const marks = units.map((ref) => unitAbbr(parseUnit(ref).type)).join(" ");
+    const label = `${tile.name}${marks ? ` ${marks}` : ""}: ${terrainName}, `
+      + t("board.units_of", {n: units.length, cap: capacity})
+      + (units.length ? `: ${units.map(unitName).join(", ")}` : "");
     const group = s("g", {class: classes.join(" "), "data-tile": tile.name, tabindex: 0,
       role: "button", "aria-label": label,
       onclick: () => opts.onTile(tile.name),
       onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.onTile(tile.name); } }},
-      s("title", {}, `${label}\n${units.map(unitName).join(", ")}`),
+      s("title", {}, label),
       s("polygon", {points: hexPoints(tile.x, tile.y, SIZE - 1.5), fill: `url(#pat-${tile.terrain})`,
         class: "hex"}),
       isFort ? s("polygon", {points: hexPoints(tile.x, tile.y, SIZE - 7), class: "fort-ring"}) : null,
-      s("text", {x: tile.x, y: tile.y - SIZE * 0.6, "text-anchor": "middle", class: "tile-name"},
+      s("text", {x: tile.x, y: tile.y - SIZE * 0.6, "text-anchor": "middle", class: "tile-name", "aria-hidden": "true"},
         tile.name + (isFort ? " ★" : "")),
       unitLayout(units.length).map(([dx, dy], i) =>
         unitToken(observation, units[i], tile.x + dx * SIZE, tile.y + dy * SIZE)),

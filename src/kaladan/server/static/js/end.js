@@ -1,12 +1,39 @@
 // The end screen: how the game ended, scores with their parts (R22.1, from the log's game_over
-// entry) and tie-break rolls (R22.4).
+// entry), tie-break rolls (R22.4), a chart of the game round by round and the way to its
+// replay.
 
+import {api} from "./api.js";
 import {byId, h, mount} from "./dom.js";
 import {seatColor} from "./board.js";
+import {renderChart} from "./chart.js";
+import {scoreFormula, sixGatesRule} from "./howto.js";
 import {playerLabel} from "./panels.js";
 import {t} from "./i18n.js";
 
 let shownFor = null;
+// The round figures of the game shown (GET .../rounds, asked once per game) and the metric
+// picked in its chart.
+const chart = {gameId: null, rounds: null, failed: false, metric: "score"};
+
+/** The chart's part of the end screen: drawn once the figures are there, asked for once. */
+function chartBody(view) {
+  if (chart.gameId !== view.game_id) {
+    Object.assign(chart, {gameId: view.game_id, rounds: null, failed: false});
+    api("GET", `/api/games/${encodeURIComponent(view.game_id)}/rounds`)
+      .then((body) => { chart.rounds = body.rounds; })
+      .catch(() => { chart.failed = true; })
+      .finally(() => redrawChart(view));
+  }
+  if (chart.failed) return h("p", {class: "muted"}, t("chart.unavailable"));
+  if (!chart.rounds) return h("p", {class: "muted"}, t("chart.loading"));
+  return renderChart(chart.rounds, view.observation, chart,
+    (metric) => { chart.metric = metric; redrawChart(view); byId("chart")?.querySelector(`[data-metric="${metric}"]`)?.focus(); });
+}
+
+function redrawChart(view) {
+  const el = byId("end-chart-body");
+  if (el && chart.gameId === view.game_id) mount(el, chartBody(view));
+}
 
 const PARTS = ["trophies", "castles", "scalps", "tiles", "gold", "six_gates"];
 
@@ -44,14 +71,17 @@ export function renderEnd(view, log) {
           playerLabel(obs, seat), winners.includes(seat) ? " ★" : ""),
         shown.map((part) => h("td", {class: "num"}, parts[seat] ? parts[seat][part] : "—")),
         h("td", {class: "num"}, h("b", {}, result.scores[seat] === null ? t("game.eliminated") : result.scores[seat]))))))),
-    parts ? h("p", {class: "muted"}, t("end.formula"), obs.six_gates ? ` ${t("end.six_gates_rule")}` : "") : null,
+    parts ? h("p", {class: "muted"}, scoreFormula(), obs.six_gates ? ` ${sixGatesRule()}` : "") : null,
     Array.isArray(tieBreak) && tieBreak.length
       ? h("div", {class: "tie-break"}, h("h3", {}, t("end.tie_break")),
         h("ol", {}, tieBreak.map((sums) => h("li", {}, sums.join(" : ")))))
       : tieBreak && !Array.isArray(tieBreak) ? h("p", {class: "tie-break"}, t("end.tie_break"), ": ", JSON.stringify(tieBreak)) : null,
     h("p", {class: "muted"}, t("end.tie_rules")),
-    h("p", {}, h("a", {href: `/api/games/${encodeURIComponent(view.game_id)}/record`, download: `${view.game_id}.json`},
-      t("end.record")), " · ", h("a", {href: "/"}, t("nav.lobby"))));
+    h("section", {class: "end-chart", "aria-labelledby": "end-chart-title"},
+      h("h3", {id: "end-chart-title"}, t("chart.title")), h("div", {id: "end-chart-body"}, chartBody(view))),
+    h("p", {class: "end-links"}, h("a", {href: `/replay/${encodeURIComponent(view.game_id)}`, id: "end-replay"}, t("end.replay")),
+      " · ", h("a", {href: `/api/games/${encodeURIComponent(view.game_id)}/record`, download: `${view.game_id}.json`},
+        t("end.record")), " · ", h("a", {href: "/"}, t("nav.lobby"))));
   byId("end-close").textContent = t("end.close");
   if (shownFor !== view.game_id) { shownFor = view.game_id; dialog.showModal(); }
 }

@@ -9,7 +9,9 @@ import {lastBattleStart, renderBattle} from "./battle.js";
 import {renderBoard} from "./board.js";
 import {renderEnd} from "./end.js";
 import {setSeatRealms, t, term} from "./i18n.js";
-import {renderCards, renderEvent, renderLog, renderPhases, renderPlayers} from "./panels.js";
+import {renderLog} from "./logpanel.js";
+import {chime} from "./sound.js";
+import {renderCards, renderEvent, renderPhases, renderPlayers} from "./panels.js";
 
 const game = {id: null, seat: null, token: null, view: null, summary: null, socket: null,
   autoTimer: null,  // the pending answer of a forced decision (maybeAutoAnswer)
@@ -18,7 +20,8 @@ const game = {id: null, seat: null, token: null, view: null, summary: null, sock
   log: [],  // every log entry received, oldest first, by their index
   battle: null};  // the index of the battle_started entry picked in the log, or null: the latest
 
-function layout(root) {
+/** The game page's sections (the replay page shows the same board, panels and log). */
+export function layout(root) {
   const legend = ["field", "forest", "mountain", "castle"].map((terrain) =>
     h("span", {class: "legend-item"},
       s("svg", {class: "legend-swatch", viewBox: "0 0 14 14", "aria-hidden": "true"},
@@ -131,12 +134,13 @@ function onView(view) {
 const decides = (view) => Boolean(view?.your_turn && (view.legal || []).some((e) => e.kind !== "gift"));
 
 /** A decision that becomes this seat's is announced: in the page title (seen from another
- * tab) and to screen readers through the aria-live region. */
+ * tab), to screen readers through the aria-live region, and by a chime if the seat wants one. */
 const turnTitle = (view) => (decides(view) ? t("game.title_turn") : t("app.title"));
 
 function announceTurn(view) {
   const mine = decides(view);
   document.title = turnTitle(view);
+  if (mine) chime();
   const live = byId("announce");
   if (live) live.textContent = mine ? `${t("game.your_turn")}: ${t(`decision.${view.observation.pending.kind}`)}` : "";
 }
@@ -193,7 +197,7 @@ function draw() {
   renderPlayers(byId("players"), view);
   renderEvent(byId("event"), view);
   renderCards(byId("cards"), view);
-  renderLog(byId("log"), view, game.log, {onBattle: (index) => {
+  renderLog(byId("log"), view, game.log, {onFilter: render, onBattle: (index) => {
     game.battle = index;
     render();
     byId("battle")?.scrollIntoView({block: "nearest"});

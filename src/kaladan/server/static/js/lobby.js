@@ -2,7 +2,7 @@
 
 import {api} from "./api.js";
 import {byId, h, mount, toast} from "./dom.js";
-import {t} from "./i18n.js";
+import {currentLang, t} from "./i18n.js";
 
 const SEAT_KINDS = ["human", "random", "greedy", "mcts:time=1"];
 // R3.3 options offered in the lobby (world has its own field); the default comes first.
@@ -76,7 +76,9 @@ async function createGame() {
   }
   if (form.world !== "standard") options.world = form.world;
   const body = {mode: form.mode, seats: form.seats.slice(0, players), options, quick: form.quick};
-  if (form.name.trim()) body.name = form.name.trim();
+  // Without a name the game is named in the creator's language (the server's default is English).
+  body.name = form.name.trim() || t("lobby.default_name",
+    {time: new Date().toLocaleTimeString(currentLang(), {hour: "2-digit", minute: "2-digit"})});
   try {
     created = await api("POST", "/api/games", {body});
     renderCreated(byId("created"));
@@ -130,6 +132,26 @@ async function refreshList() {
         h("td", {}, h("a", {href: `/watch/${encodeURIComponent(g.game_id)}`}, t("lobby.watch")))))))
       : h("p", {class: "muted"}, t("lobby.no_games")),
     active.length > shown.length ? h("p", {class: "muted"}, t("lobby.more_games", {n: active.length - shown.length})) : null);
+  renderFinished(byId("finished"), games, seatText);
+}
+
+/** The finished games, newest first, each with a link to its replay. */
+function renderFinished(el, games, seatText) {
+  if (!el) return;
+  const over = games.filter((g) => g.status === "over")
+    .sort((a, b) => String(b.created).localeCompare(String(a.created)));
+  const shown = over.slice(0, LIST_LIMIT);
+  mount(el,
+    h("h2", {}, t("lobby.finished")),
+    shown.length ? h("table", {class: "games finished"},
+      h("thead", {}, h("tr", {}, [t("lobby.name"), t("lobby.mode"), t("lobby.seats"), ""].map((c) => h("th", {}, c)))),
+      h("tbody", {}, shown.map((g) => h("tr", {"data-game": g.game_id},
+        h("td", {}, g.name || g.game_id),
+        h("td", {}, t(`value.${g.mode}`)),
+        h("td", {}, g.seats.map(seatText).join(", ")),
+        h("td", {}, h("a", {href: `/replay/${encodeURIComponent(g.game_id)}`, class: "replay-link"}, t("lobby.replay")))))))
+      : h("p", {class: "muted"}, t("lobby.no_finished")),
+    over.length > shown.length ? h("p", {class: "muted"}, t("lobby.more_games", {n: over.length - shown.length})) : null);
 }
 
 export function showLobby(root) {
@@ -137,7 +159,8 @@ export function showLobby(root) {
     h("div", {class: "lobby"},
       h("section", {class: "panel", id: "create-panel"}),
       h("section", {class: "panel", id: "created", hidden: true}),
-      h("section", {class: "panel", id: "games"})));
+      h("section", {class: "panel", id: "games"}),
+      h("section", {class: "panel", id: "finished"})));
   renderForm(byId("create-panel"));
   renderCreated(byId("created"));
   refreshList();

@@ -2,11 +2,17 @@
 //   /                         lobby
 //   /play/{game_id}/{seat}    a seat (?code=... joins once, then the stored token is used)
 //   /watch/{game_id}          spectator
+//   /replay/{game_id}         a finished game told again
+//   /how-to-play              the rules in short
 
 import {byId, h, mount} from "./dom.js";
 import {currentLang, initI18n, LANGS, setLang, t} from "./i18n.js";
 import {showLobby} from "./lobby.js";
 import {rerenderGame, showGame} from "./game.js";
+import {rerenderReplay, showReplay} from "./replay.js";
+import {installUnitTips} from "./dice.js";
+import {showHowTo} from "./howto.js";
+import {setSound, soundOn} from "./sound.js";
 
 function route() {
   const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -14,6 +20,8 @@ function route() {
     return {page: "play", gameId: parts[1], seat: Number(parts[2])};
   }
   if (parts[0] === "watch" && parts.length === 2) return {page: "watch", gameId: parts[1]};
+  if (parts[0] === "replay" && parts.length === 2) return {page: "replay", gameId: parts[1]};
+  if (parts[0] === "how-to-play" && parts.length === 1) return {page: "howto"};
   return {page: "lobby"};
 }
 
@@ -22,7 +30,13 @@ function renderHeader(current) {
     h("a", {href: "/", class: "brand"}, "Kaladan"),
     h("span", {class: "subtitle"}, t("app.subtitle")),
     h("span", {class: "spacer"}),
-    current.page === "lobby" ? null : h("span", {id: "conn", class: "conn", "data-status": "connecting"}, t("conn.connecting")),
+    // From a game, the rules open in a new tab: the game page stays as it is.
+    h("a", {href: "/how-to-play", class: "howto-link", id: "howto-link",
+      target: ["play", "watch", "replay"].includes(current.page) ? "_blank" : null, rel: "noopener"}, t("howto.link")),
+    current.page === "play" ? h("label", {class: "sound", for: "sound"},
+      h("input", {type: "checkbox", id: "sound", checked: soundOn(), onchange: (e) => setSound(e.target.checked)}),
+      h("span", {}, t("sound.label"))) : null,
+    ["lobby", "replay", "howto"].includes(current.page) ? null : h("span", {id: "conn", class: "conn", "data-status": "connecting"}, t("conn.connecting")),
     h("label", {class: "lang", for: "lang"}, h("span", {class: "visually-hidden"}, t("app.language")),
       h("select", {id: "lang", onchange: async (e) => { await setLang(e.target.value); refresh(current); }},
         LANGS.map((code) => h("option", {value: code, selected: code === currentLang()}, t(`lang.${code}`))))));
@@ -34,6 +48,8 @@ function refresh(current) {
   renderHeader(current);
   if (status && byId("conn")) { byId("conn").dataset.status = status; byId("conn").textContent = t(`conn.${status}`); }
   if (current.page === "lobby") showLobby(byId("app"));
+  else if (current.page === "howto") showHowTo(byId("app"));
+  else if (current.page === "replay") rerenderReplay(byId("app"));
   else rerenderGame(byId("app"));
 }
 
@@ -47,7 +63,10 @@ async function main() {
   const current = route();
   renderHeader(current);
   const code = new URLSearchParams(location.search).get("code");
+  installUnitTips();
   if (current.page === "lobby") showLobby(byId("app"));
+  else if (current.page === "howto") showHowTo(byId("app"));
+  else if (current.page === "replay") await showReplay(byId("app"), current.gameId);
   else await showGame(byId("app"), current.gameId, current.page === "play" ? current.seat : null, code);
 }
 

@@ -1,9 +1,9 @@
-// Side panels: players, phase tracker, magic cards, the event card and the log (the engine's
-// entries, docs/api.md "The log").
+// Side panels: players, phase tracker, magic cards and the event card (the log panel is
+// logpanel.js).
 
 import {h, mount} from "./dom.js";
 import {seatColor} from "./board.js";
-import {cards, local, logText, phaseName, realmName, t, term, unitAbbr} from "./i18n.js";
+import {cards, local, phaseName, realmName, t, term, unitAbbr} from "./i18n.js";
 
 const PHASES = {
   seeds: ["event", "spawn", "income", "action", "purchase", "reinforce"],
@@ -107,47 +107,4 @@ export function renderEvent(el, view) {
       obs.event && obs.event.queue.length
         ? h("p", {class: "muted"}, t("game.event_queue", {players: obs.event.queue.map((p) => p + 1).join(", ")}))
         : null));
-}
-
-const LOG_SHOWN = 300;  // the newest entries in the panel (the page keeps the whole log)
-
-/** The seat an entry is about, for its colour swatch. */
-const entrySeat = (entry) => (Number.isInteger(entry.seat) ? entry.seat
-  : Number.isInteger(entry.attacker) ? entry.attacker : null);
-
-/**
- * The log panel: the engine's entries in the current language, each with its kind as a class
- * (log-event_card_drawn, log-battle_started, log-eliminated ... stand out). A battle's line
- * opens that battle in the battle view (handlers.onBattle with the entry's index).
- */
-export function renderLog(el, view, log, handlers) {
-  const obs = view.observation;
-  const first = Math.max(0, log.length - LOG_SHOWN);
-  let inBattle = false;
-  const items = [];
-  for (let i = first; i < log.length; i++) {
-    const entry = log[i];
-    if (entry.kind === "battle_started") inBattle = true;
-    const seat = entrySeat(entry);
-    const swatch = seat !== null && seat >= 0 && obs.players[seat]
-      ? h("span", {class: "swatch", style: `background:${seatColor(obs, seat)}`}) : null;
-    const classes = ["log-entry", `log-${entry.kind}`];
-    if (inBattle && entry.kind !== "battle_started") classes.push("in-battle");
-    const text = logText(entry);
-    items.push(h("li", {class: classes.join(" "), "data-index": entry.index, "data-kind": entry.kind}, swatch,
-      entry.kind === "battle_started"
-        ? h("button", {type: "button", class: "link log-battle", title: t("log.open_battle"),
-          onclick: () => handlers.onBattle(entry.index)}, text)
-        : text));
-    if (entry.kind === "battle_ended") inBattle = false;
-  }
-  // Follow the newest entries, unless the reader has scrolled back to look at older ones.
-  const old = el.querySelector(".log");
-  const following = !old || old.scrollHeight - old.scrollTop - old.clientHeight < 12;
-  const kept = old ? old.scrollTop : 0;
-  mount(el, h("h2", {}, t("panel.log")),
-    first > 0 ? h("p", {class: "muted log-more"}, t("log.older", {n: first})) : null,
-    h("ol", {class: "log"}, items));
-  const list = el.querySelector(".log");
-  list.scrollTop = following ? list.scrollHeight : kept;
 }
