@@ -58,7 +58,9 @@ def remove_stale_extensions() -> None:
     """An editable install keeps its extensions beside the sources: when this build installs
     the pure engine, the last build's would otherwise still be loaded."""
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    for built in [*ENGINE.rglob(f"*{suffix}"), *ENGINE.parent.parent.glob(f"*__mypyc{suffix}")]:
+    others = [HERE / Path(source).with_suffix(suffix) for source in ALSO_COMPILED]
+    for built in [*ENGINE.rglob(f"*{suffix}"), *others,
+                  *ENGINE.parent.parent.glob(f"*__mypyc{suffix}")]:
         built.unlink(missing_ok=True)
 
 

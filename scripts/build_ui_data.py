@@ -24,7 +24,7 @@ from pathlib import Path
 from kaladan.rules.catalog import END_GAME_CARDS, EVENT_CARDS, GLOSSARY, MAGIC_CARDS, REALMS, Text
 from kaladan.rules.combat import bonus_dice
 from kaladan.rules.config import Config
-from kaladan.rules.flow import _ORDER as PHASE_ORDERS  # R6.2; the engine names it privately
+from kaladan.rules.flow import PHASE_ORDERS  # R6.2
 from kaladan.rules.scoring import parts
 from kaladan.rules.setup import new_game
 from kaladan.rules.state import GameState

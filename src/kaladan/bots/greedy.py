@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Final
 
 from .. import odds as odds_module
 from ..rules import actions as A
@@ -20,7 +21,7 @@ from ..rules.world import Terrain
 from .base import SeatView
 
 # Preference of units to buy or place (higher first) and of upgrades.
-_BUY_ORDER = {CATAPULT: 5, SPECIAL: 4, GENERAL: 6, SWORD: 3, 3: 2, 4: 1}
+_BUY_ORDER: Final = {CATAPULT: 5, SPECIAL: 4, GENERAL: 6, SWORD: 3, 3: 2, 4: 1}
 _MIN_WIN = 0.55  # attack only when the exact chance of winning is at least this
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import random
 from collections.abc import Callable, Sequence
@@ -28,11 +29,14 @@ def _ppo_bot(params: dict[str, str]) -> Bot:
         raise ConfigError("the ppo bot needs a policy: ppo:path=FILE.zip "
                           "(trained with bench/train_ppo.py)")
     try:
-        from . import ppo
+        # By name, so the type checker (and the compiled build, which type-checks what it
+        # imports) does not follow into torch.
+        ppo = importlib.import_module("kaladan.bots.ppo")
     except ImportError as exc:
         raise ConfigError(f"the ppo bot needs torch and sb3-contrib: install kaladan[train] "
                           f"({exc})") from exc
-    return ppo.from_params(params)
+    bot: Bot = ppo.from_params(params)
+    return bot
 
 
 def bot_codes() -> list[str]:

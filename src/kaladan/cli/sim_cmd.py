@@ -104,7 +104,7 @@ def print_summary(summary: Summary, seconds: float) -> None:
             print(f"  {key:<{width}} {row['wins']:>5}/{row['games']:<5} {100 * row['rate']:5.1f}% "
                   f"[{100 * row['low']:.1f}-{100 * row['high']:.1f}]")
     print("average score by seat: " + ", ".join(f"{s:.1f}" for s in data["average_scores"]))
-    print("thinking per game (CPU s): " + ", ".join(
+    print("thinking per game (s): " + ", ".join(
         f"{bot} mean {row['mean']:.2f} max {row['max']:.2f}"
         for bot, row in summary.thinking().items()))
     if "wins_by_team" in data:

@@ -12,7 +12,8 @@ from .state import NO_DECISION, Decision, GameState, Pending, Phase, Result
 from .units import Seat
 from .world import Terrain
 
-_ORDER: Final = {
+# The phases of a turn in each phase order of R6.2.
+PHASE_ORDERS: Final = {
     "seeds": (Phase.EVENT, Phase.SPAWN, Phase.INCOME, Phase.ACTION, Phase.PURCHASE,
               Phase.REINFORCE),
     "official": (Phase.EVENT, Phase.INCOME, Phase.SPAWN, Phase.ACTION, Phase.PURCHASE,
@@ -43,7 +44,7 @@ def start_turn(state: GameState, seat: Seat) -> None:
     if state.sink is not None:
         state.sink.append(TurnStarted(seat, state.turn, state.slot // state.n + 1,
                                       state.final_slot >= 0))
-    enter_phase(state, _ORDER[state.config.phase_order][0])
+    enter_phase(state, PHASE_ORDERS[state.config.phase_order][0])
 
 
 def enter_phase(state: GameState, phase: Phase) -> None:
@@ -95,7 +96,7 @@ def _income(state: GameState, seat: Seat) -> None:
 
 # The phase after each phase, per phase order; None after the last one.
 _NEXT: Final = {name: {phase: (order[i + 1] if i + 1 < len(order) else None)
-                       for i, phase in enumerate(order)} for name, order in _ORDER.items()}
+                       for i, phase in enumerate(order)} for name, order in PHASE_ORDERS.items()}
 
 
 def next_phase(state: GameState) -> None:

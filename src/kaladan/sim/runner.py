@@ -72,9 +72,10 @@ class GameSummary:
     record: dict[str, Any] | None = None
     team: int | None = None  # team mode: the winning team (winner is then None)
     teams: list[int] | None = None  # team mode: the team of each seat
-    # CPU seconds each seat's bot spent choosing (its own thinking, whatever else runs on the
-    # machine). Measured, so not part of to_json(): the games list stays identical for the
-    # same seed whatever the machine, jobs or backend.
+    # Seconds each seat's bot spent choosing (elapsed time in the process playing the game,
+    # which plays one game at a time; as bots' time budgets count it). Measured, so not part
+    # of to_json(): the games list stays identical for the same seed whatever the machine,
+    # jobs or backend.
     think: list[float] = field(default_factory=list)
     first: int = 0  # the first player's seat (R5.3): turn position k is seat first + k - 1
     # Each seat's score by the rows of R22.1 (trophies, castles, scalps, tiles, gold, six
@@ -166,9 +167,11 @@ class _Seats:
                     if swords:
                         return swords[0]
                 return legal[self.deal.randrange(len(legal))]
-        start = time.process_time()
+        # perf_counter, not process_time: a CPU clock is a system call, which would cost a
+        # random bot several times its own thinking.
+        start = time.perf_counter()
         action = self.bots[seat].choose(SeatView(state, seat), legal, self.rngs[seat])
-        self.think[seat] += time.process_time() - start
+        self.think[seat] += time.perf_counter() - start
         return action
 
 
@@ -346,7 +349,7 @@ class Summary:
         return out
 
     def thinking(self) -> dict[str, dict[str, float]]:
-        """Per bot: mean and maximum CPU seconds of thinking per game (measured, varies)."""
+        """Per bot: mean and maximum seconds of thinking per game (measured, varies)."""
         per_bot: dict[str, list[float]] = {}
         for g in self.games:
             for bot, seconds in zip(g.bots, g.think, strict=False):
