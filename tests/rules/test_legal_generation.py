@@ -194,3 +194,25 @@ def test_actions_compare_hash_sort_and_print_by_their_fields() -> None:
     assert sorted([move.replace(tile=9), move]) == [move, move.replace(tile=9)]
     assert eval(repr(move), {"Action": Action}) == move
     assert repr(Action(A.PASS)) == "Action('pass')"
+
+
+def test_membership_builds_only_the_blocks_that_may_hold_the_action() -> None:
+    """``action in legal`` (asked by every checked apply) agrees with the built list, for
+    every member and for near misses: other units, other tiles, other kinds."""
+    checked = 0
+    rng = random.Random(5)
+    for state in POSITIONS:
+        seat = state.pending.seat
+        built = list(_GENERATORS[state.pending.kind](state, seat))
+        if not built:
+            continue
+        probes = rng.sample(built, min(6, len(built)))
+        for a in list(probes):
+            probes += [a.replace(tile2=a.tile), a.replace(units=a.units[:-1] or a.units2),
+                       a.replace(units2=a.units), Action(A.BUY, a.tile, -1, a.units[:1]),
+                       Action(A.MOVE, a.tile, a.tile2, a.units + a.units)]
+        for probe in probes:
+            fresh = _GENERATORS[state.pending.kind](state, seat)  # nothing built yet
+            assert (probe in fresh) == (probe in built), probe
+        checked += 1
+    assert checked > 1000

@@ -33,6 +33,11 @@ class Block:
         """The j-th action of ``build()``; subclasses make it without building the others."""
         return self.build()[j]
 
+    def may_hold(self, action: Action) -> bool:
+        """False when ``action`` is certainly not in the block (its kind or tiles differ), so
+        a membership test builds only the blocks that may hold it."""
+        return True
+
 
 @final
 class ActionList(Sequence[Action]):
@@ -126,7 +131,19 @@ class ActionList(Sequence[Action]):
         return iter(self.as_list())
 
     def __contains__(self, action: object) -> bool:
-        return action in self.as_list()
+        """Builds only the blocks that may hold ``action`` (a checked ``apply`` asks this of
+        every decision: the Action phase has hundreds of moves)."""
+        if self._all is not None:
+            return action in self._all
+        if not isinstance(action, Action):
+            return False
+        for part in self.parts:
+            if isinstance(part, list):
+                if action in part:
+                    return True
+            elif part.may_hold(action) and action in part.build():
+                return True
+        return False
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, ActionList):

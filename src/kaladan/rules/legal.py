@@ -286,6 +286,9 @@ class MoveBlock(Block):
     def get(self, j: int) -> Action:
         return Action(A.MOVE, self.tile, self.tile2, tile_info(self.units).subset(j))
 
+    def may_hold(self, action: Action) -> bool:
+        return action.kind == A.MOVE and action.tile == self.tile and action.tile2 == self.tile2
+
 
 @final
 class SingleMoveBlock(Block):
@@ -303,6 +306,9 @@ class SingleMoveBlock(Block):
 
     def get(self, j: int) -> Action:
         return Action(A.MOVE, self.tile, self.tile2, (self.kinds[j],))
+
+    def may_hold(self, action: Action) -> bool:
+        return action.kind == A.MOVE and action.tile == self.tile and action.tile2 == self.tile2
 
 
 def _swap_counts(units_a: tuple[UnitCode, ...], units_b: tuple[UnitCode, ...], len_a: int,
@@ -386,6 +392,9 @@ class SwapBlock(Block):
         ia, ib = divmod(j, size_b)
         return Action(A.SWAP, self.tile, self.tile2, info_a.subset(start_a + ia),
                       info_b.subset(start_b + ib))
+
+    def may_hold(self, action: Action) -> bool:
+        return action.kind == A.SWAP and action.tile == self.tile and action.tile2 == self.tile2
 
 
 def _action(state: GameState, seat: Seat) -> ActionList:
@@ -590,6 +599,9 @@ class BuyBlock(Block):
         tile, k = divmod(j, len(self.units))
         return Action(A.BUY, self.tiles[tile], -1, (self.units[k],))
 
+    def may_hold(self, action: Action) -> bool:
+        return action.kind == A.BUY and action.tile in self.tiles
+
 
 def spendable_gold(state: GameState, seat: Seat) -> int:
     """R11.1; R23.11, R23.19: in team mode the active player may spend allies' gold too."""
@@ -681,6 +693,9 @@ class CardBlock(Block):
                 out.append(Action(A.EXTRACARD))
         out += [Action(A.BUYCARD, name=c) for c in self.buyable]
         return out
+
+    def may_hold(self, action: Action) -> bool:
+        return action.kind in (A.SWAPCARD, A.EXTRACARD, A.BUYCARD)
 
 
 # --- Reinforcement (section 12) --------------------------------------------------------
