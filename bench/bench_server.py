@@ -127,10 +127,10 @@ async def play(ws_base: str, game_id: str, token: str, actions: int, think: floa
                 continue
             if think:  # people do not answer in lockstep: 0.5 to 1.5 times the mean
                 await asyncio.sleep(think * (0.5 + rng.random()))
-            choice = rng.choice(view["legal"])
+            choice = rng.randrange(view["legal_count"])  # any legal action
             sent_version = view["version"]
             sent_at = time.perf_counter()
-            await ws.send(json.dumps({"type": "action", "index": choice["index"],
+            await ws.send(json.dumps({"type": "action", "index": choice,
                                       "version": sent_version}))
             made += 1
         while sent_at is not None:  # the answer to the last action

@@ -39,7 +39,7 @@ from kaladan.server.settings import ServerSettings
 
 HERE = Path(__file__).resolve().parent
 API_MD = HERE.parents[1] / "docs" / "api.md"
-SEED = 19
+SEED = 20
 EXAMPLES = 15  # per operation and phase: about 25 s on a quiet core
 
 
@@ -86,7 +86,7 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
         schema: dict[str, Any]) -> None:
     assert "HTTPValidationError" not in str(schema) and "ValidationError" not in str(schema)
     operations = [op for item in schema["paths"].values() for op in item.values()]
-    assert len(operations) == 7
+    assert len(operations) == 8
     for operation in operations:
         statuses = {int(s) for s in operation["responses"]}
         assert set(ALWAYS) <= statuses, operation["operationId"]
@@ -96,11 +96,12 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
                     "$ref": "#/components/schemas/ErrorBody"}, (operation["operationId"], status)
     by_id = {op["operationId"]: op for op in operations}
     assert "422" in by_id["act"]["responses"] and "422" not in by_id["createGame"]["responses"]
-    assert by_id["act"]["security"] == [{"seatToken": []}]
+    assert by_id["act"]["security"] == [{"seatToken": []}] == by_id["getLegal"]["security"]
     assert schema["components"]["securitySchemes"]["seatToken"]["scheme"] == "bearer"
     links = by_id["createGame"]["responses"]["201"]["links"]
     assert links["JoinFirstSeat"]["requestBody"] == {"code": "$response.body#/join/0/code"}
-    assert set(by_id["joinSeat"]["responses"]["200"]["links"]) == {"SeatView", "Act"}
+    assert set(by_id["joinSeat"]["responses"]["200"]["links"]) == {"SeatView", "SeatLegal",
+                                                                   "Act"}
 
 
 def test_an_answer_the_schema_documents_is_the_one_the_server_sends(

@@ -177,10 +177,67 @@ class ActionRequest(Strict):
 
 
 class LegalAction(BaseModel):
-    index: int
+    """One legal action, listed with its text."""
+
+    index: int = Field(description="its place in the whole legal list (send it as 'index')")
     text: str
     kind: str
-    tiles: list[str]
+    tiles: list[str] = Field(description="the tiles it names; for a casualty or a unit "
+                             "staying behind, the battle tile the unit stands on")
+    units: list[str] = Field(description="the units it names, as 'seat/unit' (the board's "
+                             "form)")
+
+
+class MoveTarget(BaseModel):
+    """A destination of a source tile's moves."""
+
+    tile: str
+    most: int = Field(ge=1, description="the most units that may go there at once")
+    index: int = Field(description="the place of its first move in the whole legal list")
+    count: int = Field(ge=1, description="how many moves go there: the indices index to "
+                       "index + count - 1")
+
+
+class SourceMoves(BaseModel):
+    """The legal moves from one tile: any sub-multiset of ``units`` with 1 to a
+    destination's ``most`` units goes to that destination (R10.2-R10.5, R12.1)."""
+
+    from_: str = Field(alias="from", description="the source tile")
+    units: list[str] = Field(description="the units that may go, as 'seat/unit' (repeated "
+                             "as often as they stand there)")
+    to: list[MoveTarget]
+
+
+class SwapShape(BaseModel):
+    """How many units go each way in some of a pair's swaps."""
+
+    sizes: list[int] = Field(min_length=2, max_length=2,
+                             description="[fewest, most] of 'units' (from tiles[0])")
+    sizes2: list[int] = Field(min_length=2, max_length=2,
+                              description="[fewest, most] of 'units2' (from tiles[1])")
+    index: int = Field(description="the place of its first swap in the whole legal list")
+    count: int = Field(ge=1, description="how many swaps it stands for: the indices index "
+                       "to index + count - 1")
+
+
+class PairSwaps(BaseModel):
+    """The legal swaps between two tiles: for each shape, a sub-multiset of ``units`` (from
+    ``tiles[0]``) sized within ``sizes`` for one of ``units2`` (from ``tiles[1]``) sized
+    within ``sizes2``, the two never equal (R10.6-R10.8, R12.1)."""
+
+    tiles: list[str] = Field(min_length=2, max_length=2, description="either may be named "
+                             "first in the action's text")
+    units: list[str] = Field(description="the units on tiles[0] that may go, as "
+                             "'seat/unit'")
+    units2: list[str] = Field(description="the units on tiles[1] that may go")
+    shapes: list[SwapShape]
+
+
+class LegalList(BaseModel):
+    """Every legal action of a seat now, each with its text."""
+
+    version: int
+    legal: list[LegalAction] = Field(description="empty when another seat decides")
 
 
 class AttackOdds(BaseModel):
@@ -231,7 +288,14 @@ class View(BaseModel):
                                         "spectators without hands, pools and hidden cards")
     to_move: int | None
     your_turn: bool
-    legal: list[LegalAction] = Field(description="only for the seat to decide")
+    legal_count: int = Field(description="how many legal actions the seat to decide has in "
+                             "all (the indices 0 to legal_count - 1); 0 for the others")
+    legal: list[LegalAction] = Field(description="only for the seat to decide: its legal "
+                                     "actions but its moves and swaps")
+    moves: list[SourceMoves] = Field(description="only for the seat to decide: its moves, "
+                                     "per source tile")
+    swaps: list[PairSwaps] = Field(description="only for the seat to decide: its swaps, per "
+                                   "pair of tiles")
     odds: dict[str, AttackOdds] = Field(description="per attack text in 'legal'")
     gift: GiftOffer | None = Field(description="what this seat may give its allies now, "
                                    "whoever holds the decision (R23.11): send "

@@ -11,9 +11,9 @@ from ..record import to_record
 from .deps import seat_of, service_of
 from .errors import ApiError
 from .limits import client_address
-from .models import ActionRequest, View, errors
+from .models import ActionRequest, LegalList, View, errors
 from .service import GameService
-from .views import LOG_LIMIT, view_text
+from .views import LOG_LIMIT, full_legal, view_text
 
 router = APIRouter(prefix="/api/games", tags=["play"])
 Service = Annotated[GameService, Depends(service_of)]
@@ -33,6 +33,19 @@ async def view(
     seat = seat_of(request, live, required=False)
     return Response(view_text(live, seat, -1 if since is None else since),
                     media_type="application/json")
+
+
+@router.get("/{game_id}/legal", response_model=LegalList, responses=errors(403, 404),
+            summary="Every legal action of the seat, each with its text",
+            operation_id="getLegal")
+async def legal(game_id: GameId, request: Request, service: Service) -> Any:
+    """The seat's whole legal list at the current version: what a view gives partly as
+    groups of moves and swaps (for keyboards, screen readers and clients that want every
+    text). Empty while another seat decides."""
+    live = await service.get(game_id, client_address(request.scope))
+    seat = seat_of(request, live, required=True)
+    assert seat is not None
+    return full_legal(live, seat)
 
 
 @router.post("/{game_id}/actions", response_model=View,

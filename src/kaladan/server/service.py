@@ -627,9 +627,12 @@ class GameService:
         except Exception:  # a failing bot must not stall the game
             log.exception("bot %r failed in game %s", live.seats[seat].bot, live.game_id)
             action = legal[0]
-        if action not in legal:
-            action = legal[0]
-        self._play(live, action, seat)
+        try:  # checked by the engine (asking ``action in legal`` here would build the list)
+            self._play(live, action, seat)
+        except ApiError:
+            log.error("bot %r chose %r, which is not legal, in game %s",
+                      live.seats[seat].bot, action, live.game_id)
+            self._play(live, legal[0], seat)
 
 
 def quick(spec: str) -> bool:

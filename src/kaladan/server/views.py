@@ -14,6 +14,7 @@ from ..rules.legal import gift_allies, legal_actions
 from ..rules.observe import observe
 from ..rules.state import GameState
 from ..rules.world import Terrain
+from .choices import action_tiles, compact, refs
 from .live import CachedView, LiveGame, ShownEntry, dumps
 
 LOG_LIMIT = 500  # the most log entries one view carries (the newest)
@@ -42,10 +43,24 @@ def action_text(action: Action, state: GameState) -> str:
 
 
 def action_json(index: int, action: Action, state: GameState) -> dict[str, Any]:
+    """A listed legal action: its index in the whole list, text, kind, the tiles it concerns
+    and the units it names (``seat/unit``, as on the board)."""
     names = state.world.names
-    tiles = [names[t] for t in (action.tile, action.tile2) if t >= 0]
     return {"index": index, "text": action_text(action, state), "kind": action.kind,
-            "tiles": tiles}
+            "tiles": [names[t] for t in action_tiles(action, state)],
+            "units": refs(action.units + action.units2)}
+
+
+def full_legal(live: LiveGame, seat: int) -> dict[str, Any]:
+    """Every legal action of ``seat`` now, each listed with its text (none when another seat
+    decides): the list a view gives partly as groups."""
+    snapshot = live.snapshot
+    assert snapshot is not None
+    state = snapshot.state
+    legal: list[dict[str, Any]] = []
+    if not state.is_over and state.pending.seat == seat:
+        legal = [action_json(i, a, state) for i, a in enumerate(legal_actions(state))]
+    return {"version": snapshot.version, "legal": legal}
 
 
 def odds_key(state: GameState, action: Action) -> OddsKey:
@@ -158,20 +173,25 @@ def cached_view(live: LiveGame, seat: int | None) -> CachedView:
     to_move = None if over else state.pending.seat
     your_turn = seat is not None and seat == to_move
     legal: list[dict[str, Any]] = []
+    moves: list[dict[str, Any]] = []
+    swaps: list[dict[str, Any]] = []
     odds: dict[str, Any] = {}
+    count = 0
     if your_turn:
-        for i, action in enumerate(legal_actions(state)):
-            item = action_json(i, action, state)
-            legal.append(item)
-            if action.kind == ATTACK:
-                chances = attack_odds(state, action)
+        actions = legal_actions(state)
+        count = len(actions)
+        legal, moves, swaps = compact(actions, state, lambda i, a: action_json(i, a, state))
+        for item in legal:
+            if item["kind"] == ATTACK:
+                chances = attack_odds(state, actions[item["index"]])
                 if chances is not None:
                     odds[item["text"]] = chances
     view = {
         "game_id": live.game_id, "seat": seat, "version": snapshot.version,
         "status": live.status,
         "observation": observe(state, seat),
-        "to_move": to_move, "your_turn": your_turn, "legal": legal, "odds": odds,
+        "to_move": to_move, "your_turn": your_turn, "legal_count": count, "legal": legal,
+        "moves": moves, "swaps": swaps, "odds": odds,
         "gift": gift_offer(state, seat), "result": result_json(state),
         # A seed the creator chose is known to the creator, so to everyone (R3.1); a seed
         # the server drew is never sent (it fixes every hand and the deck).
