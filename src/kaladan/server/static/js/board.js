@@ -62,14 +62,20 @@ function unitLayout(n) {
   return [...row(top, -0.2), ...row(n - top, 0.26)];
 }
 
-function unitToken(observation, ref, x, y) {
+function unitToken(observation, ref, x, y, state) {
   const {owner, type, realm, upgraded} = parseUnit(ref);
   const r = SIZE * 0.2;
   const title = `${unitName(ref.split("/")[1] || ref)} — ${realmName(observation.players[owner]?.realm)}` +
     (type === "special" && realm ? ` (${realmName(realm)})` : "");
   // An upgraded unit: gold rim and a "+" badge, so it reads without colour too.
-  return s("g", {class: `unit${upgraded ? " upgraded" : ""}`, "data-unit": ref},
+  const classes = ["unit"];
+  if (upgraded) classes.push("upgraded");
+  if (state.pickable) classes.push("pickable");
+  if (state.picked) classes.push("picked");
+  return s("g", {class: classes.join(" "), "data-unit": ref, "data-slot": state.slot,
+    onclick: state.onClick, onpointerdown: state.onDown, ontouchstart: state.onTouch},
     s("title", {}, title),
+    state.picked ? s("circle", {cx: x, cy: y, r: r + 6, class: "pick-ring"}) : null,
     s("circle", {cx: x, cy: y, r: r + 2.5, fill: "#222"}),
     s("circle", {cx: x, cy: y, r, fill: seatColor(observation, owner),
       stroke: upgraded ? "#ffd54a" : "#fff", "stroke-width": upgraded ? 3 : 1.5}),
@@ -89,7 +95,10 @@ function pips(capacity, used, x, y) {
 
 /**
  * Draw the board into svgEl. opts: selected (tile name), actionable (Set of tile names the
- * current legal actions mention), targets (Set), battle ([a, d] tile names), onTile(name).
+ * current legal actions mention), targets (Set), swapTargets (Set), battle ([a, d] tile
+ * names), onTile(name); units: pickable(tile) -> Set of slots, picked(tile, slot) -> bool,
+ * onUnit(tile, slot) on a click of a unit that is not pickable, onUnitDown(event, tile, slot)
+ * on a press of one that is (a tap or a drag, drag.js).
  */
 export function renderBoard(svgEl, observation, opts) {
   const tiles = tilesOf(observation.world);
@@ -109,9 +118,11 @@ export function renderBoard(svgEl, observation, opts) {
     const classes = ["tile", `terrain-${tile.terrain}`];
     if (opts.selected === tile.name) classes.push("selected");
     if (opts.targets?.has(tile.name)) classes.push("target");
+    else if (opts.swapTargets?.has(tile.name)) classes.push("swap-target");
     else if (opts.actionable?.has(tile.name)) classes.push("actionable");
     if (battle.has(tile.name)) classes.push("battle");
     const isFort = fortified.has(tile.name);
+    const slots = opts.pickable?.(tile.name) || new Set();
     const terrainName = term(tile.terrain) + (isFort ? ` (${t("board.upgraded_castle")})` : "");
     const label = `${tile.name} ${terrainName}, ${t("board.units_of", {n: units.length, cap: capacity})}`;
     const group = s("g", {class: classes.join(" "), "data-tile": tile.name, tabindex: 0,
@@ -124,8 +135,15 @@ export function renderBoard(svgEl, observation, opts) {
       isFort ? s("polygon", {points: hexPoints(tile.x, tile.y, SIZE - 7), class: "fort-ring"}) : null,
       s("text", {x: tile.x, y: tile.y - SIZE * 0.6, "text-anchor": "middle", class: "tile-name"},
         tile.name + (isFort ? " ★" : "")),
-      unitLayout(units.length).map(([dx, dy], i) =>
-        unitToken(observation, units[i], tile.x + dx * SIZE, tile.y + dy * SIZE)),
+      unitLayout(units.length).map(([dx, dy], i) => {
+        const pickable = slots.has(i);
+        return unitToken(observation, units[i], tile.x + dx * SIZE, tile.y + dy * SIZE, {
+          slot: i, pickable, picked: opts.picked?.(tile.name, i),
+          // A pickable unit's press is watched (drag.js): a click on it is its tap.
+          onClick: (e) => { e.stopPropagation(); if (!pickable) opts.onUnit(tile.name, i); },
+          onDown: pickable ? (e) => opts.onUnitDown(e, tile.name, i) : null,
+          onTouch: pickable ? (e) => e.preventDefault() : null});
+      }),
       pips(capacity, units.length, tile.x, tile.y + SIZE * 0.64));
     svgEl.append(group);
   }
