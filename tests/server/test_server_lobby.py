@@ -91,9 +91,13 @@ def test_views_name_legal_actions_and_exact_odds(client: TestClient) -> None:
             break
         view = play_http(client, game_id, tokens, rng, 1)
     assert attacks, "no attack became possible"
+    asked = client.get(f"/api/games/{game_id}/odds", headers=auth(tokens[0])).json()
+    assert asked["version"] == view["version"] and "odds" not in view
+    assert set(asked["odds"]) == {a["text"] for a in attacks}  # every attack, asked for
+    assert client.get(f"/api/games/{game_id}/odds").status_code == 403  # a seat's question
     for attack in attacks:
         assert attack["text"].split()[1:] == attack["tiles"]
-        odds = view["odds"][attack["text"]]
+        odds = asked["odds"][attack["text"]]
         p, q = map(int, odds["attacker_wins_exact"].split("/"))
         assert abs(p / q - odds["attacker_wins"]) < 1e-12
     blocks = [*(to for m in view["moves"] for to in m["to"]),

@@ -99,6 +99,8 @@ async def play(server: LiveServer, check: Checker, rng: random.Random) -> dict[i
                 assert len(whole["legal"]) == view["legal_count"]
                 check.http("getLegal", await http.get(
                     f"/api/games/{game_id}/legal", headers=auth(tokens[2 - seat])))
+                check.http("getOdds", await http.get(
+                    f"/api/games/{game_id}/odds", headers=auth(tokens[seat])))
             if decisions % 20 == 0:  # refused: stale version, text that does not parse
                 for other in tokens:
                     check.http("getView", await http.get(f"/api/games/{game_id}/view",
@@ -138,7 +140,7 @@ def test_every_message_of_a_game_fits_the_documented_schemas(live_server: LiveSe
     assert {"error", "pong"} <= {m["type"] for m in socks[None].messages}
     assert {"error", "pong"} <= {m["type"] for m in socks[0].messages}
     for key in ("createGame 201", "joinSeat 200", "joinSeat 409", "getView 200", "act 200",
-                "getLegal 200",
+                "getLegal 200", "getOdds 200",
                 "act 409", "getRecord 200", "getRecord 409", "listGames 200"):
         assert check.counts.get(key), (key, check.counts)
 

@@ -13,7 +13,7 @@ parser reads too.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
 from typing import Any
@@ -32,9 +32,6 @@ from ..rules.units import UnitCode, unit_ref
 _MOVES = L._build_moves
 _SINGLE_MOVES = L._build_single_moves
 _SWAPS = L._build_swaps
-
-Listed = Callable[[int, Action], dict[str, Any]]  # (index, action) -> a listed action's JSON
-
 
 @lru_cache(maxsize=1 << 14)
 def refs(units: tuple[UnitCode, ...]) -> list[str]:
@@ -70,16 +67,18 @@ def add_block(part: tuple[Any, ...], index: int, count: int, names: Sequence[str
     return False
 
 
-def compact(legal: Sequence[Action], state: GameState, listed: Listed,
-            ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
-    """The listed actions, the moves and the swaps of ``legal`` (the legal actions of
-    ``state``'s pending decision); only blocks are grouped, and none of them is built."""
-    entries: list[dict[str, Any]] = []
+Split = tuple[list[tuple[int, Action]], list[dict[str, Any]], list[dict[str, Any]]]
+
+
+def split(legal: Sequence[Action], names: Sequence[str]) -> Split:
+    """The listed actions (index, action), the moves and the swaps of ``legal`` (a pending
+    decision's legal actions; ``names``: the world's tile names). Only blocks are grouped,
+    and none of them is built."""
     moves: list[dict[str, Any]] = []
     swaps: list[dict[str, Any]] = []
     if not isinstance(legal, ActionList):
-        return [listed(i, a) for i, a in enumerate(legal)], moves, swaps
-    names = state.world.names
+        return list(enumerate(legal)), moves, swaps
+    listed: list[tuple[int, Action]] = []
     starts = legal.starts
     ends = [*starts[1:], len(legal)]
     for i, part in enumerate(legal.parts):
@@ -88,8 +87,8 @@ def compact(legal: Sequence[Action], state: GameState, listed: Listed,
             if add_block(part, start, ends[i] - start, names, moves, swaps):
                 continue
             part = legal._part(i)  # a block of another kind (cards to buy): a few actions
-        entries += [listed(start + j, a) for j, a in enumerate(part)]
-    return entries, moves, swaps
+        listed += enumerate(part, start)
+    return listed, moves, swaps
 
 
 def action_tiles(action: Action, state: GameState) -> list[int]:

@@ -233,6 +233,14 @@ class PairSwaps(BaseModel):
     shapes: list[SwapShape]
 
 
+class OddsList(BaseModel):
+    """The exact odds of every attack a seat may declare now (R16.14-R16.21)."""
+
+    version: int
+    odds: dict[str, AttackOdds] = Field(description="by the attack's text, as in 'legal'; "
+                                        "empty when another seat decides")
+
+
 class LegalList(BaseModel):
     """Every legal action of a seat now, each with its text."""
 
@@ -296,7 +304,6 @@ class View(BaseModel):
                                      "per source tile")
     swaps: list[PairSwaps] = Field(description="only for the seat to decide: its swaps, per "
                                    "pair of tiles")
-    odds: dict[str, AttackOdds] = Field(description="per attack text in 'legal'")
     gift: GiftOffer | None = Field(description="what this seat may give its allies now, "
                                    "whoever holds the decision (R23.11): send "
                                    "'gift <ally> <amount>' as an action's text; null when "

@@ -11,9 +11,9 @@ from ..record import to_record
 from .deps import seat_of, service_of
 from .errors import ApiError
 from .limits import client_address
-from .models import ActionRequest, LegalList, View, errors
+from .models import ActionRequest, LegalList, OddsList, View, errors
 from .service import GameService
-from .views import LOG_LIMIT, full_legal, view_text
+from .views import LOG_LIMIT, all_odds, full_legal, view_text
 
 router = APIRouter(prefix="/api/games", tags=["play"])
 Service = Annotated[GameService, Depends(service_of)]
@@ -46,6 +46,19 @@ async def legal(game_id: GameId, request: Request, service: Service) -> Any:
     seat = seat_of(request, live, required=True)
     assert seat is not None
     return full_legal(live, seat)
+
+
+@router.get("/{game_id}/odds", response_model=OddsList, responses=errors(403, 404),
+            summary="The exact odds of every attack the seat may declare now",
+            operation_id="getOdds")
+async def odds(game_id: GameId, request: Request, service: Service) -> Any:
+    """The chance that the attacker wins and the expected losses of both sides, for each
+    attack in the seat's legal list (without cards played; R16.14-R16.21). Empty while
+    another seat decides."""
+    live = await service.get(game_id, client_address(request.scope))
+    seat = seat_of(request, live, required=True)
+    assert seat is not None
+    return all_odds(live, seat)
 
 
 @router.post("/{game_id}/actions", response_model=View,

@@ -14,7 +14,7 @@ from ..rules.legal import gift_allies, legal_actions
 from ..rules.observe import observe
 from ..rules.state import GameState
 from ..rules.world import Terrain
-from .choices import action_tiles, compact, refs
+from .choices import action_tiles, refs, split
 from .live import CachedView, LiveGame, ShownEntry, dumps
 
 LOG_LIMIT = 500  # the most log entries one view carries (the newest)
@@ -49,6 +49,24 @@ def action_json(index: int, action: Action, state: GameState) -> dict[str, Any]:
     return {"index": index, "text": action_text(action, state), "kind": action.kind,
             "tiles": [names[t] for t in action_tiles(action, state)],
             "units": refs(action.units + action.units2)}
+
+
+def all_odds(live: LiveGame, seat: int) -> dict[str, Any]:
+    """The exact odds of every attack ``seat`` may declare now, by the attack's text (none
+    when another seat decides); asked for when a player considers an attack, not sent with
+    every view (most are never looked at, and new ones take a sweep to compute)."""
+    snapshot = live.snapshot
+    assert snapshot is not None
+    state = snapshot.state
+    odds: dict[str, Any] = {}
+    if not state.is_over and state.pending.seat == seat:
+        listed, _, _ = split(legal_actions(state), state.world.names)
+        for _, action in listed:
+            if action.kind == ATTACK:
+                chances = attack_odds(state, action)
+                if chances is not None:
+                    odds[action_text(action, state)] = chances
+    return {"version": snapshot.version, "odds": odds}
 
 
 def full_legal(live: LiveGame, seat: int) -> dict[str, Any]:
@@ -175,23 +193,18 @@ def cached_view(live: LiveGame, seat: int | None) -> CachedView:
     legal: list[dict[str, Any]] = []
     moves: list[dict[str, Any]] = []
     swaps: list[dict[str, Any]] = []
-    odds: dict[str, Any] = {}
     count = 0
     if your_turn:
         actions = legal_actions(state)
         count = len(actions)
-        legal, moves, swaps = compact(actions, state, lambda i, a: action_json(i, a, state))
-        for item in legal:
-            if item["kind"] == ATTACK:
-                chances = attack_odds(state, actions[item["index"]])
-                if chances is not None:
-                    odds[item["text"]] = chances
+        listed, moves, swaps = split(actions, state.world.names)
+        legal = [action_json(i, a, state) for i, a in listed]
     view = {
         "game_id": live.game_id, "seat": seat, "version": snapshot.version,
         "status": live.status,
         "observation": observe(state, seat),
         "to_move": to_move, "your_turn": your_turn, "legal_count": count, "legal": legal,
-        "moves": moves, "swaps": swaps, "odds": odds,
+        "moves": moves, "swaps": swaps,
         "gift": gift_offer(state, seat), "result": result_json(state),
         # A seed the creator chose is known to the creator, so to everyone (R3.1); a seed
         # the server drew is never sent (it fixes every hand and the deck).

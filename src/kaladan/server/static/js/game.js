@@ -19,6 +19,7 @@ const game = {id: null, seat: null, token: null, view: null, summary: null, sock
   // selected, selected2: tiles; picked: [{tile, slot}] units picked on them (compose.js)
   ui: noSelection(), sending: false,
   all: {open: false, version: null, legal: null},  // the "All actions" list, fetched when opened
+  odds: null,  // {version, odds}: the attacks' odds, fetched when an attack is considered
   gift: {ally: null, amount: 1},  // the "Give gold" control's choice, kept from view to view
   log: [],  // every log entry received, oldest first, by their index
   battle: null};  // the index of the battle_started entry picked in the log, or null: the latest
@@ -156,10 +157,22 @@ async function fetchAll() {
 async function onAction(entry) {
   if (game.sending) return;
   if (entry.kind === "attack" || entry.kind === "volley") {
-    const ok = await confirmAttack(entry, (game.view.odds || {})[entry.text]);
+    const ok = await confirmAttack(entry, (await attackOdds())[entry.text]);
     if (!ok) return;
   }
   await sendAction(entry.text);
+}
+
+/** The exact odds of the seat's attacks now, asked for once per version (not in views). */
+async function attackOdds() {
+  const version = game.view.version;
+  if (game.odds?.version !== version) {
+    try {
+      const asked = await api("GET", `/api/games/${encodeURIComponent(game.id)}/odds`, {token: game.token});
+      game.odds = {version, odds: asked.odds};
+    } catch { return {}; }  // the dialog says the odds are not available
+  }
+  return game.odds.odds;
 }
 
 /** Send an action by its text: over the WebSocket, or over HTTP while the socket is down. A
