@@ -32,7 +32,8 @@ def groups(view: dict[str, Any]) -> list[tuple[str, int, int, list[str], set[str
         for to, texts in zip(moves["to"], expand_moves(moves), strict=True):
             out.append(("move", to["index"], to["count"], texts, {moves["from"], to["tile"]}))
     for swaps in view["swaps"]:
-        for shape, texts in zip(swaps["shapes"], expand_swaps(swaps), strict=True):
+        for shape, texts in zip(swaps["shapes"], expand_swaps(swaps, view["moves"]),
+                                strict=True):
             out.append(("swap", shape["index"], shape["count"], texts, set(swaps["tiles"])))
     return out
 
@@ -110,16 +111,17 @@ def random_composition(view: dict[str, Any], rng: random.Random) -> str:
     """An action made up as a page makes it: some units of a source tile to one of its
     destinations, or some units each way between a pair of tiles (named either way round),
     in any order."""
-    if view["moves"] and (not view["swaps"] or rng.random() < 0.7):
-        moves = rng.choice(view["moves"])
+    if any(m["to"] for m in view["moves"]) and (not view["swaps"] or rng.random() < 0.7):
+        moves = rng.choice([m for m in view["moves"] if m["to"]])
         to = rng.choice(moves["to"])
         units = rng.sample(moves["units"], rng.randint(1, to["most"]))
         return f"move {moves['from']} {to['tile']} {','.join(units)}"
     swaps = rng.choice(view["swaps"])
     shape = rng.choice(swaps["shapes"])
     a, b = swaps["tiles"]
-    first, second = rng.choice([(x, y) for x in sub_multisets(swaps["units"], *shape["sizes"])
-                                for y in sub_multisets(swaps["units2"], *shape["sizes2"])
+    units = {m["from"]: m["units"] for m in view["moves"]}
+    first, second = rng.choice([(x, y) for x in sub_multisets(units[a], *shape["sizes"])
+                                for y in sub_multisets(units[b], *shape["sizes2"])
                                 if x != y])
     if rng.random() < 0.5:
         return f"swap {b} {a} {','.join(second)} {','.join(first)}"

@@ -4,8 +4,8 @@ Moves and swaps are most of an Action phase's legal actions: every sub-multiset 
 units that fits the destination. The engine's ``ActionList`` already makes them in blocks, one
 per pair of tiles, and builds a block's actions only when asked (``rules/actionlist.py``). A
 view sends the moves per source tile (its units, and per destination how many of them may
-go) and the swaps per pair of tiles (the units and how many may go each way), each with
-where its actions lie in the whole legal list; every other action is *listed* with its
+go) and the swaps per pair of tiles (how many of each tile's units may go each way), each
+with where its actions lie in the whole legal list; every other action is *listed* with its
 text. ``expand_moves`` and ``expand_swaps`` give the actions as texts: what the form means.
 Units are written as the observation's board writes them (``0/sword``), which the action
 parser reads too.
@@ -39,28 +39,38 @@ def refs(units: tuple[UnitCode, ...]) -> list[str]:
     return [unit_ref(c) for c in units]
 
 
+def source(tiles: dict[str, dict[str, Any]], name: str, units: list[str]) -> dict[str, Any]:
+    """The moves entry of tile ``name``, made when first needed. A Reinforcement phase's
+    one-unit moves name each kind once and its swaps every unit: the longer list is kept
+    (for moves of one unit they mean the same)."""
+    entry = tiles.get(name)
+    if entry is None:
+        entry = tiles[name] = {"from": name, "units": units, "to": []}
+    elif len(units) > len(entry["units"]):
+        entry["units"] = units
+    return entry
+
+
 def add_block(part: tuple[Any, ...], index: int, count: int, names: Sequence[str],
-              moves: list[dict[str, Any]], swaps: list[dict[str, Any]]) -> bool:
+              tiles: dict[str, dict[str, Any]], swaps: list[dict[str, Any]]) -> bool:
     """Add one lazy block of the legal list to the moves (per source tile: its units and
-    each destination) or the swaps (per pair of tiles: the units of each and the shapes of
-    the sets, one for several or several for one); False for a block of another kind."""
+    each destination) or the swaps (per pair of tiles: the shapes of the sets, one for
+    several or several for one; each tile's units are in its moves entry); False for a
+    block of another kind."""
     build = part[0]
     if build is _MOVES or build is _SINGLE_MOVES:
         src, dst, units = part[2], part[3], part[4]
         most = len(part[1](count - 1, *part[2:]).units)  # a block's sets grow in size
-        shown = refs(units)
-        if not moves or moves[-1]["from"] != names[src] or moves[-1]["units"] != shown:
-            moves.append({"from": names[src], "units": shown, "to": []})
-        moves[-1]["to"].append({"tile": names[dst], "most": most, "index": index,
-                                "count": count})
+        source(tiles, names[src], refs(units))["to"].append(
+            {"tile": names[dst], "most": most, "index": index, "count": count})
         return True
     if build is _SWAPS:
         a, b, units_a, units_b, low_a, high_a, low_b, high_b = part[2:10]
-        tiles, shown, shown2 = [names[a], names[b]], refs(units_a), refs(units_b)
-        last = swaps[-1] if swaps else None
-        if last is None or (last["tiles"], last["units"], last["units2"]) != (tiles, shown,
-                                                                              shown2):
-            swaps.append({"tiles": tiles, "units": shown, "units2": shown2, "shapes": []})
+        source(tiles, names[a], refs(units_a))
+        source(tiles, names[b], refs(units_b))
+        pair = [names[a], names[b]]
+        if not swaps or swaps[-1]["tiles"] != pair:
+            swaps.append({"tiles": pair, "shapes": []})
         swaps[-1]["shapes"].append({"sizes": [low_a, high_a], "sizes2": [low_b, high_b],
                                     "index": index, "count": count})
         return True
@@ -74,21 +84,21 @@ def split(legal: Sequence[Action], names: Sequence[str]) -> Split:
     """The listed actions (index, action), the moves and the swaps of ``legal`` (a pending
     decision's legal actions; ``names``: the world's tile names). Only blocks are grouped,
     and none of them is built."""
-    moves: list[dict[str, Any]] = []
+    tiles: dict[str, dict[str, Any]] = {}
     swaps: list[dict[str, Any]] = []
     if not isinstance(legal, ActionList):
-        return list(enumerate(legal)), moves, swaps
+        return list(enumerate(legal)), [], swaps
     listed: list[tuple[int, Action]] = []
     starts = legal.starts
     ends = [*starts[1:], len(legal)]
     for i, part in enumerate(legal.parts):
         start = starts[i]
         if not isinstance(part, list):
-            if add_block(part, start, ends[i] - start, names, moves, swaps):
+            if add_block(part, start, ends[i] - start, names, tiles, swaps):
                 continue
             part = legal._part(i)  # a block of another kind (cards to buy): a few actions
         listed += enumerate(part, start)
-    return listed, moves, swaps
+    return listed, list(tiles.values()), swaps
 
 
 def action_tiles(action: Action, state: GameState) -> list[int]:
@@ -115,13 +125,15 @@ def expand_moves(moves: dict[str, Any]) -> list[list[str]]:
              for x in sub_multisets(moves["units"], 1, to["most"])] for to in moves["to"]]
 
 
-def expand_swaps(swaps: dict[str, Any]) -> list[list[str]]:
-    """The texts of a pair of tiles' swaps, per shape: what the form means."""
+def expand_swaps(swaps: dict[str, Any], moves: list[dict[str, Any]]) -> list[list[str]]:
+    """The texts of a pair of tiles' swaps, per shape (``moves``: the view's, which hold each
+    tile's units): what the form means."""
+    units = {entry["from"]: entry["units"] for entry in moves}
     a, b = swaps["tiles"]
     out = []
     for shape in swaps["shapes"]:
-        seconds = sub_multisets(swaps["units2"], *shape["sizes2"])
+        seconds = sub_multisets(units[b], *shape["sizes2"])
         out.append([f"swap {a} {b} {','.join(x)} {','.join(y)}"
-                    for x in sub_multisets(swaps["units"], *shape["sizes"]) for y in seconds
+                    for x in sub_multisets(units[a], *shape["sizes"]) for y in seconds
                     if x != y])
     return out

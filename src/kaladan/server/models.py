@@ -199,37 +199,35 @@ class MoveTarget(BaseModel):
 
 
 class SourceMoves(BaseModel):
-    """The legal moves from one tile: any sub-multiset of ``units`` with 1 to a
-    destination's ``most`` units goes to that destination (R10.2-R10.5, R12.1)."""
+    """A tile whose units may move or swap: any sub-multiset of ``units`` with 1 to a
+    destination's ``most`` units goes to that destination (R10.2-R10.5, R12.1); its swaps
+    are in 'swaps'."""
 
     from_: str = Field(alias="from", description="the source tile")
-    units: list[str] = Field(description="the units that may go, as 'seat/unit' (repeated "
-                             "as often as they stand there)")
-    to: list[MoveTarget]
+    units: list[str] = Field(description="the units that may go, as 'seat/unit', as often "
+                             "as they may go together (a kind listed once goes alone)")
+    to: list[MoveTarget] = Field(description="empty when the tile's units may only swap")
 
 
 class SwapShape(BaseModel):
     """How many units go each way in some of a pair's swaps."""
 
     sizes: list[int] = Field(min_length=2, max_length=2,
-                             description="[fewest, most] of 'units' (from tiles[0])")
+                             description="[fewest, most] units from tiles[0]")
     sizes2: list[int] = Field(min_length=2, max_length=2,
-                              description="[fewest, most] of 'units2' (from tiles[1])")
+                              description="[fewest, most] units from tiles[1]")
     index: int = Field(description="the place of its first swap in the whole legal list")
     count: int = Field(ge=1, description="how many swaps it stands for: the indices index "
                        "to index + count - 1")
 
 
 class PairSwaps(BaseModel):
-    """The legal swaps between two tiles: for each shape, a sub-multiset of ``units`` (from
-    ``tiles[0]``) sized within ``sizes`` for one of ``units2`` (from ``tiles[1]``) sized
-    within ``sizes2``, the two never equal (R10.6-R10.8, R12.1)."""
+    """The legal swaps between two tiles: for each shape, a sub-multiset of ``tiles[0]``'s
+    units sized within ``sizes`` for one of ``tiles[1]``'s sized within ``sizes2``, the two
+    never equal (R10.6-R10.8, R12.1); each tile's units are those of its entry in 'moves'."""
 
     tiles: list[str] = Field(min_length=2, max_length=2, description="either may be named "
                              "first in the action's text")
-    units: list[str] = Field(description="the units on tiles[0] that may go, as "
-                             "'seat/unit'")
-    units2: list[str] = Field(description="the units on tiles[1] that may go")
     shapes: list[SwapShape]
 
 
@@ -301,7 +299,7 @@ class View(BaseModel):
     legal: list[LegalAction] = Field(description="only for the seat to decide: its legal "
                                      "actions but its moves and swaps")
     moves: list[SourceMoves] = Field(description="only for the seat to decide: its moves, "
-                                     "per source tile")
+                                     "per source tile (with the units of its swaps)")
     swaps: list[PairSwaps] = Field(description="only for the seat to decide: its swaps, per "
                                    "pair of tiles")
     gift: GiftOffer | None = Field(description="what this seat may give its allies now, "

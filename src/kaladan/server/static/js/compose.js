@@ -47,13 +47,17 @@ export function moveTargets(view, tile, units) {
   return out;
 }
 
+/** The units of `tile` that may go (its entry in view.moves also holds those of its swaps). */
+const unitsOf = (view, tile) => (view.moves || []).find((m) => m.from === tile)?.units || [];
+
 /** The text of the swap of `units` on `a` for `units2` on `b` when it is legal, else null. */
 export function swapText(view, a, units, b, units2) {
   if (!units.length || !units2.length) return null;
   for (const swaps of view.swaps || []) {
     const [x, y] = swaps.tiles[0] === a && swaps.tiles[1] === b ? [units, units2]
       : swaps.tiles[0] === b && swaps.tiles[1] === a ? [units2, units] : [null, null];
-    if (!x || !within(x, swaps.units) || !within(y, swaps.units2) || sameUnits(x, y)) continue;
+    if (!x || !within(x, unitsOf(view, swaps.tiles[0])) || !within(y, unitsOf(view, swaps.tiles[1]))
+      || sameUnits(x, y)) continue;
     const fits = (n, [low, high]) => n >= low && n <= high;
     if (swaps.shapes.some((s) => fits(x.length, s.sizes) && fits(y.length, s.sizes2))) {
       return `swap ${a} ${b} ${unitList(units, view.seat)} ${unitList(units2, view.seat)}`;
@@ -67,8 +71,9 @@ function swapSides(view, tile) {
   const out = new Map();
   for (const swaps of view.swaps || []) {
     const [a, b] = swaps.tiles;
-    if (a === tile) out.set(b, {mine: swaps.units, theirs: swaps.units2});
-    else if (b === tile) out.set(a, {mine: swaps.units2, theirs: swaps.units});
+    if (a === tile || b === tile) {
+      out.set(a === tile ? b : a, {mine: unitsOf(view, tile), theirs: unitsOf(view, a === tile ? b : a)});
+    }
   }
   return out;
 }
@@ -88,8 +93,7 @@ export function pickable(view, tile) {
       for (let i = have; i < want; i++) out.push(unit);
     }
   };
-  for (const moves of view.moves || []) if (moves.from === tile) add(moves.units);
-  for (const {mine} of swapSides(view, tile).values()) add(mine);
+  add(unitsOf(view, tile));
   add(unitActions(view, tile).map((e) => e.units[0]));
   return out;
 }
@@ -140,16 +144,12 @@ export function togglePick(view, ui, tile, slot) {
   ui.picked = [{tile, slot}];
 }
 
-const pickableViaGroups = (view, tile) =>
-  (view.moves || []).some((m) => m.from === tile) || swapSides(view, tile).size > 0;
+const pickableViaGroups = (view, tile) => (view.moves || []).some((m) => m.from === tile);
 
 /** Pick every unit of the selected tile that may go (moves and swaps only). */
 export function pickAll(view, obs, ui) {
   const tile = ui.selected;
-  const groups = [...(view.moves || []).filter((m) => m.from === tile).map((m) => m.units),
-    ...[...swapSides(view, tile).values()].map((side) => side.mine)];
-  const most = groups.reduce((best, units) => (units.length > best.length ? units : best), []);
-  const left = [...most];
+  const left = [...unitsOf(view, tile)];
   ui.selected2 = null;
   ui.picked = [];
   (obs.board[tile] || []).forEach((ref, slot) => {
