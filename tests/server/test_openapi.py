@@ -103,6 +103,8 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
     assert links["JoinFirstSeat"]["requestBody"] == {"code": "$response.body#/join/0/code"}
     assert set(by_id["joinSeat"]["responses"]["200"]["links"]) == {"SeatView", "SeatLegal",
                                                                    "Act"}
+    assert by_id["getLegal"]["responses"]["200"]["links"]["ActFirst"]["requestBody"] == {
+        "index": 0}
 
 
 def test_an_answer_the_schema_documents_is_the_one_the_server_sends(
