@@ -145,13 +145,15 @@ class LogJson:
 @dataclass(slots=True)
 class CachedView:
     """One seat's view at one version, shared by every request and connection of that seat.
-    ``view`` holds everything but the log; its JSON text is made once, and the log part of
-    a message (the entries after some version) is put together from the entries' own
-    JSON texts, once per ``since``."""
+    ``view`` holds everything but the log; its JSON text is made once (with and without the
+    world), and the log part of a message (the entries after some version) is put together
+    from the entries' own JSON texts, once per ``since``."""
 
     snapshot: Snapshot
     view: dict[str, Any]
-    head: str | None = None  # the JSON text of ``view`` without its closing brace
+    # the JSON text of ``view`` without its closing brace, with the world (views with the
+    # whole log) and without it (views that follow on)
+    heads: dict[bool, str] = field(default_factory=dict)
     logs: dict[int, tuple[list[ShownEntry], str]] = field(default_factory=dict)
 
     @property

@@ -291,7 +291,9 @@ class View(BaseModel):
     version: int = Field(description="number of applied decisions")
     status: Literal["open", "running", "over"]
     observation: dict[str, Any] = Field(description="observe(state, seat) (R5.13); for "
-                                        "spectators without hands, pools and hidden cards")
+                                        "spectators without hands, pools and hidden cards; "
+                                        "'world' (which never changes) only when log_since "
+                                        "is -1")
     to_move: int | None
     your_turn: bool
     legal_count: int = Field(description="how many legal actions the seat to decide has in "

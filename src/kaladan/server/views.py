@@ -138,7 +138,15 @@ def build_view(live: LiveGame, seat: int | None, since: int = -1) -> dict[str, A
     (its parts are shared and must not be changed)."""
     cached = cached_view(live, seat)
     entries, _ = log_part(live, cached, seat, since)
-    return {**cached.view, "log_since": max(since, -1), "log": [e.data for e in entries]}
+    view = cached.view if since < 0 else without_world(cached.view)
+    return {**view, "log_since": max(since, -1), "log": [e.data for e in entries]}
+
+
+def without_world(view: dict[str, Any]) -> dict[str, Any]:
+    """A view that follows on from one the client holds: the world (R4) never changes
+    during a game, so only views with the whole log (``log_since`` -1) carry it."""
+    observation = {k: v for k, v in view["observation"].items() if k != "world"}
+    return {**view, "observation": observation}
 
 
 def view_text(live: LiveGame, seat: int | None, since: int = -1) -> str:
@@ -148,10 +156,13 @@ def view_text(live: LiveGame, seat: int | None, since: int = -1) -> str:
 
 def cached_text(live: LiveGame, cached: CachedView, seat: int | None, since: int) -> str:
     """The JSON text of the view ``cached`` with the log entries after version ``since``."""
-    if cached.head is None:
-        cached.head = dumps(cached.view)[:-1]
+    whole = since < 0
+    head = cached.heads.get(whole)
+    if head is None:
+        head = cached.heads[whole] = dumps(cached.view if whole
+                                           else without_world(cached.view))[:-1]
     _, log = log_part(live, cached, seat, since)
-    return f'{cached.head},"log_since":{max(since, -1)},"log":[{log}]}}'
+    return f'{head},"log_since":{max(since, -1)},"log":[{log}]}}'
 
 
 def log_part(live: LiveGame, cached: CachedView, seat: int | None,

@@ -14,7 +14,7 @@ import {setSeatRealms, t, term, unitName} from "./i18n.js";
 import {renderCards, renderEvent, renderLog, renderPhases, renderPlayers} from "./panels.js";
 
 const noSelection = () => ({selected: null, selected2: null, picked: []});
-const game = {id: null, seat: null, token: null, view: null, summary: null, socket: null,
+const game = {id: null, seat: null, token: null, view: null, world: null, summary: null, socket: null,
   autoTimer: null,  // the pending answer of a forced decision (maybeAutoAnswer)
   // selected, selected2: tiles; picked: [{tile, slot}] units picked on them (compose.js)
   ui: noSelection(), sending: false,
@@ -36,7 +36,9 @@ function layout(root) {
       s("svg", {id: "board", role: "group", "aria-label": t("panel.board")}),
       h("div", {class: "legend"}, legend, h("span", {class: "legend-item"}, "★ ", t("board.upgraded_castle")),
         h("span", {class: "legend-item"}, "+ ", t("board.upgraded_unit")),
-        h("span", {class: "legend-item"}, "● ○ ", t("board.capacity")))),
+        h("span", {class: "legend-item"}, "● ○ ", t("board.capacity")),
+        h("span", {class: "legend-item"}, s("svg", {class: "legend-swatch", viewBox: "-8 -8 16 16", "aria-hidden": "true"},
+          s("circle", {r: 6, class: "act-mark"})), t("board.can_act")))),
     h("div", {class: "column column-main"},
       h("section", {class: "panel", id: "actions"}),
       h("section", {class: "panel gift", id: "gift", hidden: true}),
@@ -223,6 +225,10 @@ async function reload() {
 
 function onView(view) {
   if (game.view && view.version < game.view.version) return;  // a late message
+  // The world never changes: only a view with the whole log carries it (docs/api.md).
+  if (view.observation.world) game.world = view.observation.world;
+  else if (game.world) view.observation.world = game.world;
+  else { reload(); return; }
   const latestIndex = () => { const at = lastBattleStart(game.log); return at < 0 ? -1 : game.log[at].index; };
   const before = latestIndex();
   if (!mergeLog(view)) { reload(); return; }  // a gap: fetch the whole log again
@@ -380,7 +386,7 @@ function fatal(message) {
 
 /** Open a game page; seat is null for a spectator. */
 export async function showGame(root, gameId, seat, code) {
-  Object.assign(game, {id: gameId, seat, view: null, ui: noSelection(), log: [], battle: null,
+  Object.assign(game, {id: gameId, seat, view: null, world: null, ui: noSelection(), log: [], battle: null,
     gift: {ally: null, amount: 1}, all: {open: false, version: null, legal: null}});
   // The game first: an unknown game says so, not that this browser holds no token for it.
   try { game.summary = await api("GET", `/api/games/${encodeURIComponent(gameId)}`); }

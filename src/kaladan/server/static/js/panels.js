@@ -2,7 +2,7 @@
 // entries, docs/api.md "The log").
 
 import {h, mount} from "./dom.js";
-import {seatColor} from "./board.js";
+import {seatColor, seatSwatch} from "./board.js";
 import {cards, local, logText, phaseName, realmName, t, term, unitAbbr} from "./i18n.js";
 
 const PHASES = {
@@ -34,7 +34,7 @@ export function renderPlayers(el, view) {
       h("span", {class: "stat-key"}, t(key)), " ", h("b", {}, value));
     return h("li", {class: classes.join(" "), "data-seat": p.seat},
       h("div", {class: "player-head"},
-        h("span", {class: "swatch", style: `background:${seatColor(obs, p.seat)}`}),
+        seatSwatch(obs, p.seat),
         h("b", {}, playerLabel(obs, p.seat)),
         obs.mode !== "free_for_all" ? h("span", {class: "badge team"}, t("game.team", {n: obs.teams[p.seat] + 1})) : null,
         p.seat === view.seat ? h("span", {class: "badge"}, t("game.you")) : null,
