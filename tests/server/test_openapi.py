@@ -86,7 +86,7 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
         schema: dict[str, Any]) -> None:
     assert "HTTPValidationError" not in str(schema) and "ValidationError" not in str(schema)
     operations = [op for item in schema["paths"].values() for op in item.values()]
-    assert len(operations) == 9
+    assert len(operations) == 10
     for operation in operations:
         statuses = {int(s) for s in operation["responses"]}
         assert set(ALWAYS) <= statuses, operation["operationId"]
@@ -96,7 +96,7 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
                     "$ref": "#/components/schemas/ErrorBody"}, (operation["operationId"], status)
     by_id = {op["operationId"]: op for op in operations}
     assert "422" in by_id["act"]["responses"] and "422" not in by_id["createGame"]["responses"]
-    for operation in ("act", "getLegal", "getOdds"):
+    for operation in ("act", "getLegal", "getOdds", "getHint"):
         assert by_id[operation]["security"] == [{"seatToken": []}]
     assert schema["components"]["securitySchemes"]["seatToken"]["scheme"] == "bearer"
     links = by_id["createGame"]["responses"]["201"]["links"]

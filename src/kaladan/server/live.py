@@ -187,6 +187,7 @@ class LiveGame:
     recent_errors: deque[str] = field(default_factory=lambda: deque(maxlen=20))
     owner: str = ""  # hash of the creating client's address: its bots share its quota
     seed_public: bool = False  # the creator chose the seed (R3.1): every seat may know it
+    hints: bool = False  # advice on request (hints.py), chosen when the game was created
 
     def __post_init__(self) -> None:
         self.publish()

@@ -102,6 +102,10 @@ class CreateGame(Strict):
     quick: bool = Field(False, strict=True, description="deal realms, cards, castles and "
                         "starting units instead of asking for them")
     name: str = Field("", max_length=100)
+    hints: bool | None = Field(None, strict=True, description="advice on request: a seat may "
+                               "ask what the greedy bot would do from its own view (GET "
+                               ".../hint); absent: on when the game has a bot seat, off when "
+                               "every seat is human")
 
 
 class JoinLink(BaseModel):
@@ -131,6 +135,7 @@ class GameSummary(BaseModel):
     players: int
     options: dict[str, str] = Field(
         description="the game's ruleset options of R3.3 (e.g. phase_order), public")
+    hints: bool = Field(description="whether its seats may ask for advice (GET .../hint)")
     seats: list[SeatSummary]
     status: Literal["open", "running", "over"]
     created: str = Field(description="ISO 8601, UTC")
@@ -239,6 +244,14 @@ class OddsList(BaseModel):
                                         "empty when another seat decides")
 
 
+class Hint(BaseModel):
+    """What the greedy bot would decide for the seat, from the seat's view only."""
+
+    version: int
+    action: LegalAction = Field(description="the advised action, as the whole list lists it")
+    odds: AttackOdds | None = Field(description="an attack's exact odds; null otherwise")
+
+
 class LegalList(BaseModel):
     """Every legal action of a seat now, each with its text."""
 
@@ -344,7 +357,7 @@ ERROR_STATUSES: dict[int, str] = {
          "seed_not_allowed, bot_games_off), or a Host the server does not answer for "
          "(bad_host)",
     403: "a seat token or join code that is missing or wrong (missing_token, bad_token, "
-         "bad_code)",
+         "bad_code), or advice asked of a game that gives none (hints_off)",
     404: "no such game or seat (unknown_game, unknown_seat)",
     409: "not now: another seat decides, the version is stale, the game is over or not yet, "
          "the seat has joined (not_your_turn, stale_version, game_over, game_not_over, "

@@ -62,6 +62,7 @@ def refine(schema: dict[str, Any], settings: ServerSettings) -> dict[str, Any]:
     operations["act"]["security"] = [{TOKEN_SCHEME: []}]
     operations["getLegal"]["security"] = [{TOKEN_SCHEME: []}]
     operations["getOdds"]["security"] = [{TOKEN_SCHEME: []}]
+    operations["getHint"]["security"] = [{TOKEN_SCHEME: []}]
     operations["getView"]["security"] = [{}, {TOKEN_SCHEME: []}]  # none: a spectator
     _links(operations)
     return schema

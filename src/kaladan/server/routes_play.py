@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
@@ -11,9 +12,9 @@ from ..record import to_record
 from .deps import seat_of, service_of
 from .errors import ApiError
 from .limits import client_address
-from .models import ActionRequest, LegalList, OddsList, View, errors
+from .models import ActionRequest, Hint, LegalList, OddsList, View, errors
 from .service import GameService
-from .views import LOG_LIMIT, all_odds, full_legal, view_text
+from .views import LOG_LIMIT, all_odds, full_legal, hint_view, view_text
 
 router = APIRouter(prefix="/api/games", tags=["play"])
 Service = Annotated[GameService, Depends(service_of)]
@@ -59,6 +60,29 @@ async def odds(game_id: GameId, request: Request, service: Service) -> Any:
     seat = seat_of(request, live, required=True)
     assert seat is not None
     return all_odds(live, seat)
+
+
+@router.get("/{game_id}/hint", response_model=Hint, responses=errors(403, 404, 409),
+            summary="Advice: what the greedy bot would decide for the seat now",
+            operation_id="getHint")
+async def hint(game_id: GameId, request: Request, service: Service) -> Any:
+    """The greedy bot's choice for the seat's pending decision, from the seat's own view
+    (its observation and legal actions, nothing hidden from it), and for an attack the exact
+    odds. 403 ``hints_off`` when the game was created without advice, 409 when another seat
+    decides or the game is over."""
+    live = await service.get(game_id, client_address(request.scope))
+    seat = seat_of(request, live, required=True)
+    assert seat is not None
+    if not live.hints:
+        raise ApiError(403, "hints_off", "this game gives no advice: it was created without "
+                       "hints")
+    state = live.snapshot.state if live.snapshot is not None else live.game.state
+    if state.is_over:
+        raise ApiError(409, "game_over", "the game is over")
+    if state.pending.seat != seat:
+        raise ApiError(409, "not_your_turn", f"seat {state.pending.seat} is to decide, not "
+                       f"seat {seat}: advice is for the seat's own decision", "R6.5")
+    return await asyncio.to_thread(hint_view, live, seat)  # a bot's thinking: off the loop
 
 
 @router.post("/{game_id}/actions", response_model=View,

@@ -15,6 +15,7 @@ from ..rules.observe import observe
 from ..rules.state import GameState
 from ..rules.world import Terrain
 from .choices import action_tiles, refs, split
+from .hints import advice
 from .live import CachedView, LiveGame, ShownEntry, dumps
 
 LOG_LIMIT = 500  # the most log entries one view carries (the newest)
@@ -67,6 +68,20 @@ def all_odds(live: LiveGame, seat: int) -> dict[str, Any]:
                 if chances is not None:
                     odds[action_text(action, state)] = chances
     return {"version": snapshot.version, "odds": odds}
+
+
+def hint_view(live: LiveGame, seat: int) -> dict[str, Any]:
+    """What the greedy bot would decide for ``seat`` now, from the seat's view only
+    (``hints.advice``), as a listed action with its index, and for an attack its exact odds;
+    the caller has checked that the game gives hints and that the seat decides."""
+    snapshot = live.snapshot
+    assert snapshot is not None
+    state = snapshot.state
+    action = advice(state, seat, f"{live.game_id}:{snapshot.version}:{seat}")
+    index = list(legal_actions(state)).index(action)
+    odds = attack_odds(state, action) if action.kind == ATTACK else None
+    return {"version": snapshot.version, "action": action_json(index, action, state),
+            "odds": odds}
 
 
 def full_legal(live: LiveGame, seat: int) -> dict[str, Any]:

@@ -132,9 +132,26 @@ function allActions(view, all, onAction, onToggle) {
     : h("p", {class: "muted"}, t("actions.loading"))) : null);
 }
 
+/** Advice on request (a game option): the Hint button, and what the greedy bot would do from
+ * this seat's view with an attack's exact odds once asked (hint: {version, action, odds}). */
+function hintBox(view, hint, onAsk, onAction) {
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+  const fresh = hint && hint.version === view.version ? hint : null;
+  return h("section", {class: "hint-box", id: "hint"},
+    h("button", {type: "button", id: "hint-button", onclick: onAsk}, t("hint.button")),
+    fresh ? h("div", {class: "hint-advice", "data-hint": fresh.action.text},
+      h("p", {}, t("hint.would"), " ", h("b", {}, actionLabel(fresh.action))),
+      fresh.odds ? h("p", {class: "muted"}, t("hint.odds", {p: pct(fresh.odds.attacker_wins),
+        exact: fresh.odds.attacker_wins_exact, a: fresh.odds.expected_attacker_losses.toFixed(2),
+        d: fresh.odds.expected_defender_losses.toFixed(2)})) : null,
+      h("button", {type: "button", id: "hint-do", class: "primary", onclick: () => onAction(fresh.action)}, t("hint.do")))
+      : null);
+}
+
 /**
  * ui: {selected, selected2, picked}; handlers: {onAction(entry), clearSelection(), compose
- * (the compose panel's handlers), all ({open, version, legal}), onAllToggle(open), autoAnswer}.
+ * (the compose panel's handlers), all ({open, version, legal}), onAllToggle(open), autoAnswer,
+ * hint: null when the game gives no advice, else {shown, ask()}}.
  */
 export function renderActions(el, view, ui, handlers) {
   const obs = view.observation;
@@ -170,6 +187,7 @@ export function renderActions(el, view, ui, handlers) {
       h("div", {class: "buttons"}, atTile.map((entry) => actionButton(entry, onAction)))) : null,
     compose || atTile.length ? null : h("p", {class: "muted hint"}, t("actions.hint")),
     quick.length ? h("div", {class: "buttons quick"}, quick.map((entry) => actionButton(entry, onAction))) : null,
+    handlers.hint ? hintBox(view, handlers.hint.shown, handlers.hint.ask, onAction) : null,
     h("label", {class: "auto-setting muted", for: "auto-answer"},
       h("input", {type: "checkbox", id: "auto-answer", checked: handlers.autoAnswer.on(),
         onchange: (e) => handlers.autoAnswer.set(e.target.checked)}), " ", t("actions.auto_setting")),

@@ -171,6 +171,7 @@ export function renderBoard(svgEl, observation, opts) {
     else if (opts.swapTargets?.has(tile.name)) classes.push("swap-target");
     else if (opts.actionable?.has(tile.name)) classes.push("actionable");
     if (battle.has(tile.name)) classes.push("battle");
+    if (opts.hinted?.has(tile.name)) classes.push("hinted");
     const isFort = fortified.has(tile.name);
     const slots = opts.pickable?.(tile.name) || new Set();
     const terrainName = term(tile.terrain) + (isFort ? ` (${t("board.upgraded_castle")})` : "");

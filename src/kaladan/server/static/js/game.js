@@ -20,6 +20,7 @@ const game = {id: null, seat: null, token: null, view: null, world: null, summar
   ui: noSelection(), sending: false,
   all: {open: false, version: null, legal: null},  // the "All actions" list, fetched when opened
   odds: null,  // {version, odds}: the attacks' odds, fetched when an attack is considered
+  hint: null,  // {version, action, odds}: the advice asked for (games with hints only)
   gift: {ally: null, amount: 1},  // the "Give gold" control's choice, kept from view to view
   log: [],  // every log entry received, oldest first, by their index
   battle: null};  // the index of the battle_started entry picked in the log, or null: the latest
@@ -138,6 +139,14 @@ function markDragTargets(targets, partners) {
 }
 
 const unitLabel = (ref) => unitName(ref.slice(ref.indexOf("/") + 1));
+
+/** Ask for advice: what the greedy bot would do from this seat's view (docs/api.md "Hints"). */
+async function onHint() {
+  try {
+    game.hint = await api("GET", `/api/games/${encodeURIComponent(game.id)}/hint`, {token: game.token});
+  } catch (err) { onError({message: err.message}); return; }
+  render();
+}
 
 /** Open or close the "All actions" list; open, it holds the server's whole list. */
 async function onAllToggle(open) {
@@ -310,7 +319,8 @@ function draw() {
   mount(byId("game-title"),
     h("b", {}, game.summary?.name || game.id), " ",
     h("span", {class: "muted"}, view.seat === null ? t("game.spectator") : t("game.seat", {n: view.seat + 1})));
-  renderBoard(byId("board"), obs, {selected: ui.selected, actionable, targets,
+  const hinted = game.hint?.version === view.version ? game.hint.action.tiles : [];
+  renderBoard(byId("board"), obs, {selected: ui.selected, actionable, targets, hinted: new Set(hinted),
     swapTargets: new Set(ui.selected2 ? [ui.selected2] : composed.partners),
     battle: obs.battle ? [obs.battle.attacking_tile, obs.battle.defended_tile] : [], onTile,
     pickable: view.your_turn ? pickable : () => new Set(),
@@ -319,6 +329,7 @@ function draw() {
   renderActions(byId("actions"), view, ui, {onAction, autoAnswer: {on: autoAnswerOn, set: setAutoAnswer},
     clearSelection: () => { game.ui = noSelection(); render(); },
     all: game.all, onAllToggle,
+    hint: game.summary?.hints && view.seat !== null ? {shown: game.hint, ask: onHint} : null,
     compose: {
       toggle: (tile, slot) => { togglePick(view, game.ui, tile, slot); again(); },
       all: () => { pickAll(view, obs, game.ui); again(); },
