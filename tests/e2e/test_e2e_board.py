@@ -25,6 +25,7 @@ READ_TERRAIN = """(terrains) => Object.fromEntries(terrains.map((t) => [t,
 
 def rgb(css: str) -> tuple[int, int, int]:
     """``rgb(1, 2, 3)`` or ``#rrggbb`` as a triple."""
+    assert css.startswith(("rgb", "#")), f"not a colour: {css!r}"
     if css.startswith("#"):
         full = css[1:] if len(css) == 7 else "".join(c * 2 for c in css[1:])
         return int(full[0:2], 16), int(full[2:4], 16), int(full[4:6], 16)

@@ -8,6 +8,7 @@ Each test brings a game of two human seats to a known decision (scripted over HT
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from e2e_support import http_json, open_scripted, version, wait_past
@@ -211,6 +212,25 @@ def test_a_casualty_is_picked_on_the_board(page: Any, server: str) -> None:
     assert killed[-1]["unit"] == chosen and killed[-1]["tile"] == tile
 
 
+def test_battle_texts_say_who_takes_what(browser: Any, server: str) -> None:
+    """R16.19-R16.21 in words: who takes the hits and who loses units; the German pool
+    names sit on their own line above the dice chips, at a phone's width too."""
+    from e2e_support import checked_page
+
+    for page in checked_page(browser, viewport={"width": 390, "height": 844}):
+        open_scripted(page, server, CASUALTY_SEED, casualty_choice)
+        hits = page.locator("#battle .hits").first.inner_text()
+        assert re.match(r"The attacker takes \d+ hits, the defender \d+ · units lost: "
+                        r"attacker \d+, defender \d+$", hits), hits
+        page.select_option("#lang", "de")
+        page.wait_for_selector("text=Angriffswürfel")
+        for pool in page.locator("#battle .dice").all():
+            label = pool.locator(".muted").first.bounding_box()
+            die = pool.locator(".die").first.bounding_box()
+            assert label["y"] + label["height"] <= die["y"] + 1  # above, never beside
+        assert page.locator("#battle .hits").first.inner_text().startswith("Der Angreifer")
+
+
 def test_who_stays_behind_is_picked_on_the_board(page: Any, server: str) -> None:
     game_id, token = open_scripted(page, server, INVASION_SEED, who_stays)
     view = seat_view(server, game_id, token)
@@ -242,6 +262,9 @@ def test_an_event_upgrade_is_taken_from_the_event_panel(page: Any, server: str) 
     assert page.locator("#purchase").count() == 0  # R7.9: not a purchase, no price
     text = panel.inner_text()
     assert "gold instead" in text and "Free upgrade" in text and " gold)" not in text
+    if card == "EV09":  # every player's part in turn: the others are named in full
+        queue = page.locator("#event-queue").inner_text()
+        assert re.fullmatch(r"Still to resolve: P\d(, P\d)*", queue), queue
     upgrades = [e for e in view["legal"] if e["kind"] == "upgrade"]
     assert panel.locator("button.kind-upgrade").count() == len(upgrades)
     assert panel.locator("button.kind-gold").count() == 1

@@ -105,7 +105,8 @@ export function renderEvent(el, view) {
       h("header", {}, h("b", {}, card ? local(card.name) : id), " ", h("span", {class: "muted"}, id)),
       card ? h("p", {}, local(card.text)) : null,
       obs.event && obs.event.queue.length
-        ? h("p", {class: "muted"}, t("game.event_queue", {players: obs.event.queue.map((p) => p + 1).join(", ")}))
+        ? h("p", {class: "muted", id: "event-queue"}, t("game.event_queue",
+          {players: obs.event.queue.map((p) => t("game.player_short", {n: p + 1})).join(", ")}))
         : null));
 }
 
