@@ -113,6 +113,30 @@ def test_a_move_is_composed_by_clicking_units_then_a_tile(page: Any, server: str
     assert all(board[destination].count(u) >= chosen.count(u) for u in chosen)
 
 
+def test_a_move_is_composed_from_the_keyboard(page: Any, server: str) -> None:
+    game_id, token = open_scripted(page, server, MOVE_SEED, action_with_big_tile)
+    source = seat_view(server, game_id, token)["moves"][0]
+    tile = source["from"]
+    page.focus(f"#board [data-tile='{tile}']")
+    page.keyboard.press("Enter")  # the tile: its units as toggle buttons
+    toggles = page.locator("#compose .unit-toggle")
+    assert toggles.count() == len(source["units"])
+    toggles.first.focus()
+    page.keyboard.press("Enter")
+    assert pressed(page) == 1
+    assert page.evaluate("document.activeElement.dataset.slot") == "0"  # focus stays put
+    moves = page.locator("#compose .compose-moves button")
+    assert {b.get_attribute("data-action").split()[2] for b in moves.all()} == {
+        to["tile"] for to in source["to"]}
+    moves.first.focus()
+    text = moves.first.get_attribute("data-action")
+    before = version(page)
+    page.keyboard.press("Enter")
+    wait_past(page, before)
+    moved = last_entry(server, game_id, "moved")
+    assert (moved["src"], moved["dst"]) == tuple(text.split()[1:3])
+
+
 def drag(page: Any, start: tuple[float, float], end: tuple[float, float]) -> None:
     page.mouse.move(*start)
     page.mouse.down()

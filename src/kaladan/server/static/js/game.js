@@ -275,17 +275,20 @@ function onError(error) {
   toast(error.rule ? `${error.message} (${error.rule})` : error.message || t("game.error"), "error");
 }
 
-/** Re-rendering replaces elements; put keyboard focus back on the same tile, action or gift
- * control. */
+/** Re-rendering replaces elements; put keyboard focus back on the same tile, unit toggle,
+ * action, compose or gift control. */
 function keepFocus(draw) {
   const focused = document.activeElement;
+  const toggle = focused?.classList?.contains("unit-toggle")
+    ? `#compose .unit-toggle[data-tile="${CSS.escape(focused.dataset.tile)}"][data-slot="${focused.dataset.slot}"]` : null;
   const tile = focused?.dataset?.tile;
   const action = focused?.dataset?.action;
-  const control = focused?.id && focused.closest("#gift") ? focused.id : null;
+  const control = focused?.id && (focused.closest("#gift") || focused.closest("#compose")) ? focused.id : null;
   draw();
-  const again = tile ? document.querySelector(`#board [data-tile="${CSS.escape(tile)}"]`)
-    : action ? document.querySelector(`#actions [data-action="${CSS.escape(action)}"]`)
-      : control ? byId(control) : null;
+  const again = toggle ? document.querySelector(toggle)
+    : tile ? document.querySelector(`#board [data-tile="${CSS.escape(tile)}"]`)
+      : action ? document.querySelector(`#actions [data-action="${CSS.escape(action)}"]`)
+        : control ? byId(control) : null;
   if (again) again.focus();
 }
 
