@@ -185,7 +185,8 @@ export function renderActions(el, view, ui, handlers) {
       h("h3", {}, t("actions.at_tile", {tile: [ui.selected, ui.selected2].filter(Boolean).join(" + ")}),
         " ", h("button", {type: "button", class: "link", onclick: handlers.clearSelection}, t("actions.clear"))),
       h("div", {class: "buttons"}, atTile.map((entry) => actionButton(entry, onAction)))) : null,
-    compose || atTile.length ? null : h("p", {class: "muted hint"}, t("actions.hint")),
+    compose || atTile.length ? null
+      : h("p", {class: "muted hint"}, t((view.moves || []).length ? "actions.hint" : "actions.hint_tiles")),
     quick.length ? h("div", {class: "buttons quick"}, quick.map((entry) => actionButton(entry, onAction))) : null,
     handlers.hint ? hintBox(view, handlers.hint.shown, handlers.hint.ask, onAction) : null,
     h("label", {class: "auto-setting muted", for: "auto-answer"},
