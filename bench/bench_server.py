@@ -1,9 +1,10 @@
 """Server load benchmark: N concurrent games, each with one WebSocket client playing a human
 seat (a random legal action as soon as it is its turn, or after ``--think`` seconds) against
 bots that decide on the server with no pause. Prints actions per second and the latency of
-each action (sent -> the next view received) at p50/p95/p99, and the CPU time the server and
-the clients spent per action (a figure that does not depend on other load on the machine).
-Prints figures only.
+each action (sent -> the next view received) at p50/p95/p99, the CPU time the server and
+the clients spent per action (a figure that does not depend on other load on the machine),
+and the median size of the views that ask the client for an Action-phase decision (the
+whole WebSocket message, as sent). Prints figures only.
 
 The server is the real app on uvicorn in its own process, with a fresh SQLite database (or
 ``--database-url``); its per-address limits are raised so that clients answering instantly
@@ -96,18 +97,27 @@ async def create_games(base: str, n: int, bots: list[str], seed: int) -> list[tu
     return out
 
 
+def is_action_phase(view: dict[str, Any]) -> bool:
+    """The view asks its seat for an Action-phase decision (R10.1)."""
+    return bool(view["your_turn"]) and view["observation"]["pending"]["kind"] == "action"
+
+
 async def play(ws_base: str, game_id: str, token: str, actions: int, think: float,
-               rng: random.Random, latencies: list[float]) -> int:
-    """Play up to ``actions`` decisions; returns how many were made."""
+               rng: random.Random, latencies: list[float], sizes: list[int]) -> int:
+    """Play up to ``actions`` decisions; returns how many were made. ``sizes`` gets the
+    length of every message that asks for an Action-phase decision."""
     made = 0
     async with connect(f"{ws_base}/ws/games/{game_id}?token={token}", max_size=2**22) as ws:
         sent_at: float | None = None
         sent_version = -1
         while made < actions:
-            message = json.loads(await ws.recv())
+            text = await ws.recv()
+            message = json.loads(text)
             if message["type"] == "error":
                 raise RuntimeError(f"server refused an action: {message['error']}")
             view = message["view"]
+            if is_action_phase(view):
+                sizes.append(len(text.encode("utf-8") if isinstance(text, str) else text))
             if sent_at is not None and view["version"] > sent_version:
                 latencies.append(time.perf_counter() - sent_at)
                 sent_at = None
@@ -117,10 +127,10 @@ async def play(ws_base: str, game_id: str, token: str, actions: int, think: floa
                 continue
             if think:  # people do not answer in lockstep: 0.5 to 1.5 times the mean
                 await asyncio.sleep(think * (0.5 + rng.random()))
-            choice = rng.choice(view["legal"])
+            choice = rng.randrange(view["legal_count"])  # any legal action
             sent_version = view["version"]
             sent_at = time.perf_counter()
-            await ws.send(json.dumps({"type": "action", "index": choice["index"],
+            await ws.send(json.dumps({"type": "action", "index": choice,
                                       "version": sent_version}))
             made += 1
         while sent_at is not None:  # the answer to the last action
@@ -184,12 +194,13 @@ async def run(port: int, server_pid: int, n: int, args: argparse.Namespace,
     if flooding is not None:
         await asyncio.sleep(3.0)  # the searches are under way
     latencies: list[float] = []
+    sizes: list[int] = []
     server_cpu = cpu_seconds(server_pid)
     client_cpu = time.process_time()
     start = time.perf_counter()
     made = await asyncio.gather(*(
         play(ws_base, game_id, token, args.actions_per_game, args.think,
-             random.Random(i), latencies) for i, (game_id, token) in enumerate(games)))
+             random.Random(i), latencies, sizes) for i, (game_id, token) in enumerate(games)))
     seconds = time.perf_counter() - start
     client_cpu = time.process_time() - client_cpu
     server_end = cpu_seconds(server_pid)
@@ -207,7 +218,8 @@ async def run(port: int, server_pid: int, n: int, args: argparse.Namespace,
           f"actions/s  latency p50 {percentile(ms, 50):6.1f} ms  p95 "
           f"{percentile(ms, 95):6.1f} ms  p99 {percentile(ms, 99):6.1f} ms  "
           f"(mean {statistics.fmean(ms):.1f} ms){cpu}  client CPU "
-          f"{1000 * client_cpu / total:.2f} ms/action{spam}", flush=True)
+          f"{1000 * client_cpu / total:.2f} ms/action  Action-phase view median "
+          f"{statistics.median(sizes) / 1000:.2f} kB{spam}", flush=True)
 
 
 def main() -> None:

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -150,17 +150,21 @@ def first_or_pass(page: Any) -> str:
 
 
 def move_by_board(page: Any, rng: random.Random) -> bool:
-    """Pick a random move and make it by clicking its two tiles on the board, then the
-    action offered for them. False when there is no move to make."""
-    moves = [a for a in actions(page, "#all-actions button[data-action]") if a.startswith("move ")]
-    if not moves:
-        return False
-    text = rng.choice(moves)
-    _, a, b, _units = text.split()
-    page.click(f"#board [data-tile='{a}']")
-    page.click(f"#board [data-tile='{b}']")
-    click_and_wait(page, f"#tile-actions button[data-action='{text}']")
-    return True
+    """Make a random move as a player does: click one of your units on the board, then a
+    tile it may go to (highlighted). False when no picked unit has a tile to go to."""
+    units = page.locator("#board .unit.pickable")
+    for _ in range(6):
+        if not units.count():
+            return False
+        unit = units.nth(rng.randrange(units.count()))
+        unit.click()
+        targets = page.locator("#board .tile.target")
+        if targets.count():
+            tile = targets.nth(rng.randrange(targets.count())).get_attribute("data-tile")
+            click_and_wait(page, f"#board .tile[data-tile='{tile}'] .tile-name")
+            return True
+        page.click("#clear-pick")
+    return False
 
 
 def actionable_tile(page: Any) -> str:
@@ -192,3 +196,64 @@ def public_view(server: str, game_id: str) -> dict[str, Any]:
 
 def realms_of(view: dict[str, Any]) -> list[str | None]:
     return [p["realm"] for p in view["observation"]["players"]]
+
+
+def http_json(server: str, method: str, path: str, body: dict[str, Any] | None = None,
+              token: str | None = None) -> Any:
+    """A call of the HTTP API; the JSON answer (an error status raises)."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(server + path, data=data, method=method, headers=headers)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+def scripted_steps(seed: int, wanted: Callable[[Any, Sequence[Any]], bool],
+                   limit: int = 400) -> list[tuple[int, str]]:
+    """The decisions (seat, text) of a two-player quick game of ``seed`` played by greedy bots
+    on both seats until seat 0 meets a decision ``wanted(state, legal)`` accepts: a game of two
+    human seats with that seed, played the same way, reaches the same decision (the server
+    draws nothing of its own for human seats)."""
+    from kaladan.bots.base import SeatView
+    from kaladan.bots.greedy import GreedyBot
+    from kaladan.game import Game
+    from kaladan.rules.config import Config
+    from kaladan.rules.legal import legal_actions
+
+    game = Game.new(Config(players=2, quick_setup=True), seed)
+    bot = GreedyBot()
+    steps: list[tuple[int, str]] = []
+    for step in range(limit):
+        state = game.state
+        legal = legal_actions(state)
+        if state.pending.seat == 0 and wanted(state, legal):
+            return steps
+        seat = state.pending.seat
+        action = bot.choose(SeatView(state, seat), legal, random.Random(seed * 1000 + step))
+        steps.append((seat, game.format(action)))
+        game.play(action)
+    raise AssertionError(f"seed {seed}: no wanted decision of seat 0 in {limit} steps")
+
+
+def open_scripted(page: Any, server: str, seed: int,
+                  wanted: Callable[[Any, Sequence[Any]], bool]) -> tuple[str, str]:
+    """A game of two human seats (``seed``, quick set-up) brought over HTTP to the decision
+    of ``scripted_steps``, then opened for seat 0 in ``page``; (game id, seat 0's token)."""
+    created = create_game(server, ["human", "human"], seed=seed, name=f"scripted {seed}")
+    game_id = created["game_id"]
+    tokens = {}
+    for link in created["join"]:
+        tokens[link["seat"]] = http_json(server, "POST",
+                                         f"/api/games/{game_id}/seats/{link['seat']}/join",
+                                         {"code": link["code"]})["token"]
+    for seat, text in scripted_steps(seed, wanted):
+        http_json(server, "POST", f"/api/games/{game_id}/actions", {"action": text},
+                  tokens[seat])
+    page.goto(server + "/")
+    page.evaluate("([key, token]) => localStorage.setItem(key, token)",
+                  [f"kaladan.token.{game_id}.0", tokens[0]])
+    page.goto(f"{server}/play/{game_id}/0")
+    assert wait_for_decision(page)
+    return game_id, tokens[0]

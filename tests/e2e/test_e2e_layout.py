@@ -49,10 +49,10 @@ def test_phone_layout_has_no_horizontal_overflow(phone: Any, server: str) -> Non
     for panel in ("#actions", "#players", "#log"):  # every panel fits the screen's width
         box = phone.locator(panel).bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-    # Tapping a tile where something can be done offers those actions.
+    # Tapping a tile where something can be done offers it: its units to pick, or its actions.
     tile = actionable_tile(phone)
-    phone.tap(f"#board [data-tile='{tile}']")
-    phone.wait_for_selector("#tile-actions button[data-action]")
+    phone.tap(f"#board [data-tile='{tile}'] .tile-name")
+    phone.wait_for_selector("#compose button, #tile-actions button[data-action]")
     assert phone.evaluate(NO_OVERFLOW)
 
 
@@ -88,7 +88,8 @@ def test_language_switch(page: Any, server: str) -> None:
     with urllib.request.urlopen(f"{server}/api/games/{created['game_id']}/view") as response:
         public = json.load(response)["log"]  # the log's sentences, in Dutch
     entry = public[-1]
-    line = page.locator(f"#log li[data-index='{entry['index']}']")
+    # The entry's sentence (an event card drawn is followed by the card's text).
+    line = page.locator(f"#log li[data-index='{entry['index']}'] :is(.entry-text, .log-battle)")
     realms = realms_of(public_view(server, created["game_id"]))
     expect(line).to_have_text(entry_text(entry, "nl", realms))
     assert entry_text(entry, "nl", realms) != entry_text(entry, "en", realms)
@@ -102,8 +103,21 @@ def test_keyboard_selects_a_tile(page: Any, server: str) -> None:
     tile = actionable_tile(page)
     page.focus(f"#board [data-tile='{tile}']")
     page.keyboard.press("Enter")
-    expect(page.locator("#tile-actions button[data-action]").first).to_be_visible()
+    # The tile's units to pick (the compose panel's toggles) or its other actions.
+    expect(page.locator("#compose .unit-toggle, #tile-actions button[data-action]").first
+           ).to_be_visible()
     assert page.evaluate("document.activeElement.dataset.tile") == tile  # focus stays put
     for text in page.eval_on_selector_all("#tile-actions button[data-action]",
                                           "els => els.map(e => e.dataset.action)"):
         assert tile in text.split()
+    toggles = page.locator("#compose .unit-toggle")
+    assert all(t.get_attribute("data-tile") == tile for t in toggles.all())
+    if toggles.count():  # a unit is picked from the keyboard too
+        toggles.first.focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("#compose .unit-toggle").first).to_have_attribute(
+            "aria-pressed", "true")
+        assert page.evaluate("document.activeElement.classList.contains('unit-toggle')")
+        page.keyboard.press("Enter")  # the focus stayed on it: Enter again unpicks it
+        expect(page.locator("#compose .unit-toggle").first).to_have_attribute(
+            "aria-pressed", "false")

@@ -51,10 +51,10 @@ def test_lobby_game_and_spectator_pages_raise_no_csp_violation(
     page.click("#create")
     page.locator("#join-0").click()
     page.wait_for_selector("#board [data-tile='C1']")
-    # The seat colour swatches are styled from JavaScript (element.style, which CSP allows; a
-    # style attribute would be blocked and leave them transparent).
-    page.wait_for_selector("#players .swatch")
-    colour = page.eval_on_selector("#players .swatch",
+    # The log's seat colour swatches are styled from JavaScript (element.style, which CSP
+    # allows; a style attribute would be blocked and leave them transparent).
+    page.wait_for_selector("#log .swatch")
+    colour = page.eval_on_selector("#log .swatch",
                                    "el => getComputedStyle(el).backgroundColor")
     assert colour not in ("", "rgba(0, 0, 0, 0)", "transparent"), colour
     for _ in range(15):  # the live view, the WebSocket, the log and battle panels

@@ -53,7 +53,7 @@ def test_schemathesis_finds_no_failure_and_its_games_replay(tmp_path: Path) -> N
     # Scenarios long enough to go create -> join -> view -> act. The replay endpoints answer
     # finished games only and change nothing: the stateful phase leaves them to the others.
     (tmp_path / "schemathesis.toml").write_text(
-        "[phases.stateful]\nmax-steps = 12\n\n[[operations]]\n"
+        "[phases.stateful]\nmax-steps = 20\n\n[[operations]]\n"
         'include-operation-id = ["getReplay", "getRounds"]\n'
         "phases.stateful.enabled = false\n")
     with LiveServer(app) as server, watch_log() as log:
@@ -90,7 +90,7 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
         schema: dict[str, Any]) -> None:
     assert "HTTPValidationError" not in str(schema) and "ValidationError" not in str(schema)
     operations = [op for item in schema["paths"].values() for op in item.values()]
-    assert len(operations) == 9
+    assert len(operations) == 12
     for operation in operations:
         statuses = {int(s) for s in operation["responses"]}
         assert set(ALWAYS) <= statuses, operation["operationId"]
@@ -100,11 +100,15 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
                     "$ref": "#/components/schemas/ErrorBody"}, (operation["operationId"], status)
     by_id = {op["operationId"]: op for op in operations}
     assert "422" in by_id["act"]["responses"] and "422" not in by_id["createGame"]["responses"]
-    assert by_id["act"]["security"] == [{"seatToken": []}]
+    for operation in ("act", "getLegal", "getOdds", "getHint"):
+        assert by_id[operation]["security"] == [{"seatToken": []}]
     assert schema["components"]["securitySchemes"]["seatToken"]["scheme"] == "bearer"
     links = by_id["createGame"]["responses"]["201"]["links"]
     assert links["JoinFirstSeat"]["requestBody"] == {"code": "$response.body#/join/0/code"}
-    assert set(by_id["joinSeat"]["responses"]["200"]["links"]) == {"SeatView", "Act"}
+    assert set(by_id["joinSeat"]["responses"]["200"]["links"]) == {"SeatView", "SeatLegal",
+                                                                   "Act"}
+    assert by_id["getLegal"]["responses"]["200"]["links"]["ActFirst"]["requestBody"] == {
+        "index": 0}
 
 
 def test_an_answer_the_schema_documents_is_the_one_the_server_sends(

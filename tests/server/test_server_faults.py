@@ -52,7 +52,7 @@ def script(client: TestClient, game_id: str, tokens: dict[int, str], rng: random
             return
         seat = spectator["to_move"]
         view = client.get(f"/api/games/{game_id}/view", headers=auth(tokens[seat])).json()
-        choice = rng.randrange(len(view["legal"]))
+        choice = rng.randrange(view["legal_count"])
         r = client.post(f"/api/games/{game_id}/actions", headers=auth(tokens[seat]),
                         json={"index": choice, "version": view["version"]})
         assert r.status_code == 200, r.text
@@ -347,7 +347,7 @@ def _answer_times(client: TestClient, game_id: str, token: str, rng: random.Rand
         view = client.get(f"/api/games/{game_id}/view", headers=auth(token)).json()
         if view["result"] is not None or not view["your_turn"]:
             break
-        choice = rng.randrange(len(view["legal"]))
+        choice = rng.randrange(view["legal_count"])
         started = time.perf_counter()
         r = client.post(f"/api/games/{game_id}/actions", headers=auth(token),
                         json={"index": choice, "version": view["version"]})

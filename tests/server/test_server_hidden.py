@@ -136,10 +136,10 @@ async def play(server: LiveServer, game_id: str, tokens: dict[int, str],
             await asyncio.sleep(0.002)
             continue
         view = turn[0]
-        choice = rng.choice(view["legal"])
+        choice = rng.randrange(view["legal_count"])
         acted = view["version"]
         decisions += 1
-        await socks[view["seat"]].send({"type": "action", "index": choice["index"],
+        await socks[view["seat"]].send({"type": "action", "index": choice,
                                         "version": view["version"]})
         if decisions % 25 == 0:  # now and then a message that must be refused
             await socks[view["seat"]].send({"type": "action", "action": "magic XYZ-9"})

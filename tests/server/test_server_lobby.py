@@ -91,12 +91,20 @@ def test_views_name_legal_actions_and_exact_odds(client: TestClient) -> None:
             break
         view = play_http(client, game_id, tokens, rng, 1)
     assert attacks, "no attack became possible"
+    asked = client.get(f"/api/games/{game_id}/odds", headers=auth(tokens[0])).json()
+    assert asked["version"] == view["version"] and "odds" not in view
+    assert set(asked["odds"]) == {a["text"] for a in attacks}  # every attack, asked for
+    assert client.get(f"/api/games/{game_id}/odds").status_code == 403  # a seat's question
     for attack in attacks:
         assert attack["text"].split()[1:] == attack["tiles"]
-        odds = view["odds"][attack["text"]]
+        odds = asked["odds"][attack["text"]]
         p, q = map(int, odds["attacker_wins_exact"].split("/"))
         assert abs(p / q - odds["attacker_wins"]) < 1e-12
-    assert [a["index"] for a in view["legal"]] == list(range(len(view["legal"])))
+    blocks = [*(to for m in view["moves"] for to in m["to"]),
+              *(shape for s in view["swaps"] for shape in s["shapes"])]
+    covered = [a["index"] for a in view["legal"]] + [
+        i for b in blocks for i in range(b["index"], b["index"] + b["count"])]
+    assert sorted(covered) == list(range(view["legal_count"]))  # listed or grouped, once
 
 
 def test_spectator_view_has_no_hands_and_no_legal_actions(client: TestClient) -> None:
@@ -104,6 +112,7 @@ def test_spectator_view_has_no_hands_and_no_legal_actions(client: TestClient) ->
     join_all(client, created)
     view = client.get(f"/api/games/{created['game_id']}/view").json()
     assert view["seat"] is None and view["your_turn"] is False and view["legal"] == []
+    assert view["moves"] == view["swaps"] == [] and view["legal_count"] == 0
     for player in view["observation"]["players"]:
         assert not {"hand", "pool", "buyable"} & set(player)
 

@@ -77,7 +77,7 @@ def test_reconnect_gets_the_current_view_at_once(live_server: LiveServer) -> Non
                         break
                     await asyncio.sleep(0.01)
                 r = http.post(f"/api/games/{game_id}/actions", headers=auth(tokens[0]),
-                              json={"index": len(view["legal"]) - 1})
+                              json={"index": view["legal_count"] - 1})
                 assert r.status_code == 200
             current = http.get(f"/api/games/{game_id}/view", headers=auth(tokens[0])).json()
         again = await Socket.open(url)
@@ -156,7 +156,7 @@ def test_the_logs_of_a_connections_views_add_up_to_the_whole_log(
             if view["result"] is not None:
                 break
             acted = view["version"]
-            await sock.send({"type": "action", "index": rng.choice(view["legal"])["index"],
+            await sock.send({"type": "action", "index": rng.randrange(view["legal_count"]),
                              "version": acted})
         await asyncio.sleep(0.2)
         await sock.close()

@@ -91,8 +91,16 @@ async def play(server: LiveServer, check: Checker, rng: random.Random) -> dict[i
                                                         headers=auth(tokens[seat])))
             if not view["your_turn"]:
                 continue
-            choice = rng.choice(view["legal"])
+            choice = rng.randrange(view["legal_count"])
             acted, decisions = view["version"], decisions + 1
+            if decisions % 7 == 0:  # the whole list, for the seat to decide and another
+                whole = check.http("getLegal", await http.get(
+                    f"/api/games/{game_id}/legal", headers=auth(tokens[seat])))
+                assert len(whole["legal"]) == view["legal_count"]
+                check.http("getLegal", await http.get(
+                    f"/api/games/{game_id}/legal", headers=auth(tokens[2 - seat])))
+                check.http("getOdds", await http.get(
+                    f"/api/games/{game_id}/odds", headers=auth(tokens[seat])))
             if decisions % 20 == 0:  # refused: stale version, text that does not parse
                 for other in tokens:
                     check.http("getView", await http.get(f"/api/games/{game_id}/view",
@@ -103,12 +111,12 @@ async def play(server: LiveServer, check: Checker, rng: random.Random) -> dict[i
                 await socks[seat].send({"type": "action", "action": "magic XYZ-9"})
                 await socks[seat].send({"type": "ping"})
             if seat == 0:
-                await socks[0].send({"type": "action", "index": choice["index"],
+                await socks[0].send({"type": "action", "index": choice,
                                      "version": view["version"]})
             else:
                 check.http("act", await http.post(
                     f"/api/games/{game_id}/actions", headers=auth(tokens[seat]),
-                    json={"index": choice["index"], "version": view["version"]}))
+                    json={"index": choice, "version": view["version"]}))
         check.http("getRecord", await http.get(f"/api/games/{game_id}/record"))
         check.http("listGames", await http.get("/api/games"))
         check.http("act", await http.post(f"/api/games/{game_id}/actions",
@@ -132,6 +140,7 @@ def test_every_message_of_a_game_fits_the_documented_schemas(live_server: LiveSe
     assert {"error", "pong"} <= {m["type"] for m in socks[None].messages}
     assert {"error", "pong"} <= {m["type"] for m in socks[0].messages}
     for key in ("createGame 201", "joinSeat 200", "joinSeat 409", "getView 200", "act 200",
+                "getLegal 200", "getOdds 200",
                 "act 409", "getRecord 200", "getRecord 409", "listGames 200"):
         assert check.counts.get(key), (key, check.counts)
 

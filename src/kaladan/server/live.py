@@ -145,13 +145,15 @@ class LogJson:
 @dataclass(slots=True)
 class CachedView:
     """One seat's view at one version, shared by every request and connection of that seat.
-    ``view`` holds everything but the log; its JSON text is made once, and the log part of
-    a message (the entries after some version) is put together from the entries' own
-    JSON texts, once per ``since``."""
+    ``view`` holds everything but the log; its JSON text is made once (with and without the
+    world), and the log part of a message (the entries after some version) is put together
+    from the entries' own JSON texts, once per ``since``."""
 
     snapshot: Snapshot
     view: dict[str, Any]
-    head: str | None = None  # the JSON text of ``view`` without its closing brace
+    # the JSON text of ``view`` without its closing brace, with the world (views with the
+    # whole log) and without it (views that follow on)
+    heads: dict[bool, str] = field(default_factory=dict)
     logs: dict[int, tuple[list[ShownEntry], str]] = field(default_factory=dict)
 
     @property
@@ -185,6 +187,7 @@ class LiveGame:
     recent_errors: deque[str] = field(default_factory=lambda: deque(maxlen=20))
     owner: str = ""  # hash of the creating client's address: its bots share its quota
     seed_public: bool = False  # the creator chose the seed (R3.1): every seat may know it
+    hints: bool = False  # advice on request (hints.py), chosen when the game was created
 
     def __post_init__(self) -> None:
         self.publish()

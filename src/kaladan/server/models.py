@@ -102,6 +102,10 @@ class CreateGame(Strict):
     quick: bool = Field(False, strict=True, description="deal realms, cards, castles and "
                         "starting units instead of asking for them")
     name: str = Field("", max_length=100)
+    hints: bool | None = Field(None, strict=True, description="advice on request: a seat may "
+                               "ask what the greedy bot would do from its own view (GET "
+                               ".../hint); absent: on when the game has a bot seat, off when "
+                               "every seat is human")
 
 
 class JoinLink(BaseModel):
@@ -131,6 +135,7 @@ class GameSummary(BaseModel):
     players: int
     options: dict[str, str] = Field(
         description="the game's ruleset options of R3.3 (e.g. phase_order), public")
+    hints: bool = Field(description="whether its seats may ask for advice (GET .../hint)")
     seats: list[SeatSummary]
     status: Literal["open", "running", "over"]
     created: str = Field(description="ISO 8601, UTC")
@@ -177,10 +182,81 @@ class ActionRequest(Strict):
 
 
 class LegalAction(BaseModel):
-    index: int
+    """One legal action, listed with its text."""
+
+    index: int = Field(description="its place in the whole legal list (send it as 'index')")
     text: str
     kind: str
-    tiles: list[str]
+    tiles: list[str] = Field(description="the tiles it names; for a casualty or a unit "
+                             "staying behind, the battle tile the unit stands on")
+    units: list[str] = Field(description="the units it names, as 'seat/unit' (the board's "
+                             "form)")
+
+
+class MoveTarget(BaseModel):
+    """A destination of a source tile's moves."""
+
+    tile: str
+    most: int = Field(ge=1, description="the most units that may go there at once")
+    index: int = Field(description="the place of its first move in the whole legal list")
+    count: int = Field(ge=1, description="how many moves go there: the indices index to "
+                       "index + count - 1")
+
+
+class SourceMoves(BaseModel):
+    """A tile whose units may move or swap: any sub-multiset of ``units`` with 1 to a
+    destination's ``most`` units goes to that destination (R10.2-R10.5, R12.1); its swaps
+    are in 'swaps'."""
+
+    from_: str = Field(alias="from", description="the source tile")
+    units: list[str] = Field(description="the units that may go, as 'seat/unit', as often "
+                             "as they may go together (a kind listed once goes alone)")
+    to: list[MoveTarget] = Field(description="empty when the tile's units may only swap")
+
+
+class SwapShape(BaseModel):
+    """How many units go each way in some of a pair's swaps."""
+
+    sizes: list[int] = Field(min_length=2, max_length=2,
+                             description="[fewest, most] units from tiles[0]")
+    sizes2: list[int] = Field(min_length=2, max_length=2,
+                              description="[fewest, most] units from tiles[1]")
+    index: int = Field(description="the place of its first swap in the whole legal list")
+    count: int = Field(ge=1, description="how many swaps it stands for: the indices index "
+                       "to index + count - 1")
+
+
+class PairSwaps(BaseModel):
+    """The legal swaps between two tiles: for each shape, a sub-multiset of ``tiles[0]``'s
+    units sized within ``sizes`` for one of ``tiles[1]``'s sized within ``sizes2``, the two
+    never equal (R10.6-R10.8, R12.1); each tile's units are those of its entry in 'moves'."""
+
+    tiles: list[str] = Field(min_length=2, max_length=2, description="either may be named "
+                             "first in the action's text")
+    shapes: list[SwapShape]
+
+
+class OddsList(BaseModel):
+    """The exact odds of every attack a seat may declare now (R16.14-R16.21)."""
+
+    version: int
+    odds: dict[str, AttackOdds] = Field(description="by the attack's text, as in 'legal'; "
+                                        "empty when another seat decides")
+
+
+class Hint(BaseModel):
+    """What the greedy bot would decide for the seat, from the seat's view only."""
+
+    version: int
+    action: LegalAction = Field(description="the advised action, as the whole list lists it")
+    odds: AttackOdds | None = Field(description="an attack's exact odds; null otherwise")
+
+
+class LegalList(BaseModel):
+    """Every legal action of a seat now, each with its text."""
+
+    version: int
+    legal: list[LegalAction] = Field(description="empty when another seat decides")
 
 
 class AttackOdds(BaseModel):
@@ -228,11 +304,19 @@ class View(BaseModel):
     version: int = Field(description="number of applied decisions")
     status: Literal["open", "running", "over"]
     observation: dict[str, Any] = Field(description="observe(state, seat) (R5.13); for "
-                                        "spectators without hands, pools and hidden cards")
+                                        "spectators without hands, pools and hidden cards; "
+                                        "'world' (which never changes) only when log_since "
+                                        "is -1")
     to_move: int | None
     your_turn: bool
-    legal: list[LegalAction] = Field(description="only for the seat to decide")
-    odds: dict[str, AttackOdds] = Field(description="per attack text in 'legal'")
+    legal_count: int = Field(description="how many legal actions the seat to decide has in "
+                             "all (the indices 0 to legal_count - 1); 0 for the others")
+    legal: list[LegalAction] = Field(description="only for the seat to decide: its legal "
+                                     "actions but its moves and swaps")
+    moves: list[SourceMoves] = Field(description="only for the seat to decide: its moves, "
+                                     "per source tile (with the units of its swaps)")
+    swaps: list[PairSwaps] = Field(description="only for the seat to decide: its swaps, per "
+                                   "pair of tiles")
     gift: GiftOffer | None = Field(description="what this seat may give its allies now, "
                                    "whoever holds the decision (R23.11): send "
                                    "'gift <ally> <amount>' as an action's text; null when "
@@ -306,7 +390,7 @@ ERROR_STATUSES: dict[int, str] = {
          "seed_not_allowed, bot_games_off), or a Host the server does not answer for "
          "(bad_host)",
     403: "a seat token or join code that is missing or wrong (missing_token, bad_token, "
-         "bad_code)",
+         "bad_code), or advice asked of a game that gives none (hints_off)",
     404: "no such game, seat or version of a replay (unknown_game, unknown_seat, "
          "unknown_version)",
     409: "not now: another seat decides, the version is stale, the game is over or not yet, "

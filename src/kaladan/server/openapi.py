@@ -60,6 +60,9 @@ def refine(schema: dict[str, Any], settings: ServerSettings) -> dict[str, Any]:
     operations = {op["operationId"]: op for path in schema["paths"].values()
                   for op in path.values()}
     operations["act"]["security"] = [{TOKEN_SCHEME: []}]
+    operations["getLegal"]["security"] = [{TOKEN_SCHEME: []}]
+    operations["getOdds"]["security"] = [{TOKEN_SCHEME: []}]
+    operations["getHint"]["security"] = [{TOKEN_SCHEME: []}]
     operations["getView"]["security"] = [{}, {TOKEN_SCHEME: []}]  # none: a spectator
     _links(operations)
     return schema
@@ -96,7 +99,8 @@ def _strict_create(create: dict[str, Any], settings: ServerSettings) -> None:
 
 def _links(operations: dict[str, dict[str, Any]]) -> None:
     """OpenAPI links: created game -> its first human seat's join (and its summary, view and
-    record); joined seat -> its view and its decisions with the token."""
+    record); joined seat -> its view, its legal list and its decisions with the token; a legal
+list -> its first action."""
     game = "$response.body#/game_id"
     created = operations["createGame"]["responses"]["201"]
     created["links"] = {
@@ -115,9 +119,20 @@ def _links(operations: dict[str, dict[str, Any]]) -> None:
         "SeatView": {"operationId": "getView", "parameters": {
             "game_id": "$request.path.game_id", "header.Authorization": bearer},
             "description": "the seat's view, with its token"},
+        "SeatLegal": {"operationId": "getLegal", "parameters": {
+            "game_id": "$request.path.game_id", "header.Authorization": bearer},
+            "description": "the seat's whole legal list, with its token"},
         "Act": {"operationId": "act", "parameters": {
             "game_id": "$request.path.game_id", "header.Authorization": bearer},
             "description": "the seat's decision (the first legal one: index 0)",
+            "requestBody": {"index": 0}},
+    }
+    listed = operations["getLegal"]["responses"]["200"]
+    listed["links"] = {
+        "ActFirst": {"operationId": "act", "parameters": {
+            "game_id": "$request.path.game_id",
+            "header.Authorization": "$request.header.Authorization"},
+            "description": "the first action of the list (index 0), with the same token",
             "requestBody": {"index": 0}},
     }
 

@@ -25,7 +25,7 @@ async def create_game(body: CreateGame, request: Request, service: Service) -> A
     live, codes = await service.create(
         mode=body.mode, seats=body.seats, options=body.options, world=body.world,
         seed=body.seed, quick=body.quick, name=body.name,
-        client=client_address(request.scope))
+        client=client_address(request.scope), hints=body.hints)
     return JSONResponse(status_code=201, content={
         "game_id": live.game_id,
         "join": [{"seat": seat, "url": f"/play/{live.game_id}/{seat}?code={code}",

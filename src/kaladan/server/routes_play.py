@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
@@ -11,9 +12,19 @@ from ..record import to_record
 from .deps import seat_of, service_of
 from .errors import ApiError
 from .limits import client_address
-from .models import MAX_WHOLE, ActionRequest, ReplayView, Rounds, View, errors
+from .models import (
+    MAX_WHOLE,
+    ActionRequest,
+    Hint,
+    LegalList,
+    OddsList,
+    ReplayView,
+    Rounds,
+    View,
+    errors,
+)
 from .service import GameService
-from .views import LOG_LIMIT, replay_view, view_text
+from .views import LOG_LIMIT, all_odds, full_legal, hint_view, replay_view, view_text
 
 router = APIRouter(prefix="/api/games", tags=["play"])
 Service = Annotated[GameService, Depends(service_of)]
@@ -33,6 +44,55 @@ async def view(
     seat = seat_of(request, live, required=False)
     return Response(view_text(live, seat, -1 if since is None else since),
                     media_type="application/json")
+
+
+@router.get("/{game_id}/legal", response_model=LegalList, responses=errors(403, 404),
+            summary="Every legal action of the seat, each with its text",
+            operation_id="getLegal")
+async def legal(game_id: GameId, request: Request, service: Service) -> Any:
+    """The seat's whole legal list at the current version: what a view gives partly as
+    groups of moves and swaps (for keyboards, screen readers and clients that want every
+    text). Empty while another seat decides."""
+    live = await service.get(game_id, client_address(request.scope))
+    seat = seat_of(request, live, required=True)
+    assert seat is not None
+    return full_legal(live, seat)
+
+
+@router.get("/{game_id}/odds", response_model=OddsList, responses=errors(403, 404),
+            summary="The exact odds of every attack the seat may declare now",
+            operation_id="getOdds")
+async def odds(game_id: GameId, request: Request, service: Service) -> Any:
+    """The chance that the attacker wins and the expected losses of both sides, for each
+    attack in the seat's legal list (without cards played; R16.14-R16.21). Empty while
+    another seat decides."""
+    live = await service.get(game_id, client_address(request.scope))
+    seat = seat_of(request, live, required=True)
+    assert seat is not None
+    return all_odds(live, seat)
+
+
+@router.get("/{game_id}/hint", response_model=Hint, responses=errors(403, 404, 409),
+            summary="Advice: what the greedy bot would decide for the seat now",
+            operation_id="getHint")
+async def hint(game_id: GameId, request: Request, service: Service) -> Any:
+    """The greedy bot's choice for the seat's pending decision, from the seat's own view
+    (its observation and legal actions, nothing hidden from it), and for an attack the exact
+    odds. 403 ``hints_off`` when the game was created without advice, 409 when another seat
+    decides or the game is over."""
+    live = await service.get(game_id, client_address(request.scope))
+    seat = seat_of(request, live, required=True)
+    assert seat is not None
+    if not live.hints:
+        raise ApiError(403, "hints_off", "this game gives no advice: it was created without "
+                       "hints")
+    state = live.snapshot.state if live.snapshot is not None else live.game.state
+    if state.is_over:
+        raise ApiError(409, "game_over", "the game is over")
+    if state.pending.seat != seat:
+        raise ApiError(409, "not_your_turn", f"seat {state.pending.seat} is to decide, not "
+                       f"seat {seat}: advice is for the seat's own decision", "R6.5")
+    return await asyncio.to_thread(hint_view, live, seat)  # a bot's thinking: off the loop
 
 
 @router.post("/{game_id}/actions", response_model=View,

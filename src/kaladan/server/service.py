@@ -181,7 +181,8 @@ def rebuild(stored: StoredGame, bots: PolicyBots | None = None) -> LiveGame:
         except ApiError as exc:
             raise BotUnavailable(exc.message) from exc
     live = LiveGame(stored.id, stored.name, stored.created, game, seats, made,
-                    owner=stored.creator or stored.id, seed_public=stored.seed_public)
+                    owner=stored.creator or stored.id, seed_public=stored.seed_public,
+                    hints=stored.hints)
     for i, (seat, text, chance) in enumerate(stored.steps):
         if game.state.pending.seat != seat and not is_gift(text):  # R23.11
             raise ReplayError(f"step {i} ({text!r}): seat {seat} stored, seat "
@@ -311,8 +312,11 @@ class GameService:
 
     async def create(self, *, mode: str, seats: Sequence[str], options: Mapping[str, str],
                      world: Mapping[str, Any] | None, seed: int | None, quick: bool,
-                     name: str, client: str = LOCAL) -> tuple[LiveGame, list[tuple[int, str]]]:
-        """A new game; returns it with the one-time join code of every human seat."""
+                     name: str, client: str = LOCAL, hints: bool | None = None,
+                     ) -> tuple[LiveGame, list[tuple[int, str]]]:
+        """A new game; returns it with the one-time join code of every human seat. ``hints``
+        (advice on request) is on by default when a bot plays, off when every seat is
+        human."""
         settings = self.settings
         kinds = [HUMAN if s.strip().lower() == HUMAN else check_bot_spec(s, settings.ppo_policy)
                  for s in seats]
@@ -358,12 +362,14 @@ class GameService:
                 for s in infos]
         game_id = "g_" + secrets.token_hex(8)
         owner = digest(client)
+        if hints is None:
+            hints = humans < len(kinds)
         live = LiveGame(game_id, name or f"Game {game_id[2:8]}", datetime.now(UTC), game,
-                        infos, bots, owner=owner, seed_public=seed_public)
+                        infos, bots, owner=owner, seed_public=seed_public, hints=hints)
         try:
             await asyncio.to_thread(self.store.create_game, game_id, live.name, live.created,
                                     config.to_json(), seed, live.status,
-                                    [s.to_json() for s in infos], owner, seed_public)
+                                    [s.to_json() for s in infos], owner, seed_public, hints)
         except Exception as exc:
             log.error("cannot store new game %s: %s", game_id, exc)
             raise ApiError(503, "storage_unavailable", "the game could not be stored and "
@@ -644,9 +650,12 @@ class GameService:
         except Exception:  # a failing bot must not stall the game
             log.exception("bot %r failed in game %s", live.seats[seat].bot, live.game_id)
             action = legal[0]
-        if action not in legal:
-            action = legal[0]
-        self._play(live, action, seat)
+        try:  # checked by the engine (asking ``action in legal`` here would build the list)
+            self._play(live, action, seat)
+        except ApiError:
+            log.error("bot %r chose %r, which is not legal, in game %s",
+                      live.seats[seat].bot, action, live.game_id)
+            self._play(live, legal[0], seat)
 
 
 def quick(spec: str) -> bool:
@@ -663,7 +672,8 @@ def stored_summary(row: StoredGame) -> dict[str, Any]:
             or len(seats) != row.config.get("players", 2):
         raise ValueError(f"not a game: mode {mode!r}, status {row.status!r}, "
                          f"{len(seats)} seats")
-    return _summary(row.id, str(row.name), mode, row.config, seats, row.status, row.created)
+    return _summary(row.id, str(row.name), mode, row.config, seats, row.status, row.created,
+                    row.hints)
 
 
 def public_options(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -674,14 +684,16 @@ def public_options(config: Mapping[str, Any]) -> dict[str, Any]:
 def summary(live: LiveGame) -> dict[str, Any]:
     """The public summary of a game (no codes, tokens or seed)."""
     return _summary(live.game_id, live.name, live.game.config.mode,
-                    live.game.config.to_json(), live.seats, live.status, live.created)
+                    live.game.config.to_json(), live.seats, live.status, live.created,
+                    live.hints)
 
 
 def _summary(game_id: str, name: str, mode: str, config: Mapping[str, Any],
-             seats: Sequence[SeatInfo], status: str, created: datetime) -> dict[str, Any]:
+             seats: Sequence[SeatInfo], status: str, created: datetime,
+             hints: bool) -> dict[str, Any]:
     return {
         "game_id": game_id, "name": name, "mode": mode, "players": len(seats),
-        "options": public_options(config),
+        "options": public_options(config), "hints": hints,
         "seats": [{"seat": i, "kind": s.kind, "bot": s.bot, "joined": s.joined}
                   for i, s in enumerate(seats)],
         "status": status, "created": created.isoformat(),

@@ -59,6 +59,7 @@ games = Table(
     Column("creator", String(64), nullable=True),  # hash of the creating client's address
     Column("seed_public", Boolean, nullable=False, server_default=false()),
     Column("problem", Text, nullable=True),  # why a damaged game was set aside
+    Column("hints", Boolean, nullable=False, server_default=false()),  # advice on request
 )
 QUARANTINED = "quarantined"  # the status of a game that cannot be rebuilt
 
@@ -95,6 +96,7 @@ class StoredGame:
     steps: list[tuple[int, str, list[int]]]  # (seat, action text, chance)
     creator: str | None = None
     seed_public: bool = False
+    hints: bool = False
 
 
 @dataclass(slots=True)
@@ -235,12 +237,13 @@ class Store:
 
     def create_game(self, game_id: str, name: str, created: datetime, config: dict[str, Any],
                     seed: int, status: str, seats: Sequence[dict[str, Any]],
-                    creator: str | None = None, seed_public: bool = False) -> None:
+                    creator: str | None = None, seed_public: bool = False,
+                    hints: bool = False) -> None:
         with self._write() as c:
             c.execute(insert(games).values(id=game_id, name=name, created=created,
                                            config=config, seed=seed, status=status,
                                            seats=list(seats), creator=creator,
-                                           seed_public=seed_public))
+                                           seed_public=seed_public, hints=hints))
 
     def quarantine(self, game_id: str, problem: str) -> None:
         """Set a damaged game aside: out of the lobby, never loaded again (docs/server.md)."""
@@ -296,7 +299,8 @@ class Store:
             return StoredGame(row.id, row.name, aware(row.created), dict(row.config),
                               int(row.seed), row.status, list(row.seats),
                               [(int(r.seat), str(r.action), [int(x) for x in r.chance])
-                               for r in rows], row.creator, bool(row.seed_public))
+                               for r in rows], row.creator, bool(row.seed_public),
+                              bool(row.hints))
         except (TypeError, ValueError, AttributeError) as exc:
             raise DamagedGame(f"game {game_id} cannot be read: {exc!r}") from exc
 
@@ -311,7 +315,7 @@ class Store:
                 try:
                     out.append(StoredGame(r.id, r.name, aware(r.created), dict(r.config),
                                           int(r.seed), r.status, list(r.seats), [],
-                                          r.creator, bool(r.seed_public)))
+                                          r.creator, bool(r.seed_public), bool(r.hints)))
                 except (TypeError, ValueError, AttributeError):
                     continue
         return out

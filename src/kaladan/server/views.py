@@ -14,6 +14,8 @@ from ..rules.legal import gift_allies, legal_actions
 from ..rules.observe import observe
 from ..rules.state import GameState
 from ..rules.world import Terrain
+from .choices import action_tiles, refs, split
+from .hints import advice
 from .history import History
 from .live import CachedView, LiveGame, ShownEntry, Snapshot, dumps
 
@@ -43,10 +45,56 @@ def action_text(action: Action, state: GameState) -> str:
 
 
 def action_json(index: int, action: Action, state: GameState) -> dict[str, Any]:
+    """A listed legal action: its index in the whole list, text, kind, the tiles it concerns
+    and the units it names (``seat/unit``, as on the board)."""
     names = state.world.names
-    tiles = [names[t] for t in (action.tile, action.tile2) if t >= 0]
     return {"index": index, "text": action_text(action, state), "kind": action.kind,
-            "tiles": tiles}
+            "tiles": [names[t] for t in action_tiles(action, state)],
+            "units": refs(action.units + action.units2)}
+
+
+def all_odds(live: LiveGame, seat: int) -> dict[str, Any]:
+    """The exact odds of every attack ``seat`` may declare now, by the attack's text (none
+    when another seat decides); asked for when a player considers an attack, not sent with
+    every view (most are never looked at, and new ones take a sweep to compute)."""
+    snapshot = live.snapshot
+    assert snapshot is not None
+    state = snapshot.state
+    odds: dict[str, Any] = {}
+    if not state.is_over and state.pending.seat == seat:
+        listed, _, _ = split(legal_actions(state), state.world.names)
+        for _, action in listed:
+            if action.kind == ATTACK:
+                chances = attack_odds(state, action)
+                if chances is not None:
+                    odds[action_text(action, state)] = chances
+    return {"version": snapshot.version, "odds": odds}
+
+
+def hint_view(live: LiveGame, seat: int) -> dict[str, Any]:
+    """What the greedy bot would decide for ``seat`` now, from the seat's view only
+    (``hints.advice``), as a listed action with its index, and for an attack its exact odds;
+    the caller has checked that the game gives hints and that the seat decides."""
+    snapshot = live.snapshot
+    assert snapshot is not None
+    state = snapshot.state
+    action = advice(state, seat, f"{live.game_id}:{snapshot.version}:{seat}")
+    index = list(legal_actions(state)).index(action)
+    odds = attack_odds(state, action) if action.kind == ATTACK else None
+    return {"version": snapshot.version, "action": action_json(index, action, state),
+            "odds": odds}
+
+
+def full_legal(live: LiveGame, seat: int) -> dict[str, Any]:
+    """Every legal action of ``seat`` now, each listed with its text (none when another seat
+    decides): the list a view gives partly as groups."""
+    snapshot = live.snapshot
+    assert snapshot is not None
+    state = snapshot.state
+    legal: list[dict[str, Any]] = []
+    if not state.is_over and state.pending.seat == seat:
+        legal = [action_json(i, a, state) for i, a in enumerate(legal_actions(state))]
+    return {"version": snapshot.version, "legal": legal}
 
 
 def odds_key(state: GameState, action: Action) -> OddsKey:
@@ -106,7 +154,15 @@ def build_view(live: LiveGame, seat: int | None, since: int = -1) -> dict[str, A
     (its parts are shared and must not be changed)."""
     cached = cached_view(live, seat)
     entries, _ = log_part(live, cached, seat, since)
-    return {**cached.view, "log_since": max(since, -1), "log": [e.data for e in entries]}
+    view = cached.view if since < 0 else without_world(cached.view)
+    return {**view, "log_since": max(since, -1), "log": [e.data for e in entries]}
+
+
+def without_world(view: dict[str, Any]) -> dict[str, Any]:
+    """A view that follows on from one the client holds: the world (R4) never changes
+    during a game, so only views with the whole log (``log_since`` -1) carry it."""
+    observation = {k: v for k, v in view["observation"].items() if k != "world"}
+    return {**view, "observation": observation}
 
 
 def view_text(live: LiveGame, seat: int | None, since: int = -1) -> str:
@@ -116,10 +172,13 @@ def view_text(live: LiveGame, seat: int | None, since: int = -1) -> str:
 
 def cached_text(live: LiveGame, cached: CachedView, seat: int | None, since: int) -> str:
     """The JSON text of the view ``cached`` with the log entries after version ``since``."""
-    if cached.head is None:
-        cached.head = dumps(cached.view)[:-1]
+    whole = since < 0
+    head = cached.heads.get(whole)
+    if head is None:
+        head = cached.heads[whole] = dumps(cached.view if whole
+                                           else without_world(cached.view))[:-1]
     _, log = log_part(live, cached, seat, since)
-    return f'{cached.head},"log_since":{max(since, -1)},"log":[{log}]}}'
+    return f'{head},"log_since":{max(since, -1)},"log":[{log}]}}'
 
 
 def log_part(live: LiveGame, cached: CachedView, seat: int | None,
@@ -181,20 +240,20 @@ def cached_view(live: LiveGame, seat: int | None) -> CachedView:
     to_move = None if over else state.pending.seat
     your_turn = seat is not None and seat == to_move
     legal: list[dict[str, Any]] = []
-    odds: dict[str, Any] = {}
+    moves: list[dict[str, Any]] = []
+    swaps: list[dict[str, Any]] = []
+    count = 0
     if your_turn:
-        for i, action in enumerate(legal_actions(state)):
-            item = action_json(i, action, state)
-            legal.append(item)
-            if action.kind == ATTACK:
-                chances = attack_odds(state, action)
-                if chances is not None:
-                    odds[item["text"]] = chances
+        actions = legal_actions(state)
+        count = len(actions)
+        listed, moves, swaps = split(actions, state.world.names)
+        legal = [action_json(i, a, state) for i, a in listed]
     view = {
         "game_id": live.game_id, "seat": seat, "version": snapshot.version,
         "status": live.status,
         "observation": observe(state, seat),
-        "to_move": to_move, "your_turn": your_turn, "legal": legal, "odds": odds,
+        "to_move": to_move, "your_turn": your_turn, "legal_count": count, "legal": legal,
+        "moves": moves, "swaps": swaps,
         "gift": gift_offer(state, seat), "result": result_json(state),
         # A seed the creator chose is known to the creator, so to everyone (R3.1); a seed
         # the server drew is never sent (it fixes every hand and the deck).

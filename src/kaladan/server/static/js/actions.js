@@ -1,19 +1,17 @@
-// The legal actions of the current decision: a tile filter (from board clicks), the purchase
-// panel with costs, every action grouped by kind, and the attack confirmation with exact odds;
-// and the "Give gold" control, which a team player has at any moment (R23.11).
+// The current decision: what it asks and why, the compose panel (units picked on the board,
+// compose.js), the listed actions of a tile (from board clicks), the event card's options, the
+// purchase panel with costs, the other listed actions by kind, the "All actions" list fetched
+// on request, and the attack confirmation with exact odds; and the "Give gold" control, which a
+// team player has at any moment (R23.11).
 
+import {composePanel} from "./compose.js";
 import {byId, h, mount} from "./dom.js";
 import {playerLabel} from "./panels.js";
 import {cards, currentLang, describeAction, local, t, term, unitData, unitName} from "./i18n.js";
 
-const TILE = /\b[TC][1-9]\d*\b/g;
 const PURCHASE_KINDS = new Set(["buy", "upgrade", "fortify", "swapcard", "extracard", "buycard"]);
 const QUICK_KINDS = new Set(["pass", "end", "nomagic", "gold"]);
 const UNIT_ORDER = ["general", "catapult", "archer", "shield", "sword", "special"];
-
-export function tilesOfAction(entry) {
-  return entry.tiles || entry.text.match(TILE) || [];
-}
 
 /** A legal action in words of the chosen language (the panel's button label). */
 export const actionLabel = (entry) => describeAction(entry.text);
@@ -58,7 +56,7 @@ function purchasePanel(view, entries, onAction) {
     else other.push(entry);
   }
   const tileButtons = (list) => h("span", {class: "buttons inline"},
-    list.map((entry) => actionButton(entry, onAction, tilesOfAction(entry).join(" "))));
+    list.map((entry) => actionButton(entry, onAction, entry.tiles.join(" "))));
   const rows = UNIT_ORDER.map((type) => {
     const {buy, upgrade} = byUnit.get(type);
     const reserve = type === "special" ? me.reserve.specials.length : me.reserve.units[type] || 0;
@@ -87,14 +85,80 @@ function groupsByKind(entries, onAction) {
     h("div", {class: "buttons"}, list.map((entry) => actionButton(entry, onAction)))));
 }
 
-/** ui: {selected, selected2}; handlers: {onAction(entry), clearSelection()}. */
+/** An event card's option in words: the card's own terms, never a price (R7.7-R7.10). */
+export function eventLabel(entry) {
+  const [kind, unit, tile] = entry.text.split(" ");
+  if (kind === "gold") return t("event_panel.gold");
+  if (kind === "upgrade") return t("event_panel.upgrade", {u: unitName(unit), t: tile});
+  if (kind === "place") return t("event_panel.place", {u: unitName(unit), t: tile});
+  return describeAction(entry.text);
+}
+
+/** The event card's options (section 7): the card, its text and a button per option. */
+function eventPanel(view, entries, onAction) {
+  const id = view.observation.event?.card;
+  const card = id ? cards().events[id] || cards().end_game[id] : null;
+  const freeMove = (view.moves || []).length > 0;
+  return h("section", {class: "event-options", id: "event-options", "data-event": id || ""},
+    h("h3", {}, card ? local(card.name) : id || t("decision.event")),
+    card ? h("p", {class: "card-text"}, local(card.text)) : null,
+    h("p", {class: "muted"}, t(freeMove ? "event_panel.free_move" : "event_panel.choose")),
+    h("div", {class: "buttons"}, entries.map((entry) => actionButton(entry, onAction, eventLabel(entry)))));
+}
+
+/** What the pending decision asks, in a sentence that says why and when. */
+function decisionHelp(obs) {
+  const kind = obs.pending.kind;
+  if (kind === "magic") return t(obs.battle?.step === "w3" ? "help.magic_after" : "help.magic_before");
+  if (kind === "invasion") {
+    return t("help.invasion", {a: obs.battle?.attacking_tile || "", d: obs.battle?.defended_tile || ""});
+  }
+  if (kind === "casualty") return t("help.casualty");
+  return null;
+}
+
+/**
+ * The "All actions" list: every legal action with its text, fetched from the server when it is
+ * opened (keyboards and screen readers; views carry moves and swaps in groups). all: {open,
+ * version, legal} as fetched; onToggle(open).
+ */
+function allActions(view, all, onAction, onToggle) {
+  const fresh = all.version === view.version && all.legal;
+  const listed = fresh ? all.legal.filter((e) => e.kind !== "gift") : null;
+  return h("details", {class: "all-actions", id: "all-actions", open: all.open,
+    ontoggle: (e) => { if (e.target.open !== all.open) onToggle(e.target.open); }},
+  h("summary", {}, t("actions.all")),
+  all.open ? (listed ? h("div", {class: "all-list"}, groupsByKind(listed, onAction))
+    : h("p", {class: "muted"}, t("actions.loading"))) : null);
+}
+
+/** Advice on request (a game option): the Hint button, and what the greedy bot would do from
+ * this seat's view with an attack's exact odds once asked (hint: {version, action, odds}). */
+function hintBox(view, hint, onAsk, onAction) {
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+  const fresh = hint && hint.version === view.version ? hint : null;
+  return h("section", {class: "hint-box", id: "hint"},
+    h("button", {type: "button", id: "hint-button", onclick: onAsk}, t("hint.button")),
+    fresh ? h("div", {class: "hint-advice", "data-hint": fresh.action.text},
+      h("p", {}, t("hint.would"), " ", h("b", {}, actionLabel(fresh.action))),
+      fresh.odds ? h("p", {class: "muted"}, t("hint.odds", {p: pct(fresh.odds.attacker_wins),
+        exact: fresh.odds.attacker_wins_exact, a: fresh.odds.expected_attacker_losses.toFixed(2),
+        d: fresh.odds.expected_defender_losses.toFixed(2)})) : null,
+      h("button", {type: "button", id: "hint-do", class: "primary", onclick: () => onAction(fresh.action)}, t("hint.do")))
+      : null);
+}
+
+/**
+ * ui: {selected, selected2, picked}; handlers: {onAction(entry), clearSelection(), compose
+ * (the compose panel's handlers), all ({open, version, legal}), onAllToggle(open), autoAnswer,
+ * hint: null when the game gives no advice, else {shown, ask()}}.
+ */
 export function renderActions(el, view, ui, handlers) {
   const obs = view.observation;
   // Gifts are made with the "Give gold" control (renderGift), at any moment: not listed here.
-  const legal = (view.legal || []).map((entry) => ({...entry, kind: entry.kind || entry.text.split(" ")[0]}))
-    .filter((entry) => entry.kind !== "gift");
+  const legal = (view.legal || []).filter((entry) => entry.kind !== "gift");
   if (obs.result || view.result) { mount(el, h("h2", {}, t("panel.actions")), h("p", {}, t("game.over"))); return; }
-  if (!view.your_turn || !legal.length) {
+  if (!view.your_turn || !(legal.length || (view.moves || []).length || (view.swaps || []).length)) {
     const who = view.to_move === null || view.to_move === undefined || view.to_move < 0
       ? "" : playerLabel(obs, view.to_move);
     mount(el, h("h2", {}, t("panel.actions")),
@@ -102,26 +166,36 @@ export function renderActions(el, view, ui, handlers) {
     return;
   }
   const onAction = handlers.onAction;
-  const atTile = ui.selected
-    ? legal.filter((e) => tilesOfAction(e).includes(ui.selected) && (!ui.selected2 || tilesOfAction(e).includes(ui.selected2)))
-    : [];
-  const quick = legal.filter((e) => QUICK_KINDS.has(e.kind));
-  const purchase = legal.filter((e) => PURCHASE_KINDS.has(e.kind));
-  const rest = legal.filter((e) => !QUICK_KINDS.has(e.kind) && !PURCHASE_KINDS.has(e.kind));
+  const kind = obs.pending.kind;
+  const names = (entry) => entry.tiles.includes(ui.selected) && (!ui.selected2 || entry.tiles.includes(ui.selected2));
+  const atTile = ui.selected ? legal.filter(names) : [];
+  const inEvent = kind === "event";
+  const quick = inEvent ? [] : legal.filter((e) => QUICK_KINDS.has(e.kind));
+  const purchase = kind === "purchase" ? legal.filter((e) => PURCHASE_KINDS.has(e.kind)) : [];
+  const options = inEvent ? legal : [];
+  const rest = legal.filter((e) => !quick.includes(e) && !purchase.includes(e) && !options.includes(e));
+  const help = decisionHelp(obs);
+  const compose = composePanel(view, obs, ui, handlers.compose);
   mount(el,
     h("h2", {}, t("panel.actions")),
-    h("p", {class: "your-turn"}, t("game.your_turn"), " — ", t(`decision.${obs.pending.kind}`)),
-    ui.selected ? h("section", {class: "tile-actions", id: "tile-actions"},
+    h("p", {class: "your-turn"}, t("game.your_turn"), " — ", t(`decision.${kind}`)),
+    help ? h("p", {class: "decision-help", id: "decision-help"}, help) : null,
+    compose,
+    ui.selected && atTile.length ? h("section", {class: "tile-actions", id: "tile-actions"},
       h("h3", {}, t("actions.at_tile", {tile: [ui.selected, ui.selected2].filter(Boolean).join(" + ")}),
         " ", h("button", {type: "button", class: "link", onclick: handlers.clearSelection}, t("actions.clear"))),
-      atTile.length ? h("div", {class: "buttons"}, atTile.map((entry) => actionButton(entry, onAction)))
-        : h("p", {class: "muted"}, t("actions.none_here"))) : h("p", {class: "muted hint"}, t("actions.hint")),
+      h("div", {class: "buttons"}, atTile.map((entry) => actionButton(entry, onAction)))) : null,
+    compose || atTile.length ? null
+      : h("p", {class: "muted hint"}, t((view.moves || []).length ? "actions.hint" : "actions.hint_tiles")),
     quick.length ? h("div", {class: "buttons quick"}, quick.map((entry) => actionButton(entry, onAction))) : null,
+    handlers.hint ? hintBox(view, handlers.hint.shown, handlers.hint.ask, onAction) : null,
     h("label", {class: "auto-setting muted", for: "auto-answer"},
       h("input", {type: "checkbox", id: "auto-answer", checked: handlers.autoAnswer.on(),
         onchange: (e) => handlers.autoAnswer.set(e.target.checked)}), " ", t("actions.auto_setting")),
+    options.length ? eventPanel(view, options, onAction) : null,
     purchase.length ? purchasePanel(view, purchase, onAction) : null,
-    h("div", {class: "all-actions", id: "all-actions"}, groupsByKind(rest, onAction)));
+    rest.length ? h("div", {class: "listed-actions", id: "listed-actions"}, groupsByKind(rest, onAction)) : null,
+    allActions(view, handlers.all, onAction, handlers.onAllToggle));
 }
 
 /**

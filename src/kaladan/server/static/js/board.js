@@ -10,6 +10,49 @@ export const REALM_COLORS = {
   ardinor: "#1f5fbf", zhojira: "#2e7d4f", laurielle: "#7b3fa0",
 };
 const SEAT_COLORS = ["#555", "#777", "#999", "#444", "#666", "#888"];
+// Each realm's emblem, the owner's second cue besides its colour (a path in a unit square
+// centred on 0,0): a triangle, a square, a diamond, a circle, a star and a cross.
+const EMBLEMS = {
+  khalisia: "M0 -1 L0.95 0.75 H-0.95 Z",
+  kimbria: "M-0.75 -0.75 H0.75 V0.75 H-0.75 Z",
+  nanchia: "M0 -1 L1 0 L0 1 L-1 0 Z",
+  ardinor: "M-0.85 0 A0.85 0.85 0 1 0 0.85 0 A0.85 0.85 0 1 0 -0.85 0 Z",
+  zhojira: "M0 -1 L0.24 -0.33 L0.95 -0.31 L0.38 0.12 L0.59 0.81 L0 0.4 L-0.59 0.81 L-0.38 0.12 L-0.95 -0.31 L-0.24 -0.33 Z",
+  laurielle: "M-0.3 -1 H0.3 V-0.3 H1 V0.3 H0.3 V1 H-0.3 V0.3 H-1 V-0.3 H-0.3 Z",
+};
+const DARK = "#222";  // the tokens' ring and the marks' ink: neutral, no realm's colour
+const LIGHT = "#fff";
+
+/** WCAG relative luminance of "#rrggbb" or "#rgb". */
+export function luminance(hex) {
+  const full = hex.length === 4 ? hex.replace(/[0-9a-f]/gi, (c) => c + c).slice(1) : hex.slice(1);
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+const contrast = (a, b) => {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+};
+
+/** The text colour on a fill: white where it reads at 4.5:1, else dark. */
+export const inkOn = (fill) => (contrast(LIGHT, fill) >= 4.5 ? LIGHT : DARK);
+
+/** A realm's emblem as an SVG path around (x, y), `size` its half width. */
+export function emblem(realm, x, y, size, cls = "emblem") {
+  const d = EMBLEMS[realm];
+  return d ? s("path", {d, class: cls, "data-realm": realm,
+    transform: `translate(${x.toFixed(1)} ${y.toFixed(1)}) scale(${size})`}) : null;
+}
+
+/** A small SVG swatch of a seat's colour and emblem (the players panel, the log). */
+export function seatSwatch(observation, seat) {
+  const realm = observation.players[seat]?.realm;
+  return s("svg", {class: "swatch", viewBox: "-10 -10 20 20", "aria-hidden": "true"},
+    s("circle", {r: 9.5, fill: seatColor(observation, seat), stroke: DARK, "stroke-width": 1}),
+    emblem(realm, 0, 0, 5.5, "swatch-emblem"));
+}
 const CAPACITY = {field: 4, forest: 3, mountain: 3, castle: 5};  // R4.5
 const SIZE = 50;
 const SQRT3 = Math.sqrt(3);
@@ -63,23 +106,37 @@ function unitLayout(n) {
   return [...row(top, -0.2), ...row(n - top, 0.26)];
 }
 
-function unitToken(observation, ref, x, y) {
+function unitToken(observation, ref, x, y, state) {
   const {owner, type, realm, upgraded} = parseUnit(ref);
   const r = SIZE * 0.2;
   const title = `${unitName(ref.split("/")[1] || ref)} — ${realmName(observation.players[owner]?.realm)}` +
     (type === "special" && realm ? ` (${realmName(realm)})` : "") + `\n${unitTip(ref)}`;
-  // An upgraded unit: gold rim and a "+" badge, so it reads without colour too.
-  // aria-hidden: the tile's label names its units. The leading space (not drawn) keeps the
-  // marks apart as words in the tile's text ("C1 Cr Ge"), as its label has them.
-  return s("g", {class: `unit${upgraded ? " upgraded" : ""}`, "data-unit": ref, "aria-hidden": "true"}, " ",
+  // The owner: the realm's colour and its emblem. An upgraded unit: a thick white rim and a
+  // "+" badge in black and white (no realm's colour: Kimbria is yellow). A white halo and a
+  // dark ring set every token off from every terrain.
+  const fill = seatColor(observation, owner);
+  const ownerRealm = observation.players[owner]?.realm;
+  const classes = ["unit"];
+  if (upgraded) classes.push("upgraded");
+  if (state.pickable) classes.push("pickable");
+  if (state.picked) classes.push("picked");
+  // aria-hidden: the tile's label names its units (picking them by keyboard is the compose
+  // panel's). The leading space (not drawn) keeps the marks apart as words in the tile's text
+  // ("C1 Cr Ge"), as its label has them.
+  return s("g", {class: classes.join(" "), "data-unit": ref, "data-slot": state.slot, "aria-hidden": "true",
+    onclick: state.onClick, onpointerdown: state.onDown, ontouchstart: state.onTouch}, " ",
     s("title", {}, title),
-    s("circle", {cx: x, cy: y, r: r + 2.5, fill: "#222"}),
-    s("circle", {cx: x, cy: y, r, fill: seatColor(observation, owner),
-      stroke: upgraded ? "#ffd54a" : "#fff", "stroke-width": upgraded ? 3 : 1.5}),
-    s("text", {x, y: y + 4, "text-anchor": "middle", class: "unit-label"}, unitAbbr(type)),
+    state.picked ? s("circle", {cx: x, cy: y, r: r + 6, class: "pick-ring"}) : null,
+    s("circle", {cx: x, cy: y, r: r + 4, fill: LIGHT, class: "unit-halo"}),
+    s("circle", {cx: x, cy: y, r: r + 2.5, fill: DARK, class: "unit-ring"}),
+    s("circle", {cx: x, cy: y, r, fill, stroke: LIGHT, "stroke-width": upgraded ? 3 : 1, class: "unit-disc"}),
+    s("text", {x, y: y + 3, "text-anchor": "middle", class: "unit-label", fill: inkOn(fill)}, unitAbbr(type)),
+    s("g", {class: "owner-badge"},
+      s("circle", {cx: x - r * 0.85, cy: y + r * 0.85, r: r * 0.62, fill: LIGHT, stroke: DARK, "stroke-width": 1}),
+      emblem(ownerRealm, x - r * 0.85, y + r * 0.85, r * 0.42)),
     upgraded ? s("g", {class: "upgrade-badge"},
-      s("circle", {cx: x + r * 0.8, cy: y - r * 0.8, r: r * 0.45, fill: "#ffd54a", stroke: "#222", "stroke-width": 1}),
-      s("text", {x: x + r * 0.8, y: y - r * 0.8 + 3.5, "text-anchor": "middle", class: "badge-label"}, "+")) : null);
+      s("circle", {cx: x + r * 0.85, cy: y - r * 0.85, r: r * 0.55, fill: LIGHT, stroke: DARK, "stroke-width": 1}),
+      s("text", {x: x + r * 0.85, y: y - r * 0.85 + 3.5, "text-anchor": "middle", class: "badge-label", fill: DARK}, "+")) : null);
 }
 
 function pips(capacity, used, x, y) {
@@ -92,7 +149,10 @@ function pips(capacity, used, x, y) {
 
 /**
  * Draw the board into svgEl. opts: selected (tile name), actionable (Set of tile names the
- * current legal actions mention), targets (Set), battle ([a, d] tile names), onTile(name).
+ * current legal actions mention), targets (Set), swapTargets (Set), battle ([a, d] tile
+ * names), onTile(name); units: pickable(tile) -> Set of slots, picked(tile, slot) -> bool,
+ * onUnit(tile, slot) on a click of a unit that is not pickable, onUnitDown(event, tile, slot)
+ * on a press of one that is (a tap or a drag, drag.js).
  */
 export function renderBoard(svgEl, observation, opts) {
   const tiles = tilesOf(observation.world);
@@ -112,9 +172,12 @@ export function renderBoard(svgEl, observation, opts) {
     const classes = ["tile", `terrain-${tile.terrain}`];
     if (opts.selected === tile.name) classes.push("selected");
     if (opts.targets?.has(tile.name)) classes.push("target");
+    else if (opts.swapTargets?.has(tile.name)) classes.push("swap-target");
     else if (opts.actionable?.has(tile.name)) classes.push("actionable");
     if (battle.has(tile.name)) classes.push("battle");
+    if (opts.hinted?.has(tile.name)) classes.push("hinted");
     const isFort = fortified.has(tile.name);
+    const slots = opts.pickable?.(tile.name) || new Set();
     const terrainName = term(tile.terrain) + (isFort ? ` (${t("board.upgraded_castle")})` : "");
     // The label starts with what the tile shows (its name, its units' marks: WCAG 2.5.3
     // label in name), then says it in words.
@@ -122,6 +185,7 @@ export function renderBoard(svgEl, observation, opts) {
     const label = `${tile.name}${marks ? ` ${marks}` : ""}: ${terrainName}, `
       + t("board.units_of", {n: units.length, cap: capacity})
       + (units.length ? `: ${units.map(unitName).join(", ")}` : "");
+    const actionable = classes.includes("actionable") || classes.includes("target");
     const group = s("g", {class: classes.join(" "), "data-tile": tile.name, tabindex: 0,
       role: "button", "aria-label": label,
       onclick: () => opts.onTile(tile.name),
@@ -132,9 +196,18 @@ export function renderBoard(svgEl, observation, opts) {
       isFort ? s("polygon", {points: hexPoints(tile.x, tile.y, SIZE - 7), class: "fort-ring"}) : null,
       s("text", {x: tile.x, y: tile.y - SIZE * 0.6, "text-anchor": "middle", class: "tile-name", "aria-hidden": "true"},
         tile.name + (isFort ? " ★" : "")),
-      unitLayout(units.length).map(([dx, dy], i) =>
-        unitToken(observation, units[i], tile.x + dx * SIZE, tile.y + dy * SIZE)),
-      pips(capacity, units.length, tile.x, tile.y + SIZE * 0.64));
+      unitLayout(units.length).map(([dx, dy], i) => {
+        const pickable = slots.has(i);
+        return unitToken(observation, units[i], tile.x + dx * SIZE, tile.y + dy * SIZE, {
+          slot: i, pickable, picked: opts.picked?.(tile.name, i),
+          // A pickable unit's press is watched (drag.js): a click on it is its tap.
+          onClick: (e) => { e.stopPropagation(); if (!pickable) opts.onUnit(tile.name, i); },
+          onDown: pickable ? (e) => opts.onUnitDown(e, tile.name, i) : null,
+          onTouch: pickable ? (e) => e.preventDefault() : null});
+      }),
+      pips(capacity, units.length, tile.x, tile.y + SIZE * 0.64),
+      // "You can act here": a dark dot in a white ring, plain on pale and dark terrain alike.
+      actionable ? s("circle", {cx: tile.x + SIZE * 0.58, cy: tile.y - SIZE * 0.5, r: 6, class: "act-mark"}) : null);
     svgEl.append(group);
   }
 }

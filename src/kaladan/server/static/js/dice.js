@@ -21,7 +21,7 @@ export function unitTip(token) {
     ? `${tip} (${t("howto.tip_special", {d12: diceText([12]), when: local(realm.d12_when)})})` : tip;
 }
 
-const LONG_PRESS_MS = 500;
+export const LONG_PRESS_MS = 500;  // drag.js: a press held this long is no tap
 const SLOP_PX = 10;  // a finger moving further than this drags (or scrolls), not presses
 
 /** A long press on a unit of the board shows its tooltip (touch screens show no title). */

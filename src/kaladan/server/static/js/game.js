@@ -4,18 +4,25 @@
 
 import {api, ApiError, GameSocket, seatToken} from "./api.js";
 import {byId, h, mount, s, toast} from "./dom.js";
-import {actionLabel, confirmAttack, renderActions, renderGift, tilesOfAction} from "./actions.js";
+import {actionLabel, confirmAttack, eventLabel, renderActions, renderGift} from "./actions.js";
 import {lastBattleStart, renderBattle} from "./battle.js";
 import {renderBoard} from "./board.js";
+import {moveTargets, options, pickAll, pickableSlots, pickedOn, swapText, togglePick} from "./compose.js";
+import {dragging, pressUnit} from "./drag.js";
 import {renderEnd} from "./end.js";
-import {setSeatRealms, t, term} from "./i18n.js";
+import {setSeatRealms, t, term, unitName} from "./i18n.js";
 import {renderLog} from "./logpanel.js";
 import {chime} from "./sound.js";
 import {renderCards, renderEvent, renderPhases, renderPlayers} from "./panels.js";
 
-const game = {id: null, seat: null, token: null, view: null, summary: null, socket: null,
+const noSelection = () => ({selected: null, selected2: null, picked: []});
+const game = {id: null, seat: null, token: null, view: null, world: null, summary: null, socket: null,
   autoTimer: null,  // the pending answer of a forced decision (maybeAutoAnswer)
-  ui: {selected: null, selected2: null}, sending: false,
+  // selected, selected2: tiles; picked: [{tile, slot}] units picked on them (compose.js)
+  ui: noSelection(), sending: false,
+  all: {open: false, version: null, legal: null},  // the "All actions" list, fetched when opened
+  odds: null,  // {version, odds}: the attacks' odds, fetched when an attack is considered
+  hint: null,  // {version, action, odds}: the advice asked for (games with hints only)
   gift: {ally: null, amount: 1},  // the "Give gold" control's choice, kept from view to view
   log: [],  // every log entry received, oldest first, by their index
   battle: null};  // the index of the battle_started entry picked in the log, or null: the latest
@@ -33,7 +40,9 @@ export function layout(root) {
       s("svg", {id: "board", role: "group", "aria-label": t("panel.board")}),
       h("div", {class: "legend"}, legend, h("span", {class: "legend-item"}, "★ ", t("board.upgraded_castle")),
         h("span", {class: "legend-item"}, "+ ", t("board.upgraded_unit")),
-        h("span", {class: "legend-item"}, "● ○ ", t("board.capacity")))),
+        h("span", {class: "legend-item"}, "● ○ ", t("board.capacity")),
+        h("span", {class: "legend-item"}, s("svg", {class: "legend-swatch", viewBox: "-8 -8 16 16", "aria-hidden": "true"},
+          s("circle", {r: 6, class: "act-mark"})), t("board.can_act")))),
     h("div", {class: "column column-main"},
       h("section", {class: "panel", id: "actions"}),
       h("section", {class: "panel gift", id: "gift", hidden: true}),
@@ -46,25 +55,138 @@ export function layout(root) {
       h("section", {class: "panel", id: "log"}))));
 }
 
+/** A click on a tile: where the picked units go, the second tile of a swap, or the tile whose
+ * actions to show (a second tile narrows them to actions naming both, e.g. an attack). */
 function onTile(name) {
   const ui = game.ui;
-  const legal = game.view?.legal || [];
-  if (ui.selected === name) { ui.selected = null; ui.selected2 = null; }
-  else if (ui.selected && legal.some((e) => tilesOfAction(e).includes(ui.selected) && tilesOfAction(e).includes(name))) {
+  const view = game.view;
+  if (!view) return;
+  const picked = ui.selected ? pickedOn(view.observation, ui.picked, ui.selected) : [];
+  const target = moveTargets(view, ui.selected, picked).find((m) => m.tile === name);
+  if (target && !ui.selected2) { sendAction(target.text); return; }
+  const current = options(view, view.observation, ui);
+  const legal = view.legal || [];
+  if (current.partners.includes(name) && !ui.selected2) ui.selected2 = name;
+  else if (ui.selected === name) game.ui = noSelection();
+  else if (ui.selected && legal.some((e) => e.tiles.includes(ui.selected) && e.tiles.includes(name))) {
     ui.selected2 = ui.selected2 === name ? null : name;
-  } else { ui.selected = name; ui.selected2 = null; }
+  } else game.ui = {selected: name, selected2: null, picked: []};
   render();
-  const panel = byId("tile-actions");
+  const panel = byId("compose") || byId("tile-actions");
   if (panel && window.matchMedia("(max-width: 760px)").matches) panel.scrollIntoView({block: "nearest"});
+}
+
+/** A click on a unit: pick or unpick it when it may be picked; units standing on a tile the
+ * picked units may move to count as that tile. */
+function onUnit(tile, slot) {
+  const view = game.view;
+  if (!view) return;
+  const ui = game.ui;
+  const picked = ui.selected ? pickedOn(view.observation, ui.picked, ui.selected) : [];
+  const goes = tile !== ui.selected && tile !== ui.selected2 && moveTargets(view, ui.selected, picked).some((m) => m.tile === tile);
+  if (!goes && pickableSlots(view, view.observation, tile).includes(slot)) {
+    togglePick(view, ui, tile, slot);
+    render();
+  } else onTile(tile);
+}
+
+/** A press on a pickable unit may become a drag: the picked units of its tile (this one
+ * included) go where they are dropped: onto a tile they may move to, or onto a unit of a
+ * tile they may swap with (that unit and the units picked there come back). */
+function onUnitDown(event, tile, slot) {
+  const view = game.view;
+  if (!view || game.sending) return;
+  pressUnit(event, {
+    onTap: () => onUnit(tile, slot),
+    onStart: () => {
+      const ui = game.ui;
+      if (!ui.picked.some((p) => p.tile === tile && p.slot === slot)) {
+        if (tile === ui.selected && !ui.selected2) ui.picked.push({tile, slot});
+        else game.ui = {selected: tile, selected2: null, picked: [{tile, slot}]};
+      }
+      game.ui.selected2 = null;
+      game.ui.picked = game.ui.picked.filter((p) => p.tile === tile);
+      const units = pickedOn(view.observation, game.ui.picked, tile);
+      markDragTargets(new Set(moveTargets(view, tile, units).map((m) => m.tile)), options(view, view.observation, game.ui).partners);
+      return units.map((ref) => unitLabel(ref)).join(", ");
+    },
+    onEnd: (drop) => {
+      const text = drop && dropText(view, tile, drop);
+      if (text) sendAction(text);
+      render();
+    },
+  });
+}
+
+/** The action a drop makes, or null: a move onto a target tile, a swap onto a unit. */
+function dropText(view, from, drop) {
+  const obs = view.observation;
+  const units = pickedOn(obs, game.ui.picked, from);
+  if (!drop.tile || drop.tile === from) return null;
+  if (drop.slot !== null) {
+    const there = game.ui.picked.filter((p) => p.tile === drop.tile).map((p) => p.slot);
+    const slots = there.includes(drop.slot) ? there : [drop.slot];
+    const swap = swapText(view, from, units, drop.tile, slots.map((i) => obs.board[drop.tile][i]));
+    if (swap) return swap;
+  }
+  return moveTargets(view, from, units).find((m) => m.tile === drop.tile)?.text || null;
+}
+
+/** During a drag the board is not drawn again (that would drop the pressed element): the
+ * targets are marked on the tiles as they are. */
+function markDragTargets(targets, partners) {
+  for (const el of document.querySelectorAll("#board .tile")) {
+    el.classList.toggle("target", targets.has(el.dataset.tile));
+    el.classList.toggle("swap-target", partners.includes(el.dataset.tile));
+  }
+}
+
+const unitLabel = (ref) => unitName(ref.slice(ref.indexOf("/") + 1));
+
+/** Ask for advice: what the greedy bot would do from this seat's view (docs/api.md "Hints"). */
+async function onHint() {
+  try {
+    game.hint = await api("GET", `/api/games/${encodeURIComponent(game.id)}/hint`, {token: game.token});
+  } catch (err) { onError({message: err.message}); return; }
+  render();
+}
+
+/** Open or close the "All actions" list; open, it holds the server's whole list. */
+async function onAllToggle(open) {
+  game.all.open = open;
+  render();
+  if (open) await fetchAll();
+}
+
+async function fetchAll() {
+  const version = game.view?.version;
+  if (!game.all.open || game.all.version === version || !game.token) return;
+  try {
+    const whole = await api("GET", `/api/games/${encodeURIComponent(game.id)}/legal`, {token: game.token});
+    if (whole.version === game.view?.version) Object.assign(game.all, {version: whole.version, legal: whole.legal});
+  } catch (err) { onError({message: err.message}); return; }
+  render();
 }
 
 async function onAction(entry) {
   if (game.sending) return;
   if (entry.kind === "attack" || entry.kind === "volley") {
-    const ok = await confirmAttack(entry, (game.view.odds || {})[entry.text]);
+    const ok = await confirmAttack(entry, (await attackOdds())[entry.text]);
     if (!ok) return;
   }
   await sendAction(entry.text);
+}
+
+/** The exact odds of the seat's attacks now, asked for once per version (not in views). */
+async function attackOdds() {
+  const version = game.view.version;
+  if (game.odds?.version !== version) {
+    try {
+      const asked = await api("GET", `/api/games/${encodeURIComponent(game.id)}/odds`, {token: game.token});
+      game.odds = {version, odds: asked.odds};
+    } catch { return {}; }  // the dialog says the odds are not available
+  }
+  return game.odds.odds;
 }
 
 /** Send an action by its text: over the WebSocket, or over HTTP while the socket is down. A
@@ -87,8 +209,8 @@ async function sendAction(text) {
 
 /** What this seat decides now: a view with another key asks a new decision. Gifts (made by
  * anyone at any moment) change the version but not the decision. */
-const decisionKey = (view) => (view ? [view.to_move, ...(view.legal || [])
-  .filter((e) => e.kind !== "gift").map((e) => e.text)].join("\n") : null);
+const decisionKey = (view) => (view ? JSON.stringify([view.to_move, view.moves, view.swaps,
+  (view.legal || []).filter((e) => e.kind !== "gift").map((e) => e.text)]) : null);
 
 /**
  * Add a view's log entries: the whole log when log_since is -1, else the entries made after
@@ -115,23 +237,29 @@ async function reload() {
 
 function onView(view) {
   if (game.view && view.version < game.view.version) return;  // a late message
+  // The world never changes: only a view with the whole log carries it (docs/api.md).
+  if (view.observation.world) game.world = view.observation.world;
+  else if (game.world) view.observation.world = game.world;
+  else { reload(); return; }
   const latestIndex = () => { const at = lastBattleStart(game.log); return at < 0 ? -1 : game.log[at].index; };
   const before = latestIndex();
   if (!mergeLog(view)) { reload(); return; }  // a gap: fetch the whole log again
   if (latestIndex() !== before) game.battle = null;  // a new battle shows itself at once
   // A new decision starts with a clear selection (a gift, by anyone, leaves it as it is).
   const newDecision = decisionKey(view) !== decisionKey(game.view);
-  if (newDecision) game.ui = {selected: null, selected2: null};
+  if (newDecision) game.ui = noSelection();
   game.view = view;
   if (newDecision) announceTurn(view);
   game.sending = false;
   byId("game")?.classList.remove("sending");
   render();
+  fetchAll();
   maybeAutoAnswer();
 }
 
 /** Whether this seat holds a decision now (gifts aside: they are open at any moment). */
-const decides = (view) => Boolean(view?.your_turn && (view.legal || []).some((e) => e.kind !== "gift"));
+const decides = (view) => Boolean(view?.your_turn && ((view.legal || []).some((e) => e.kind !== "gift")
+  || (view.moves || []).length || (view.swaps || []).length));
 
 /** A decision that becomes this seat's is announced: in the page title (seen from another
  * tab), to screen readers through the aria-live region, and by a chime if the seat wants one. */
@@ -151,21 +279,25 @@ function onError(error) {
   toast(error.rule ? `${error.message} (${error.rule})` : error.message || t("game.error"), "error");
 }
 
-/** Re-rendering replaces elements; put keyboard focus back on the same tile, action or gift
- * control. */
+/** Re-rendering replaces elements; put keyboard focus back on the same tile, unit toggle,
+ * action, compose or gift control. */
 function keepFocus(draw) {
   const focused = document.activeElement;
+  const toggle = focused?.classList?.contains("unit-toggle")
+    ? `#compose .unit-toggle[data-tile="${CSS.escape(focused.dataset.tile)}"][data-slot="${focused.dataset.slot}"]` : null;
   const tile = focused?.dataset?.tile;
   const action = focused?.dataset?.action;
-  const control = focused?.id && focused.closest("#gift") ? focused.id : null;
+  const control = focused?.id && (focused.closest("#gift") || focused.closest("#compose")) ? focused.id : null;
   draw();
-  const again = tile ? document.querySelector(`#board [data-tile="${CSS.escape(tile)}"]`)
-    : action ? document.querySelector(`#actions [data-action="${CSS.escape(action)}"]`)
-      : control ? byId(control) : null;
+  const again = toggle ? document.querySelector(toggle)
+    : tile ? document.querySelector(`#board [data-tile="${CSS.escape(tile)}"]`)
+      : action ? document.querySelector(`#actions [data-action="${CSS.escape(action)}"]`)
+        : control ? byId(control) : null;
   if (again) again.focus();
 }
 
 function render() {
+  if (dragging()) return;  // drawn when the drag ends
   keepFocus(draw);
 }
 
@@ -175,22 +307,44 @@ function draw() {
   const obs = view.observation;
   setSeatRealms(obs.players.map((p) => p.realm));
   const legal = (view.legal || []).filter((e) => e.kind !== "gift");  // gifts: the gift control
-  const actionable = new Set(legal.flatMap(tilesOfAction));
-  const targets = new Set(game.ui.selected
-    ? legal.filter((e) => tilesOfAction(e).includes(game.ui.selected)).flatMap(tilesOfAction)
-      .filter((tile) => tile !== game.ui.selected) : []);
+  const ui = game.ui;
+  const actionable = new Set([...legal.flatMap((e) => e.tiles), ...(view.moves || []).map((m) => m.from),
+    ...(view.swaps || []).flatMap((p) => p.tiles)]);
+  const composed = options(view, obs, ui);
+  const targets = new Set(composed.mine.length ? composed.targets.map((m) => m.tile) : ui.selected
+    ? legal.filter((e) => e.tiles.includes(ui.selected)).flatMap((e) => e.tiles).filter((tile) => tile !== ui.selected) : []);
+  const slots = new Map();
+  const pickable = (tile) => {
+    if (!slots.has(tile)) slots.set(tile, new Set(pickableSlots(view, obs, tile)));
+    return slots.get(tile);
+  };
   // The version and whose turn it is, as attributes: handy for tests and for debugging.
   const root = byId("game");
   root.dataset.version = view.version;
-  root.dataset.yourTurn = view.your_turn && legal.length > 0 ? "true" : "false";
+  root.dataset.yourTurn = decides(view) ? "true" : "false";
   root.dataset.over = obs.result || view.result ? "true" : "false";
   mount(byId("game-title"),
     h("b", {}, game.summary?.name || game.id), " ",
     h("span", {class: "muted"}, view.seat === null ? t("game.spectator") : t("game.seat", {n: view.seat + 1})));
-  renderBoard(byId("board"), obs, {selected: game.ui.selected, actionable, targets,
-    battle: obs.battle ? [obs.battle.attacking_tile, obs.battle.defended_tile] : [], onTile});
-  renderActions(byId("actions"), view, game.ui, {onAction, autoAnswer: {on: autoAnswerOn, set: setAutoAnswer}, clearSelection: () => {
-    game.ui.selected = null; game.ui.selected2 = null; render(); }});
+  const hinted = game.hint?.version === view.version ? game.hint.action.tiles : [];
+  renderBoard(byId("board"), obs, {selected: ui.selected, actionable, targets, hinted: new Set(hinted),
+    swapTargets: new Set(ui.selected2 ? [ui.selected2] : composed.partners),
+    battle: obs.battle ? [obs.battle.attacking_tile, obs.battle.defended_tile] : [], onTile,
+    pickable: view.your_turn ? pickable : () => new Set(),
+    picked: (tile, slot) => ui.picked.some((p) => p.tile === tile && p.slot === slot), onUnit, onUnitDown});
+  const again = () => render();
+  renderActions(byId("actions"), view, ui, {onAction, autoAnswer: {on: autoAnswerOn, set: setAutoAnswer},
+    clearSelection: () => { game.ui = noSelection(); render(); },
+    all: game.all, onAllToggle,
+    hint: game.summary?.hints && view.seat !== null ? {shown: game.hint, ask: onHint} : null,
+    compose: {
+      toggle: (tile, slot) => { togglePick(view, game.ui, tile, slot); again(); },
+      all: () => { pickAll(view, obs, game.ui); again(); },
+      clear: () => { game.ui.picked = []; game.ui.selected2 = null; again(); },
+      second: (tile) => { game.ui.selected2 = tile; again(); },
+      send: sendAction, onUnitAction: onAction,
+      label: (entry) => (obs.pending.kind === "event" ? eventLabel(entry) : actionLabel(entry)),
+    }});
   renderGift(byId("gift"), view, game.gift, sendAction);
   renderBattle(byId("battle"), view, game.log, game.battle, () => { game.battle = null; render(); });
   renderPhases(byId("phases"), view, game.summary?.options?.phase_order);
@@ -217,7 +371,8 @@ const setAutoAnswer = (on) => localStorage.setItem(AUTO_KEY, on ? "on" : "off");
 /** The view's only legal answer when it is a forced "no card" or "pass" of this seat. */
 function forcedAnswer(view) {
   const legal = (view?.legal || []).filter((e) => e.kind !== "gift");
-  return decides(view) && legal.length === 1 && AUTO_KINDS.has(legal[0].kind) ? legal[0] : null;
+  const grouped = (view?.moves || []).length + (view?.swaps || []).length;
+  return decides(view) && !grouped && legal.length === 1 && AUTO_KINDS.has(legal[0].kind) ? legal[0] : null;
 }
 
 /** Answer a forced decision after the moment; checked again then, against the latest view (a
@@ -249,8 +404,8 @@ function fatal(message) {
 
 /** Open a game page; seat is null for a spectator. */
 export async function showGame(root, gameId, seat, code) {
-  Object.assign(game, {id: gameId, seat, view: null, ui: {selected: null, selected2: null}, log: [], battle: null,
-    gift: {ally: null, amount: 1}});
+  Object.assign(game, {id: gameId, seat, view: null, world: null, ui: noSelection(), log: [], battle: null,
+    gift: {ally: null, amount: 1}, all: {open: false, version: null, legal: null}});
   // The game first: an unknown game says so, not that this browser holds no token for it.
   try { game.summary = await api("GET", `/api/games/${encodeURIComponent(gameId)}`); }
   catch (err) { fatal(err.status === 404 ? t("game.unknown") : err.message); return; }

@@ -23,7 +23,8 @@ const TEAM_PLAYERS = {team_2v2: 4, team_3v3: 6};
 const LIST_LIMIT = 25;  // the newest games; a busy server lists many
 
 const form = {mode: "free_for_all", players: 2, seats: ["human", "greedy", "greedy", "greedy", "greedy", "greedy"],
-  world: "standard", quick: true, name: "", options: {}};
+  world: "standard", quick: true, name: "", options: {},
+  hints: null};  // advice on request: null follows the seats (on when a bot plays)
 let created = null;
 let listTimer = null;
 
@@ -45,7 +46,8 @@ function renderForm(el) {
   const team = TEAM_PLAYERS[form.mode];
   const players = team || form.players;
   const seatRows = Array.from({length: players}, (_, i) => h("li", {},
-    select(`seat-${i}`, SEAT_KINDS, form.seats[i], t("lobby.seat", {n: i + 1}), (v) => { form.seats[i] = v; }, kindLabel)));
+    select(`seat-${i}`, SEAT_KINDS, form.seats[i], t("lobby.seat", {n: i + 1}),
+      (v) => { form.seats[i] = v; if (form.hints === null) renderForm(el); }, kindLabel)));
   mount(el,
     h("h2", {}, t("lobby.create")),
     h("form", {id: "create-form", onsubmit: (e) => { e.preventDefault(); createGame(); }},
@@ -61,12 +63,25 @@ function renderForm(el) {
       h("label", {class: "check", for: "quick"},
         h("input", {id: "quick", type: "checkbox", checked: form.quick, onchange: (e) => { form.quick = e.target.checked; }}),
         h("span", {}, t("lobby.quick"))),
+      h("label", {class: "check", for: "hints"},
+        h("input", {id: "hints", type: "checkbox", checked: hintsOn(),
+          onchange: (e) => { form.hints = e.target.checked; }}),
+        h("span", {}, t("lobby.hints"))),
       h("details", {class: "options"}, h("summary", {}, t("lobby.options")),
         Object.entries(OPTIONS).map(([name, values]) =>
           select(`opt-${name}`, values, form.options[name] || values[0], t(`option.${name}`),
             (v) => { form.options[name] = v; }))),
       h("button", {type: "submit", id: "create", class: "primary"}, t("lobby.create_button"))));
 }
+
+/** Advice on request: as chosen, else on when a bot plays (the server's default too). */
+const hintsOn = () => (form.hints === null
+  ? form.seats.slice(0, TEAM_PLAYERS[form.mode] || form.players).some((kind) => kind !== "human") : form.hints);
+
+/** A name in the creator's language when none is given ("Spel van 14:05"; the server's default
+ * is English). */
+const defaultName = () => t("lobby.default_name",
+  {time: new Date().toLocaleTimeString(currentLang(), {hour: "2-digit", minute: "2-digit"})});
 
 async function createGame() {
   const players = TEAM_PLAYERS[form.mode] || form.players;
@@ -75,10 +90,8 @@ async function createGame() {
     if (value !== OPTIONS[name][0]) options[name] = value;
   }
   if (form.world !== "standard") options.world = form.world;
-  const body = {mode: form.mode, seats: form.seats.slice(0, players), options, quick: form.quick};
-  // Without a name the game is named in the creator's language (the server's default is English).
-  body.name = form.name.trim() || t("lobby.default_name",
-    {time: new Date().toLocaleTimeString(currentLang(), {hour: "2-digit", minute: "2-digit"})});
+  const body = {mode: form.mode, seats: form.seats.slice(0, players), options, quick: form.quick,
+    hints: hintsOn(), name: form.name.trim() || defaultName()};
   try {
     created = await api("POST", "/api/games", {body});
     renderCreated(byId("created"));
@@ -102,9 +115,12 @@ function linkRow(label, path, id) {
 function renderCreated(el) {
   if (!created) { mount(el); el.hidden = true; return; }
   el.hidden = false;
+  // One person at the table: play at once in this browser (its join link takes the seat).
+  const alone = created.join.length === 1;
   mount(el,
     h("h2", {}, t("lobby.created")),
-    h("p", {class: "muted"}, t("lobby.links_once")),
+    alone ? h("p", {}, h("a", {href: created.join[0].url, id: "play-now", class: "button primary"}, t("lobby.play_now"))) : null,
+    h("p", {class: "muted"}, t(alone ? "lobby.link_alone" : "lobby.links_once")),
     h("ul", {class: "links"},
       created.join.map((j) => linkRow(t("lobby.join_seat", {n: j.seat + 1}), j.url, `join-${j.seat}`)),
       linkRow(t("lobby.spectate"), created.spectate, "spectate-link")));

@@ -2,7 +2,7 @@
 // logpanel.js).
 
 import {h, mount} from "./dom.js";
-import {seatColor} from "./board.js";
+import {seatSwatch} from "./board.js";
 import {cards, local, phaseName, realmName, t, term, unitAbbr} from "./i18n.js";
 
 const PHASES = {
@@ -34,7 +34,7 @@ export function renderPlayers(el, view) {
       h("span", {class: "stat-key"}, t(key)), " ", h("b", {}, value));
     return h("li", {class: classes.join(" "), "data-seat": p.seat},
       h("div", {class: "player-head"},
-        h("span", {class: "swatch", style: `background:${seatColor(obs, p.seat)}`}),
+        seatSwatch(obs, p.seat),
         h("b", {}, playerLabel(obs, p.seat)),
         obs.mode !== "free_for_all" ? h("span", {class: "badge team"}, t("game.team", {n: obs.teams[p.seat] + 1})) : null,
         p.seat === view.seat ? h("span", {class: "badge"}, t("game.you")) : null,
@@ -105,6 +105,7 @@ export function renderEvent(el, view) {
       h("header", {}, h("b", {}, card ? local(card.name) : id), " ", h("span", {class: "muted"}, id)),
       card ? h("p", {}, local(card.text)) : null,
       obs.event && obs.event.queue.length
-        ? h("p", {class: "muted"}, t("game.event_queue", {players: obs.event.queue.map((p) => p + 1).join(", ")}))
+        ? h("p", {class: "muted", id: "event-queue"}, t("game.event_queue",
+          {players: obs.event.queue.map((p) => t("game.player_short", {n: p + 1})).join(", ")}))
         : null));
 }

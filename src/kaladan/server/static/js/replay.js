@@ -102,8 +102,10 @@ function draw() {
   root.dataset.last = shown.last;
   mount(byId("game-title"), h("b", {}, replay.summary.name || replay.id), " ",
     h("span", {class: "muted"}, t("replay.title")));
+  // A replay composes nothing: no unit is pickable and clicks and presses do nothing.
   renderBoard(byId("board"), obs, {selected: null, actionable: new Set(), targets: new Set(),
-    battle: obs.battle ? [obs.battle.attacking_tile, obs.battle.defended_tile] : [], onTile: () => {}});
+    battle: obs.battle ? [obs.battle.attacking_tile, obs.battle.defended_tile] : [],
+    onTile: () => {}, onUnit: () => {}, onUnitDown: () => {}});
   mount(byId("actions"), controls(shown));
   renderBattle(byId("battle"), view, replay.log, replay.battle, () => { replay.battle = null; render(); });
   renderPhases(byId("phases"), view, replay.summary.options?.phase_order);

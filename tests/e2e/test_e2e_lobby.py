@@ -1,0 +1,74 @@
+"""The lobby and advice on request (issue 15, items 8 and 10): the hints option follows the
+seats (on with a bot, off when every seat is human) until chosen; a one-person game opens
+with "Play now"; the Hint button shows the greedy bot's choice from the seat's view and can
+be followed; no gap under "Game created"; the rules options' values are not cut off (default
+names in the chosen language: test_e2e_words.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from e2e_support import http_json, open_scripted, version, wait_for_decision, wait_past
+
+
+def test_hints_follow_the_seats_and_a_one_person_game_plays_now(page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("#create")
+    assert page.is_checked("#hints")  # a greedy bot at seat 2 by default
+    page.select_option("#seat-1", "human")
+    assert not page.is_checked("#hints")  # every seat human: off
+    page.select_option("#seat-1", "random")
+    assert page.is_checked("#hints")
+    page.click("#create")
+    created = page.locator("#created")
+    created.wait_for()
+    gap = page.evaluate("""() => document.getElementById('games').getBoundingClientRect().top
+      - document.getElementById('created').getBoundingClientRect().bottom""")
+    assert gap <= 25, gap  # a panel's margin and the grid's gap, no stretched row
+    play = page.locator("#play-now")
+    assert play.inner_text() == "Play now"
+    play.click()
+    page.wait_for_selector("#board .tile")
+    game_id = page.url.split("/play/")[1].split("/")[0]
+    assert http_json(server, "GET", f"/api/games/{game_id}")["hints"] is True
+    token = page.evaluate(f"localStorage.getItem('kaladan.token.{game_id}.0')")
+    for _ in range(3):  # ask, check against the seat's own list, follow the advice
+        assert wait_for_decision(page)
+        page.click("#hint-button")
+        advice = page.locator("#hint .hint-advice")
+        advice.wait_for()
+        text = advice.get_attribute("data-hint")
+        whole = http_json(server, "GET", f"/api/games/{game_id}/legal", token=token)["legal"]
+        assert text in {e["text"] for e in whole}
+        assert "greedy bot" in advice.inner_text()
+        before = version(page)
+        page.click("#hint-do")
+        if page.locator("#confirm").is_visible():  # an attack: its odds first
+            page.click("#confirm-ok")
+        wait_past(page, before)
+
+
+def test_no_hint_button_when_every_seat_is_human(page: Any, server: str) -> None:
+    game_id, _ = open_scripted(page, server, 4, lambda state, legal: True)  # seat 0 decides
+    assert http_json(server, "GET", f"/api/games/{game_id}")["hints"] is False
+    assert page.locator("#actions .your-turn").count() == 1
+    assert page.locator("#hint-button").count() == 0
+
+
+def test_rules_option_values_are_not_cut_off(page: Any, server: str) -> None:
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 844})
+        page.goto(server + "/")
+        page.click("#create-form .options summary")
+        cut = page.evaluate("""() => {
+          const canvas = document.createElement("canvas").getContext("2d");
+          const out = [];
+          for (const select of document.querySelectorAll("#create-form .options select")) {
+            canvas.font = getComputedStyle(select).font;
+            const widths = [...select.options].map((o) => canvas.measureText(o.text).width);
+            const widest = Math.max(...widths);
+            if (widest + 12 > select.clientWidth) out.push([select.id, widest, select.clientWidth]);
+          }
+          return out;
+        }""")
+        assert cut == [], (width, cut)
