@@ -11,16 +11,28 @@ from pathlib import Path
 from ..rules.actions import Action
 from ..rules.errors import ConfigError, KaladanError
 from .base import Bot, SeatView
-from .greedy import GreedyBot
-from .mcts import MctsBot, MctsParams
 from .random_bot import RandomBot
 
 _FACTORIES: dict[str, Callable[[dict[str, str]], Bot]] = {
     "random": lambda params: RandomBot(),
-    "greedy": lambda params: GreedyBot(),
-    "mcts": lambda params: MctsBot(MctsParams.parse(params)),
+    "greedy": lambda params: _greedy_bot(),
+    "mcts": lambda params: _mcts_bot(params),
     "ppo": lambda params: _ppo_bot(params),
 }
+
+
+# The searching bots (and the exact odds they use) are imported when first asked for, so a
+# simulation of random bots starts without them.
+def _greedy_bot() -> Bot:
+    from .greedy import GreedyBot
+
+    return GreedyBot()
+
+
+def _mcts_bot(params: dict[str, str]) -> Bot:
+    from .mcts import MctsBot, MctsParams
+
+    return MctsBot(MctsParams.parse(params))
 
 
 def _ppo_bot(params: dict[str, str]) -> Bot:

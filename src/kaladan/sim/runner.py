@@ -12,14 +12,11 @@ import contextlib
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..bots.base import SeatView
 from ..bots.registry import make_bot
-from ..game import Game
-from ..record import to_record
 from ..rules.actions import REALM, Action
 from ..rules.apply import apply_unchecked
 from ..rules.config import Config
@@ -195,6 +192,9 @@ def play_spec(spec: GameSpec) -> GameSummary:
     seats = _Seats(spec)
     record: dict[str, Any] | None = None
     if spec.keep_record:
+        from ..game import Game  # imported when needed: kaladan simulate starts faster
+        from ..record import to_record
+
         game = Game.new(config, spec.seed)
         while not game.is_over:
             seat = game.state.pending.seat
@@ -259,6 +259,8 @@ def player(jobs: int = 1, backend: str = "local",
     if jobs <= 1:
         yield _play_here
         return
+    from concurrent.futures import ProcessPoolExecutor  # only with jobs > 1: faster start-up
+
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         def play_in_pool(specs: Sequence[GameSpec], progress: Progress | None) -> list[GameSummary]:
             chunk = max(1, min(32, len(specs) // (4 * jobs)))
