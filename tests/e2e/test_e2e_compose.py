@@ -252,7 +252,7 @@ def test_battle_texts_say_who_takes_what(browser: Any, server: str) -> None:
     for page in checked_page(browser, viewport={"width": 390, "height": 844}):
         open_scripted(page, server, CASUALTY_SEED, casualty_choice)
         hits = page.locator("#battle .hits").first.inner_text()
-        assert re.match(r"The attacker takes \d+ hits, the defender \d+ · units lost: "
+        assert re.match(r"Hits on the attacker: \d+, on the defender: \d+ · units lost: "
                         r"attacker \d+, defender \d+$", hits), hits
         page.select_option("#lang", "de")
         page.wait_for_selector("text=Angriffswürfel")
@@ -260,7 +260,7 @@ def test_battle_texts_say_who_takes_what(browser: Any, server: str) -> None:
             label = pool.locator(".muted").first.bounding_box()
             die = pool.locator(".die").first.bounding_box()
             assert label["y"] + label["height"] <= die["y"] + 1  # above, never beside
-        assert page.locator("#battle .hits").first.inner_text().startswith("Der Angreifer")
+        assert page.locator("#battle .hits").first.inner_text().startswith("Treffer beim Angreifer")
 
 
 def test_who_stays_behind_is_picked_on_the_board(page: Any, server: str) -> None:
