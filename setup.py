@@ -26,12 +26,11 @@ ENGINE = HERE / "src" / "kaladan" / "rules"
 #   types before that. Configs are read once per game.
 # - ``gamelog``'s frozen dataclasses have ``ClassVar`` fields, which mypyc's dataclasses
 #   mishandle (mypyc/mypyc#1122). Entries are built only with a sink.
-# - ``actionlist``: a compiled subclass of ``collections.abc.Sequence`` shares Sequence's ABC
-#   registry, so ``isinstance([], ActionList)`` would be true.
 INTERPRETED = {"config.py", "gamelog.py"}
 # Other modules compiled with the engine (hot loops outside kaladan.rules).
 ALSO_COMPILED: list[str] = ["src/kaladan/odds.py", "src/kaladan/bots/greedy.py",
-                             "src/kaladan/bots/mcts.py"]
+                             "src/kaladan/bots/mcts.py", "src/kaladan/env/encoding.py",
+                             "src/kaladan/env/observation.py"]
 
 
 # pip runs this script for metadata too; the notice belongs to the build itself, once.
@@ -85,9 +84,11 @@ def _compiled_extensions() -> list[object]:
         return []
     os.environ.setdefault("MYPY_CACHE_DIR", str(HERE / "build" / "mypy_cache"))
     try:
-        # Errors in modules the compiled ones merely import (the research environments,
-        # without numpy in a build environment) are not the build's concern.
-        return list(mypycify(["--follow-imports=silent", *engine_sources(), *ALSO_COMPILED],
+        # Errors in modules the compiled ones merely import are not the build's concern,
+        # nor is numpy's absence from the build environment (the research environments'
+        # arrays are then plain objects to the compiler, as they are anyway).
+        return list(mypycify(["--follow-imports=silent", "--ignore-missing-imports",
+                              *engine_sources(), *ALSO_COMPILED],
                              opt_level="3", multi_file=True,
                              group_name="kaladan_engine"))
     except (Exception, SystemExit) as exc:  # mypyc refused the sources (it type-checks them)
@@ -113,4 +114,7 @@ class OptionalBuildExt(build_ext):
             notice(f"compiling the engine failed ({exc})")
 
 
-setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": OptionalBuildExt})
+# Metadata (pip's first call, ``dist_info``) does not depend on the extensions: compiling is
+# done once, for the build itself.
+setup(ext_modules=compiled_extensions() if BUILDING else [],
+      cmdclass={"build_ext": OptionalBuildExt})
