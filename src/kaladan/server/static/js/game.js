@@ -5,15 +5,15 @@
 import {api, ApiError, GameSocket, seatToken} from "./api.js";
 import {byId, h, mount, s, toast} from "./dom.js";
 import {actionLabel, confirmAttack, eventLabel, renderActions, renderGift} from "./actions.js";
-import {lastBattleStart, renderBattle} from "./battle.js";
+import {lastBattleStart} from "./battle.js";
 import {renderBoard} from "./board.js";
 import {moveTargets, options, pickAll, pickableSlots, pickedOn, swapText, togglePick} from "./compose.js";
 import {dragging, pressUnit} from "./drag.js";
 import {renderEnd} from "./end.js";
 import {setSeatRealms, t, term, unitName} from "./i18n.js";
-import {renderLog} from "./logpanel.js";
 import {chime} from "./sound.js";
-import {renderCards, renderEvent, renderPhases, renderPlayers} from "./panels.js";
+import {renderCards} from "./panels.js";
+import {renderStory} from "./story.js";
 
 const noSelection = () => ({selected: null, selected2: null, picked: []});
 const game = {id: null, seat: null, token: null, view: null, world: null, summary: null, socket: null,
@@ -346,16 +346,8 @@ function draw() {
       label: (entry) => (obs.pending.kind === "event" ? eventLabel(entry) : actionLabel(entry)),
     }});
   renderGift(byId("gift"), view, game.gift, sendAction);
-  renderBattle(byId("battle"), view, game.log, game.battle, () => { game.battle = null; render(); });
-  renderPhases(byId("phases"), view, game.summary?.options?.phase_order);
-  renderPlayers(byId("players"), view);
-  renderEvent(byId("event"), view);
+  renderStory(view, game, render);
   renderCards(byId("cards"), view);
-  renderLog(byId("log"), view, game.log, {onFilter: render, onBattle: (index) => {
-    game.battle = index;
-    render();
-    byId("battle")?.scrollIntoView({block: "nearest"});
-  }});
   renderEnd(view, game.log);
 }
 

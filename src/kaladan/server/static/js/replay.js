@@ -5,12 +5,10 @@
 
 import {api} from "./api.js";
 import {byId, h, mount, toast} from "./dom.js";
-import {renderBattle} from "./battle.js";
 import {renderBoard} from "./board.js";
 import {renderChart} from "./chart.js";
 import {layout} from "./game.js";
-import {renderLog} from "./logpanel.js";
-import {renderEvent, renderPhases, renderPlayers} from "./panels.js";
+import {renderStory} from "./story.js";
 import {setSeatRealms, t} from "./i18n.js";
 
 const replay = {id: null, summary: null, rounds: [], shown: null, log: [], battle: null,
@@ -107,15 +105,7 @@ function draw() {
     battle: obs.battle ? [obs.battle.attacking_tile, obs.battle.defended_tile] : [],
     onTile: () => {}, onUnit: () => {}, onUnitDown: () => {}});
   mount(byId("actions"), controls(shown));
-  renderBattle(byId("battle"), view, replay.log, replay.battle, () => { replay.battle = null; render(); });
-  renderPhases(byId("phases"), view, replay.summary.options?.phase_order);
-  renderPlayers(byId("players"), view);
-  renderEvent(byId("event"), view);
-  renderLog(byId("log"), view, replay.log, {onFilter: render, onBattle: (index) => {
-    replay.battle = index;
-    render();
-    byId("battle")?.scrollIntoView({block: "nearest"});
-  }});
+  renderStory(view, replay, render);
 }
 
 /** Step with the arrow keys, unless a control that uses them has the focus. */
