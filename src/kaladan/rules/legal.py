@@ -104,7 +104,7 @@ class TileInfo:
     """What move, swap and upgrade generation needs of one player's units on a tile, worked
     out once per distinct tuple of units (``tile_info``)."""
 
-    __slots__ = ("codes", "kinds", "kind_set", "subsets", "ends", "upgradable")
+    __slots__ = ("codes", "kinds", "subsets", "ends", "upgradable")
 
     def __init__(self, units: tuple[UnitCode, ...]) -> None:
         codes: list[UnitCode] = []
@@ -119,7 +119,6 @@ class TileInfo:
                 last = c
         self.codes: tuple[UnitCode, ...] = tuple(codes)  # the distinct units, sorted
         self.kinds = len(codes)
-        self.kind_set: frozenset[UnitCode] = frozenset(codes)
         # Every non-empty sub-multiset as a tuple of indices into ``codes``, by size, and
         # how many have at most k units (``ends[k]``).
         pattern = _patterns(tuple(counts))
@@ -135,11 +134,18 @@ class TileInfo:
 
     def shared_kinds(self, other: TileInfo) -> int:
         """How many distinct units both have."""
-        shared = 0
-        kinds = other.kind_set
-        for c in self.codes:
-            if c in kinds:
+        mine, theirs = self.codes, other.codes  # both sorted: one merge pass
+        i = j = shared = 0
+        while i < len(mine) and j < len(theirs):
+            a, b = mine[i], theirs[j]
+            if a == b:
                 shared += 1
+                i += 1
+                j += 1
+            elif a < b:
+                i += 1
+            else:
+                j += 1
         return shared
 
     def subset(self, j: int) -> tuple[UnitCode, ...]:
@@ -179,6 +185,9 @@ class _Pattern:
 
 # Caches of pure functions of their key, kept by the process: a few thousand distinct unit
 # tuples occur in practice; the limit only guards endless runs with every realm.
+# Keyed by the tuple itself: a board's tuples live from one decision to the next, so most
+# lookups find the very object they were stored under and compare nothing (an int key made
+# of the units was slower, callgrind).
 _TILE_INFO: Final[dict[tuple[UnitCode, ...], TileInfo]] = {}
 _PATTERNS: Final[dict[tuple[int, ...], _Pattern]] = {}
 _CACHE_LIMIT: Final = 1 << 16
@@ -603,6 +612,31 @@ class BuyBlock(Block):
         return action.kind == A.BUY and action.tile in self.tiles
 
 
+@final
+class UpgradeBlock(Block):
+    """Upgrades (R11.8-R11.10) and castle upgrades (R11.11): the i-th action upgrades unit
+    ``units[i]`` on ``tiles[i]``, or the castle there when that is -1. Listed, not built:
+    a purchase decision is asked again after every purchase (R11.1)."""
+
+    __slots__ = ("tiles", "units")
+
+    def __init__(self, tiles: list[int], units: list[UnitCode]) -> None:
+        self.tiles = tiles
+        self.units = units
+
+    def build(self) -> list[Action]:
+        return [self.get(j) for j in range(len(self.tiles))]
+
+    def get(self, j: int) -> Action:
+        c = self.units[j]
+        if c < 0:
+            return Action(A.FORTIFY, self.tiles[j])
+        return Action(A.UPGRADE, self.tiles[j], -1, (c,))
+
+    def may_hold(self, action: Action) -> bool:
+        return (action.kind == A.UPGRADE or action.kind == A.FORTIFY) and action.tile in self.tiles
+
+
 def spendable_gold(state: GameState, seat: Seat) -> int:
     """R11.1; R23.11, R23.19: in team mode the active player may spend allies' gold too."""
     if not state.teams:
@@ -617,7 +651,6 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
     result = ActionList([_END])
     if gold < _CHEAPEST_PURCHASE:
         return result
-    out: list[Action] = []
     # Place units (R11.2 first four rows; R11.7 a General only once returned by R7.14).
     plain = PLAIN_CODES[seat]
     buyable_units = [plain[t] for t, cost in _PLACEABLE if cost <= gold and reserve[t]]
@@ -627,17 +660,23 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
     if buyable_units:
         tiles = placement_tiles(state, seat, mine)
         result.add_block(len(tiles) * len(buyable_units), BuyBlock(tiles, buyable_units))
-    # Upgrades (R11.8-R11.10) and castle upgrades (R11.11).
-    terrain = state.world.terrain
-    fortified = state.fortified
-    board = state.board
-    for t in mine if gold >= _CHEAPEST_UPGRADE else ():
-        for cost, c in tile_info(state.own_units(seat, t) if state.teams else board[t]).upgradable:
-            if cost <= gold:
-                out.append(Action(A.UPGRADE, t, -1, (c,)))
-        if terrain[t] is _CASTLE and not fortified[t] and gold >= CASTLE_UPGRADE_COST:
-            out.append(Action(A.FORTIFY, t))
-    result.add(out)
+    # Upgrades (R11.8-R11.10) and castle upgrades (R11.11), tile by tile.
+    if gold >= _CHEAPEST_UPGRADE:
+        terrain = state.world.terrain
+        fortified = state.fortified
+        board = state.board
+        on: list[int] = []
+        upgraded: list[UnitCode] = []
+        for t in mine:
+            for cost, c in tile_info(state.own_units(seat, t) if state.teams
+                                     else board[t]).upgradable:
+                if cost <= gold:
+                    on.append(t)
+                    upgraded.append(c)
+            if terrain[t] is _CASTLE and not fortified[t] and gold >= CASTLE_UPGRADE_COST:
+                on.append(t)
+                upgraded.append(-1)
+        result.add_block(len(on), UpgradeBlock(on, upgraded))
     # Magic cards (R11.12-R11.14, R18.6).
     pool = state.pool[seat]
     buyable = state.buyable[seat] if gold >= ELIMINATED_CARD_COST else []
