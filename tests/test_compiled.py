@@ -6,6 +6,7 @@ Both run the same sources, so they must give the same games byte for byte (STYLE
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -141,3 +142,33 @@ def test_compiled_and_pure_envs_give_the_same_episode(players: int, mode: str,
     assert compiled[0] == pure[0]
     assert not any(f.endswith(".py") for f in compiled[1:])
     assert all(f.endswith(".py") for f in pure[1:])
+
+
+SIMULATION = """
+import json, sys
+from dataclasses import replace
+from kaladan.rules.config import Config
+from kaladan.sim import seats
+from kaladan.sim.design import Design
+from kaladan.sim.runner import _play_here, plan
+specs = plan(Config(players=4), ["random", "greedy", "random", "random"], 6, 31,
+             Design("rotate", "rotate"))
+specs[1] = replace(specs[1], extra_gold=(3, 0, 0, 5))  # a balance study's test ruleset
+games = [g.to_json() for g in _play_here(specs, None)]
+print(json.dumps(games, sort_keys=True))
+print(seats.__file__)
+"""
+
+
+def test_compiled_and_pure_simulations_give_the_same_games() -> None:
+    # kaladan simulate's loop (sim/seats.py), the seat view and the random bot are compiled
+    # with the engine: the games of a run, with the design's realms, quick setup's deal and a
+    # test ruleset's extra gold, are the same in both forms.
+    if kaladan.engine_mode() != "compiled":
+        pytest.skip("the compiled engine is not built here")
+    compiled = subprocess.run([sys.executable, "-c", SIMULATION], check=True,
+                              capture_output=True, text=True).stdout.splitlines()
+    pure = _pure(SIMULATION).splitlines()
+    assert compiled[0] == pure[0]
+    assert len(json.loads(compiled[0])) == 6
+    assert not compiled[1].endswith(".py") and pure[1].endswith(".py")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import cached_property
 from typing import Protocol
 
 from ..rules import magic
@@ -23,15 +22,19 @@ class SeatView:
     The true state stays private; bots must decide from ``observation`` only.
     """
 
-    __slots__ = ("seat", "_state", "__dict__")
+    __slots__ = ("seat", "_state", "_observation")
 
     def __init__(self, state: GameState, seat: int) -> None:
         self.seat = seat
         self._state = state
+        self._observation: Observation | None = None
 
-    @cached_property
+    @property
     def observation(self) -> Observation:
-        return observe(self._state, self.seat)
+        """The seat's observation, built when first asked for (most bots never ask)."""
+        if self._observation is None:
+            self._observation = observe(self._state, self.seat)
+        return self._observation
 
     def determinize(self, rng: random.Random) -> GameState:
         """A complete state consistent with this seat's observation, for search (MCTS).

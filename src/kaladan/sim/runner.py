@@ -9,25 +9,20 @@ be re-played alone and results do not depend on the order games are run in. A de
 from __future__ import annotations
 
 import contextlib
-import random
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from ..bots.base import SeatView
 from ..bots.registry import make_bot
-from ..rules.actions import REALM, Action
-from ..rules.apply import apply_unchecked
 from ..rules.config import Config
-from ..rules.legal import legal_actions
 from ..rules.notation import position_from_json, position_to_json
 from ..rules.scoring import score_parts
 from ..rules.setup import new_game
-from ..rules.state import Decision, GameState, Phase
-from ..rules.units import REALMS, SWORD, type_of
+from ..rules.state import GameState
+from ..rules.units import REALMS
 from .design import Design
 from .frames import to_frame
+from .seats import Seats, play_out
 from .stats import wilson
 
 _MASK = (1 << 64) - 1
@@ -135,43 +130,6 @@ def rounds_played(state: GameState) -> int:
     return state.slot // state.n + 1
 
 
-class _Seats:
-    """Who decides each decision of one game: the design's realm for a realm decision, a
-    seeded deal for the rest of setup when quick setup was asked with fixed realms, otherwise
-    the seat's bot (timed)."""
-
-    def __init__(self, spec: GameSpec) -> None:
-        self.bots = [make_bot(b) for b in spec.bots]
-        self.rngs = [random.Random(spec.seed * 7 + seat) for seat in range(len(self.bots))]
-        self.think = [0.0] * len(self.bots)
-        self.realms = spec.realms
-        self.deal = (random.Random(f"kaladan-setup-{spec.seed}")
-                     if spec.realms is not None and spec.config.quick_setup else None)
-
-    def choose(self, state: GameState, legal: Sequence[Action]) -> Action:
-        seat = state.pending.seat
-        if self.realms is not None and state.phase == Phase.SETUP:
-            kind = state.pending.kind
-            if kind == Decision.REALM:  # R5.5: the design's realm for this seat
-                wanted = self.realms[seat]
-                for action in legal:
-                    if action.kind == REALM and action.name == wanted:
-                        return action
-                raise ValueError(f"realm {wanted!r} is not on offer to seat {seat}")
-            if self.deal is not None:  # quick setup's deal: a random card and spot, a Sword
-                if kind == Decision.START_UNIT:
-                    swords = [a for a in legal if type_of(a.units[0]) == SWORD]
-                    if swords:
-                        return swords[0]
-                return legal[self.deal.randrange(len(legal))]
-        # perf_counter, not process_time: a CPU clock is a system call, which would cost a
-        # random bot several times its own thinking.
-        start = time.perf_counter()
-        action = self.bots[seat].choose(SeatView(state, seat), legal, self.rngs[seat])
-        self.think[seat] += time.perf_counter() - start
-        return action
-
-
 def _with_extra_gold(state: GameState, extra: tuple[int, ...]) -> GameState:
     """The same position with ``extra`` gold per seat, through the position format."""
     position = position_to_json(state)
@@ -189,7 +147,8 @@ def play_spec(spec: GameSpec) -> GameSummary:
         config = config.with_options(quick_setup=False)  # realms are asked, so they can be set
     if spec.extra_gold and spec.keep_record:
         raise ValueError("extra gold changes the position: such games have no record")
-    seats = _Seats(spec)
+    seats = Seats([make_bot(b) for b in spec.bots], spec.seed, spec.realms,
+                  spec.realms is not None and spec.config.quick_setup)
     record: dict[str, Any] | None = None
     if spec.keep_record:
         from ..game import Game  # imported when needed: kaladan simulate starts faster
@@ -203,11 +162,11 @@ def play_spec(spec: GameSpec) -> GameSummary:
         record = to_record(game)
     else:
         state = new_game(config, spec.seed)
-        extra = spec.extra_gold
-        while not state.is_over:
-            if extra and state.phase != Phase.SETUP:
-                state, extra = _with_extra_gold(state, extra), ()
-            apply_unchecked(state, seats.choose(state, legal_actions(state)))
+        if spec.extra_gold:
+            play_out(state, seats, setup_only=True)
+            if not state.is_over:
+                state = _with_extra_gold(state, spec.extra_gold)
+        play_out(state, seats)
     result = state.result
     assert result is not None
     return GameSummary(
