@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import subprocess
 import sys
@@ -79,9 +80,14 @@ def user_path(games: int, catanatron: str | None) -> None:
     decisions, seconds = engine_run(4, games, 1)
     engine_cpu = decisions / seconds
     cli = [sys.executable, "-m", "kaladan.cli.main", "simulate", "--players",
-           "random,random,random,random", "--games", str(games), "--seed", "1"]
+           "random,random,random,random", "--seed", "1", "--games"]
+    # As installed kaladan starts: from cached bytecode (pip writes it on install, Python on
+    # first import), which PYTHONDONTWRITEBYTECODE in the caller's environment would prevent.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([*cli, "1"], check=True, capture_output=True, env=env)
     start = time.perf_counter()
-    out = subprocess.run(cli, check=True, capture_output=True, text=True).stdout
+    out = subprocess.run([*cli, str(games)], check=True, capture_output=True, text=True,
+                         env=env).stdout
     wall = time.perf_counter() - start
     average = float(out.split("average decisions ")[1].split()[0])
     user = average * games / wall

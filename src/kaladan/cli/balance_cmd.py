@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..bots.registry import parse_bot_list
 from ..rules.config import parse_option
-from ..sim.balance import Ruleset, Study, run
 from ..sim.frames import OutputError, write_games
 from ..sim.frames import rows as game_rows
 from ..sim.ray_backend import RayBackendError
 from ..sim.runner import options_label
-from ..sim.tables import GROUPS, Change, Row, changes, fair_share, rows
 from .common import (
     UsageError,
     add_backend_args,
@@ -30,11 +28,17 @@ from .common import (
     write_text,
 )
 
+if TYPE_CHECKING:  # the study and its tables load when a study runs: other commands start faster
+    from ..sim.balance import Ruleset, Study
+    from ..sim.tables import Change, Row
+
 CSV_COLUMNS = ("ruleset", "group", "key", "games", "wins", "rate", "low", "high", "difference",
                "p", "p_holm", "verdict", "score", "eliminated", "rounds", "decisions")
 
 
 def _rulesets(args: argparse.Namespace) -> list[Ruleset]:
+    from ..sim.balance import Ruleset
+
     base = build_config(args.players, args.option, args.layout, args.quick, args.mode)
     first = Ruleset(options_label(base), base)
     if not args.compare:
@@ -58,6 +62,8 @@ def cmd_balance(args: argparse.Namespace) -> int:
     if args.until_ci is not None and not 0 < args.until_ci < 1:
         raise UsageError("--until-ci is an interval width between 0 and 1, e.g. 0.05 for "
                          "5 points")
+    from ..sim.balance import run
+
     rulesets = _rulesets(args)
     check_backend_args(args)
     check_output_args(args)
@@ -109,6 +115,8 @@ def _write_outputs(args: argparse.Namespace, study: Study) -> None:
 
 
 def csv_text(study: Study) -> str:
+    from ..sim.tables import GROUPS, changes, rows
+
     """Every table as CSV. Change rows (group ``change``) hold the second ruleset's rate and
     the change with its interval in difference, low and high."""
     lines = [",".join(CSV_COLUMNS)]
@@ -146,6 +154,8 @@ def _change_line(c: Change) -> str:
 
 
 def print_study(study: Study, out: Any = None) -> None:
+    from ..sim.tables import GROUPS, changes, fair_share, rows
+
     config = study.rulesets[0].config
     say = print if out is None else (lambda text="": print(text, file=out))
     n = study.count

@@ -15,9 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..bots.registry import parse_bot_list
-from ..record import ReplayError, dumps, replay
 from ..rules.errors import KaladanError
-from ..sim.runner import play_game
 from .common import UsageError, add_ruleset_args
 from .common import build_config as _config
 
@@ -29,6 +27,9 @@ def _add_game_args(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_record(args: argparse.Namespace) -> int:
+    from ..record import dumps  # the record and replay modules load only for these commands
+    from ..sim.runner import play_game
+
     bots = parse_bot_list(args.players)
     config = _config(len(bots), args.option, args.layout, args.quick, args.mode)
     game = play_game(config, args.seed, bots, keep_record=True)
@@ -52,6 +53,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except (OSError, json.JSONDecodeError) as exc:
         raise UsageError(f"cannot read record {args.file!r}: {exc}") from exc
     from ..play import replay_view
+    from ..record import ReplayError, replay
 
     record, seats = replay_view.unwrap(record)  # a saved game (kaladan play) holds a record
     try:

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import logging
 import os
-import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -60,6 +58,8 @@ def check_reachable(address: str, timeout: float = 5.0) -> None:
     if address in _SPECIAL_ADDRESSES:
         return
     host, port = host_and_port(address)
+    import socket  # loaded only when Ray is used: simulate starts faster
+
     try:
         with socket.create_connection((host, port), timeout=timeout):
             pass
@@ -86,6 +86,8 @@ def session(address: str | None = None) -> Iterator[Any]:
     named = address if address is not None else os.environ.get("RAY_ADDRESS")
     if named:
         check_reachable(named)  # ray.init reads RAY_ADDRESS itself when no address is given
+    import logging
+
     try:
         ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False,
                  runtime_env={"py_modules": [_package_dir()]})
