@@ -275,6 +275,33 @@ def test_every_entry_round_trips_through_json() -> None:
             assert G.entry_from_json(data) == entry, data
 
 
+def test_entries_are_frozen_values_like_dataclasses() -> None:
+    """@entry (cheaper to define than @dataclass) keeps what the log's users rely on: fields
+    by name and position with defaults, immutability, equality and hashing by value, a repr
+    that names the fields, pickling and replace()."""
+    import dataclasses
+    import pickle
+
+    taken = G.StartingCardTaken(seat=1, team=1, card="KHA-2")
+    assert taken == G.StartingCardTaken(1, 1, "KHA-2") and not taken.drawn  # the default
+    assert hash(taken) == hash(G.StartingCardTaken(1, 1, "KHA-2"))
+    assert taken != G.StartingCardTaken(1, 1, "KHA-3") and taken != ("KHA-2",)
+    assert [name for name, _ in G.StartingCardTaken.FIELDS] == ["seat", "team", "card", "drawn"]
+    assert repr(taken) == "StartingCardTaken(seat=1, team=1, card='KHA-2', drawn=False)"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        taken.card = "KHA-3"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        setattr(taken, "other", 1)  # noqa: B010 (no such field)
+    with pytest.raises(TypeError):
+        G.StartingCardTaken(1, 1)  # type: ignore[call-arg]
+    assert pickle.loads(pickle.dumps(taken)) == taken
+    hidden = taken.redacted()
+    assert isinstance(hidden, G.StartingCardTaken) and hidden.card is None
+    assert hidden == taken.replace(card=None)
+    assert taken.card == "KHA-2"  # replace() made a copy
+    assert not hasattr(taken, "__dict__")  # slots, as before
+
+
 def test_every_entry_has_a_sentence_in_every_language() -> None:
     """Each kind (and variant) reads in en, nl and de with the same fields filled in."""
     for key, texts in templates().items():

@@ -19,8 +19,8 @@ Tiles are written by name (``"T3"``), units are unit codes (``units.py``) and ap
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, fields, replace
-from typing import Any, ClassVar, Final, TypeAlias
+from dataclasses import FrozenInstanceError, dataclass
+from typing import Any, ClassVar, Final, TypeAlias, TypeVar, dataclass_transform
 
 from .logtext import describe
 from .units import Seat, UnitCode, parse_unit_ref, unit_ref
@@ -36,10 +36,45 @@ Sink: TypeAlias = list["Entry"]
 
 
 class Entry:
-    """One thing that happened. Subclasses are frozen dataclasses with a ``KIND``."""
+    """One thing that happened. Subclasses are frozen value classes made by ``@entry``, with
+    a ``KIND``: they compare, hash, print and pickle by their fields, like a frozen
+    dataclass."""
 
     __slots__ = ()
     KIND: ClassVar[str] = ""
+    FIELDS: ClassVar[tuple[tuple[str, str], ...]] = ()  # (name, annotation text), by @entry
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def values(self) -> tuple[Any, ...]:
+        """Every field's value, in declaration order."""
+        return tuple([getattr(self, name) for name, _ in self.FIELDS])
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Entry)
+        return self.values() == other.values()
+
+    def __hash__(self) -> int:
+        return hash(self.values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name, _ in self.FIELDS)
+        return f"{type(self).__qualname__}({shown})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), self.values()
+
+    def replace(self: _E, **changes: Any) -> _E:
+        """A copy with some fields changed (``dataclasses.replace``)."""
+        values = dict(zip([name for name, _ in self.FIELDS], self.values(), strict=True))
+        values.update(changes)
+        return type(self)(**values)
 
     @property
     def private_to(self) -> int | None:
@@ -64,6 +99,35 @@ class Entry:
         return describe(self, lang, realms)
 
 
+_E = TypeVar("_E", bound=Entry)
+
+
+@dataclass_transform(frozen_default=True)
+def entry(cls: type[_E]) -> type[_E]:
+    """Make ``cls`` a frozen value class of its annotated fields (not the ``ClassVar`` ones):
+    what ``@dataclass(frozen=True, slots=True)`` makes of it, at a tenth of the cost. With
+    some 45 kinds of entry, dataclass's generated methods (six compiled per class) took half
+    of the command line's start-up; here only ``__init__`` is generated, the rest is Entry's."""
+    names = [(name, str(kind)) for name, kind in cls.__dict__.get("__annotations__", {}).items()
+             if not str(kind).startswith("ClassVar")]
+    defaults = {name: cls.__dict__[name] for name, _ in names if name in cls.__dict__}
+    namespace = {key: value for key, value in cls.__dict__.items()
+                 if key not in defaults and key not in ("__dict__", "__weakref__")}
+    namespace["__slots__"] = tuple(name for name, _ in names)
+    namespace["FIELDS"] = tuple(names)
+    params = ", ".join(f"{name}=_default_{name}" if name in defaults else name
+                       for name, _ in names)
+    body = "".join(f"    _set(self, {name!r}, {name})\n" for name, _ in names) or "    pass\n"
+    scope: dict[str, Any] = {"_set": object.__setattr__,
+                             **{f"_default_{name}": value for name, value in defaults.items()}}
+    exec(f"def __init__(self, {params}):\n{body}", scope)  # noqa: S102 (names from annotations)
+    init = scope["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    namespace["__init__"] = init
+    made: type[_E] = type(cls.__name__, cls.__bases__, namespace)
+    return made
+
+
 Convert = Callable[[Any], Any]
 _FIELDS: dict[str, tuple[tuple[str, Convert | None], ...]] = {}
 
@@ -74,7 +138,7 @@ def _fields_of(cls: type[Entry]) -> tuple[tuple[str, Convert | None], ...]:
     known = _FIELDS.get(cls.KIND)
     if known is None:
         known = _FIELDS[cls.KIND] = tuple(
-            (f.name, _converter(str(f.type))) for f in fields(cls))  # type: ignore[arg-type]
+            (name, _converter(kind)) for name, kind in cls.FIELDS)
     return known
 
 
@@ -161,7 +225,7 @@ class ScoreParts:
 # --- setup (section 5) ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class TurnOrderRolled(Entry):
     """R5.3: each round of rolls as (seat, face) pairs; the first player."""
 
@@ -171,7 +235,7 @@ class TurnOrderRolled(Entry):
     first: Seat
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class RealmNamed(Entry):
     """R5.5 roll_off: a player names the realm they want."""
 
@@ -180,7 +244,7 @@ class RealmNamed(Entry):
     realm: str
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class RealmRollOff(Entry):
     """R5.5 roll_off: players who named the same realm roll a D12 for it (rounds of rolls)."""
 
@@ -190,7 +254,7 @@ class RealmRollOff(Entry):
     winner: Seat
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class RealmTaken(Entry):
     """R5.5-R5.6: a player takes a realm and its kit."""
 
@@ -199,7 +263,7 @@ class RealmTaken(Entry):
     realm: str
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class StartingCardTaken(Entry):
     """R5.7: a starting magic card, chosen or drawn at random; only the team sees which."""
 
@@ -214,10 +278,10 @@ class StartingCardTaken(Entry):
         return self.team if self.card is not None else None
 
     def redacted(self) -> Entry | None:
-        return replace(self, card=None)
+        return self.replace(card=None)
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class CastlePlaced(Entry):
     """R5.8-R5.9: a castle on a spot, with the Crown, the special unit and the General."""
 
@@ -227,7 +291,7 @@ class CastlePlaced(Entry):
     units: tuple[UnitCode, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class StartingUnitPlaced(Entry):
     """R5.9: the basic unit of the player's choice on the home castle."""
 
@@ -240,7 +304,7 @@ class StartingUnitPlaced(Entry):
 # --- turns, phases, gold ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class TurnStarted(Entry):
     """R6.1: a player's turn begins (``turn`` counts every turn of the game from 1)."""
 
@@ -251,7 +315,7 @@ class TurnStarted(Entry):
     final_round: bool
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class GoldChanged(Entry):
     """Gold from or to the bank: ``delta`` (never below 0 gold, R2.5), the new ``gold`` and its
     ``cause``: an event card id, ``start`` (R5.11)."""
@@ -263,7 +327,7 @@ class GoldChanged(Entry):
     cause: str
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class Income(Entry):
     """R9.1: castles + other tiles // 2; nothing under The Gilded Silence (EG4, R9.4)."""
 
@@ -276,7 +340,7 @@ class Income(Entry):
     frozen: bool
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class EventCardDrawn(Entry):
     """R7.1: the top card of the event deck, shown to all (an end-game card too, R25.1)."""
 
@@ -286,7 +350,7 @@ class EventCardDrawn(Entry):
     deck_left: int
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class EventRoll(Entry):
     """A D6 an event card has a player roll (EV13-EV15)."""
 
@@ -296,7 +360,7 @@ class EventRoll(Entry):
     face: int
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class FinalRound(Entry):
     """R21.2-R21.3: the final round is triggered; ``turns`` more turns are played after this one
     (players eliminated before their turn skip it)."""
@@ -307,7 +371,7 @@ class FinalRound(Entry):
     turns: int
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class UnitPlaced(Entry):
     """A unit from the reserve onto the board for free: an event card (R7.8) or a magic card
     (R20.12); ``cause`` is the card id."""
@@ -319,7 +383,7 @@ class UnitPlaced(Entry):
     cause: Card
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class Spawned(Entry):
     """R8.1-R8.2: a free basic unit on a castle."""
 
@@ -329,7 +393,7 @@ class Spawned(Entry):
     tile: Tile
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class Upgraded(Entry):
     """A unit upgraded: bought (R11.8, ``cause`` ``purchase``) or free by an event card (R7.9)."""
 
@@ -341,7 +405,7 @@ class Upgraded(Entry):
     cause: str
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class UnitRemoved(Entry):
     """R7.12: a unit leaves the game by an event card (nobody's scalp)."""
 
@@ -352,7 +416,7 @@ class UnitRemoved(Entry):
     cause: Card
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class UnitReturned(Entry):
     """R7.14: a fallen unit comes back from a graveyard into its owner's reserve."""
 
@@ -363,7 +427,7 @@ class UnitReturned(Entry):
     cause: Card
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class Moved(Entry):
     """Units from one tile to another: ``cause`` is ``action`` (R10.2), ``reinforce`` (R12.1),
     ``invasion`` (R17.6) or a card (EV08, KHA-2, ZHO-2, ZHO-5)."""
@@ -376,7 +440,7 @@ class Moved(Entry):
     cause: str
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class Swapped(Entry):
     """R10.6 / R12.1 (c) / KHA-2: two sets of units change tiles."""
 
@@ -389,7 +453,7 @@ class Swapped(Entry):
     cause: str
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class Passed(Entry):
     """A player ends a phase without (further) action (R6.3): ``phase`` by its label."""
 
@@ -398,7 +462,7 @@ class Passed(Entry):
     phase: str
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class Bought(Entry):
     """R11.2-R11.6: a unit from the reserve placed for gold."""
 
@@ -409,7 +473,7 @@ class Bought(Entry):
     cost: int
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class Fortified(Entry):
     """R11.11: a castle upgraded."""
 
@@ -419,7 +483,7 @@ class Fortified(Entry):
     cost: int
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class CardTraded(Entry):
     """A magic card bought: ``swap`` (R11.12), ``extra`` (R11.14) or ``eliminated`` (R18.6).
     Which cards only the team may see (R5.13, R23.5)."""
@@ -437,10 +501,10 @@ class CardTraded(Entry):
         return self.team if self.taken is not None else None
 
     def redacted(self) -> Entry | None:
-        return replace(self, given=None, taken=None)
+        return self.replace(given=None, taken=None)
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class GoldGiven(Entry):
     """R23.11: gold to an ally."""
 
@@ -453,7 +517,7 @@ class GoldGiven(Entry):
 # --- battles (sections 16-18, 20) ---------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class BattleStarted(Entry):
     """R16.1-R16.4: the tiles, the side leaders and every unit on both tiles; ``volley`` for
     Volley from Afar (LAU-1), which is revealed with the attack (R16.9); each side's bonus
@@ -471,7 +535,7 @@ class BattleStarted(Entry):
     defence_bonus: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class CardCommitted(Entry):
     """R16.5: a side selects a card face down; the other team sees only that one was."""
 
@@ -485,10 +549,10 @@ class CardCommitted(Entry):
         return self.team if self.card is not None else None
 
     def redacted(self) -> Entry | None:
-        return replace(self, card=None)
+        return self.replace(card=None)
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class NoCard(Entry):
     """R16.5 / R16.26: a side declares no card (``window``: ``declare`` or ``after``)."""
 
@@ -497,7 +561,7 @@ class NoCard(Entry):
     window: str
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class CardRevealed(Entry):
     """R16.5, R16.9, R16.26: a side's card shown to all; ``holder`` is who held it (R23.23)."""
 
@@ -507,7 +571,7 @@ class CardRevealed(Entry):
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class CardSpent(Entry):
     """R20.6: the card's effect takes place and the card leaves the game."""
 
@@ -516,7 +580,7 @@ class CardSpent(Entry):
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class CardReturned(Entry):
     """R16.10, R16.12, R20.6: a revealed card whose effect never took place goes back to its
     holder's hand; ``rule`` says why."""
@@ -527,7 +591,7 @@ class CardReturned(Entry):
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class DiceRolled(Entry):
     """R16.14-R16.15: both pools, every die with its face and its unit or bonus."""
 
@@ -538,7 +602,7 @@ class DiceRolled(Entry):
     defence: tuple[Die, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class PairsCompared(Entry):
     """R16.16-R16.21: the dice sorted and paired, the defender's dropped die (mountain option,
     or -1), the hits each side takes and how many of them count (capped by its units)."""
@@ -552,7 +616,7 @@ class PairsCompared(Entry):
     defender_losses: int
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class HitsShared(Entry):
     """R23.22: a side leader shares the side's hits among its players as (seat, hits)."""
 
@@ -561,7 +625,7 @@ class HitsShared(Entry):
     shares: tuple[tuple[Seat, int], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class UnitKilled(Entry):
     """R16.22-R16.25, R20.10: a unit dies and is set aside; ``killer`` is the leader of the
     side credited with it, ``card`` the card that killed it (or ""), ``chosen`` whether its
@@ -576,7 +640,7 @@ class UnitKilled(Entry):
     chosen: bool
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class UnitSaved(Entry):
     """R20.11: a unit killed in this battle returns to a tile exactly as it was."""
 
@@ -587,7 +651,7 @@ class UnitSaved(Entry):
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class FallenUnit(Entry):
     """R16.28: where a killed unit goes at step G: ``graveyard`` (a scalp of ``seat``, R17.2),
     ``reserve`` (a special unit back to ``seat``, R14.7), ``trophies`` (a Crown, R18.5) or
@@ -599,7 +663,7 @@ class FallenUnit(Entry):
     seat: Seat
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class Eliminated(Entry):
     """R18.1-R18.6, R18.9: a player is out. ``by`` receives the special units (``specials``,
     now in its reserve) and the right to buy ``cards`` cards; ``removed`` are the units taken
@@ -614,7 +678,7 @@ class Eliminated(Entry):
     gold: int
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class CardsOffered(Entry):
     """R18.6: the eliminated player's cards the winner may now buy and look at."""
 
@@ -629,7 +693,7 @@ class CardsOffered(Entry):
         return self.team
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class LeftBehind(Entry):
     """R17.6-R17.7: units that do not fit on D stay on A."""
 
@@ -639,7 +703,7 @@ class LeftBehind(Entry):
     units: tuple[UnitCode, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class UpgradesLost(Entry):
     """R13.4, R17.4 with ``upgrade_loss = losing_side``: the surviving upgraded ``units`` of
     the side that lost (led by ``seat``) on ``tile`` are flipped back to unupgraded."""
@@ -650,7 +714,7 @@ class UpgradesLost(Entry):
     units: tuple[UnitCode, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class TileCaptured(Entry):
     """R17.8: the defended tile changes hands by the invasion (``lost_by`` held it)."""
 
@@ -661,7 +725,7 @@ class TileCaptured(Entry):
     castle: bool
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class BattleEnded(Entry):
     """R16.27-R16.31: ``result`` is ``attacker_won``, ``defender_held`` or ``stopped`` (R20.8);
     ``losses`` are the units that died in it, saved units not counted."""
@@ -675,7 +739,7 @@ class BattleEnded(Entry):
     losses: tuple[UnitCode, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@entry
 class GameOver(Entry):
     """Sections 21-22: how the game ended, the winner (or the winning ``team``), every score
     by its parts (None for eliminated players) and the tie-break rolls (R22.4)."""
@@ -730,8 +794,8 @@ def entry_from_json(data: dict[str, Any]) -> Entry:
     """The entry ``to_json`` wrote (round trip; FormatError-free input assumed)."""
     cls = ENTRY_KINDS[data["kind"]]
     values: dict[str, Any] = {}
-    for f in fields(cls):  # type: ignore[arg-type]
-        values[f.name] = _from_json(data[f.name], str(f.type))
+    for name, kind in cls.FIELDS:
+        values[name] = _from_json(data[name], kind)
     return cls(**values)
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import fields
 from functools import cache
 from importlib import resources
 from string import Formatter
@@ -190,8 +189,8 @@ def _compile(cls: type, key: str, lang: str) -> Compiled:
     template = table.get(key) or table[cls.KIND]  # type: ignore[attr-defined]
     text = template.get(lang) or template["en"]
     used = {name for _, name, _, _ in Formatter().parse(text) if name}
-    return text, tuple((f.name, _formatter(f.name, str(f.type))) for f in fields(cls)
-                       if f.name in used)
+    fields: tuple[tuple[str, str], ...] = cls.FIELDS  # type: ignore[attr-defined]
+    return text, tuple((name, _formatter(name, kind)) for name, kind in fields if name in used)
 
 
 def describe(entry: Any, lang: str = "en", realms: Sequence[int] = ()) -> str:
