@@ -73,3 +73,31 @@ def test_r23_an_allys_tile_is_no_front_line() -> None:
                    "C3": "3/crown"}, players=4, mode="team_2v2")
     front = GreedyBot()._frontline(SeatView(state, 0))
     assert {state.world.names[t] for t in front} == {"T2"}
+
+
+def test_greedy_chooses_the_same_from_a_lazy_action_list_and_from_a_plain_list() -> None:
+    """The greedy bot asks an ActionList for kinds instead of building it (mcts playouts run
+    it at every decision); from the same actions as a plain list it must choose the same,
+    at every decision of seeded games of each mode."""
+    from kaladan.rules.actionlist import ActionList
+    from kaladan.rules.apply import apply_unchecked
+    from kaladan.rules.config import Config
+    from kaladan.rules.legal import legal_actions
+    from kaladan.rules.setup import new_game
+
+    bot = GreedyBot()
+    lazy_lists = 0
+    for players, mode in ((2, "free_for_all"), (4, "team_2v2"), (6, "free_for_all")):
+        state = new_game(Config(players=players, mode=mode), 40 + players)
+        rng = random.Random(players)
+        while not state.is_over:
+            seat = state.pending.seat
+            legal = legal_actions(state)
+            lazy_lists += isinstance(legal, ActionList)
+            from_lazy = bot.choose(SeatView(state, seat), legal, random.Random(1))
+            from_plain = bot.choose(SeatView(state, seat), list(legal_actions(state)),
+                                    random.Random(1))
+            assert from_lazy == from_plain
+            apply_unchecked(state, from_lazy if rng.random() < 0.5
+                            else legal[rng.randrange(len(legal))])
+    assert lazy_lists > 100

@@ -172,6 +172,33 @@ def test_each_action_of_a_block_equals_the_built_block() -> None:
     assert checked > 1000
 
 
+def test_kinds_and_of_kind_agree_with_the_built_list_and_build_only_what_they_need() -> None:
+    """ActionList.kinds() and of_kind() (what the greedy bot asks in the Action phase) give
+    the built list's kinds and its actions of a kind, in order; kinds() builds no block of a
+    single kind (moves, swaps, buys), and of_kind(attack) none of those either."""
+    checked = 0
+    for state in POSITIONS:
+        seat = state.pending.seat
+        built = list(_GENERATORS[state.pending.kind](state, seat))
+        for ask in ("kinds", "attacks"):
+            fresh = _GENERATORS[state.pending.kind](state, seat)
+            if not isinstance(fresh, ActionList):
+                break
+            single = [(i, p) for i, p in enumerate(fresh.parts)
+                      if not isinstance(p, list) and p.kind()]
+            if ask == "kinds":
+                assert fresh.kinds() == {a.kind for a in built}
+            else:
+                assert list(fresh.of_kind(A.ATTACK)) == [a for a in built if a.kind == A.ATTACK]
+            assert all(fresh.parts[i] is block for i, block in single)  # still unbuilt
+            checked += bool(single)
+        fresh = _GENERATORS[state.pending.kind](state, seat)
+        if isinstance(fresh, ActionList):
+            for kind in {a.kind for a in built}:
+                assert list(fresh.of_kind(kind)) == [a for a in built if a.kind == kind]
+    assert checked > 500
+
+
 def test_an_action_list_is_a_sequence_and_a_list_is_not_an_action_list() -> None:
     """isinstance stays exact for the compiled class (it has ABC state of its own)."""
     assert isinstance([], Sequence) and isinstance((), Sequence)  # fill Sequence's caches

@@ -8,12 +8,13 @@ gives up its cheapest units and otherwise keeps its army together.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Final
 
 from .. import odds as odds_module
 from ..rules import actions as A
+from ..rules.actionlist import ActionList
 from ..rules.actions import Action
 from ..rules.errors import KaladanError
 from ..rules.units import CATAPULT, CROWN, GENERAL, SPECIAL, SWORD, owner_of, type_of, unit_value
@@ -29,35 +30,36 @@ class GreedyBot:
     name = "greedy"
 
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
-        kinds = {a.kind for a in legal}
+        # An ActionList is asked for kinds, so that the Action phase's hundreds of moves and
+        # swaps are built only when a rule below looks at them (the choice is the same).
+        lazy = legal if isinstance(legal, ActionList) else ActionList(list(legal))
+        kinds = lazy.kinds()
         if A.ATTACK in kinds:
-            best = self._best_attack(view, [a for a in legal if a.kind == A.ATTACK])
+            best = self._best_attack(view, list(lazy.of_kind(A.ATTACK)))
             if best is not None:
                 return best
         if A.MOVE in kinds and A.PASS in kinds:  # action or reinforcement: claim a tile
-            spread = self._spread(view, [a for a in legal if a.kind == A.MOVE])
+            spread = self._spread(view, lazy.of_kind(A.MOVE))
             if spread is not None:
                 return spread
         if A.MAGIC in kinds and A.NOMAGIC in kinds and not self._card_pays_off(view):
-            return next(a for a in legal if a.kind == A.NOMAGIC)
+            return next(lazy.of_kind(A.NOMAGIC))
         for kind in (A.MAGIC, A.SPAWN, A.PLACE, A.UPGRADE, A.DEPLOY, A.SAVE, A.KILL):
-            options = [a for a in legal if a.kind == kind]
-            if options:
-                return self._pick(view, options, rng)
+            if kind in kinds:
+                return self._pick(view, list(lazy.of_kind(kind)), rng)
         if A.BUY in kinds:
-            return self._best_buy(view, [a for a in legal if a.kind == A.BUY])
+            return self._best_buy(view, list(lazy.of_kind(A.BUY)))
         if A.CASUALTY in kinds or A.LEAVE in kinds:
             options = [a for a in legal if a.kind in (A.CASUALTY, A.LEAVE)]
             return min(options, key=lambda a: unit_value(a.units[0]))
         for kind in (A.FORTIFY, A.RETURN, A.LOSE):
-            options = [a for a in legal if a.kind == kind]
-            if options:
+            if kind in kinds:
+                options = list(lazy.of_kind(kind))
                 return (min(options, key=lambda a: unit_value(a.units[0]))
                         if kind == A.LOSE else options[0])
         for quiet in (A.PASS, A.END, A.NOMAGIC, A.GOLD):
-            for action in legal:
-                if action.kind == quiet:
-                    return action
+            if quiet in kinds:
+                return next(lazy.of_kind(quiet))
         return legal[rng.randrange(len(legal))]
 
     def _pick(self, view: SeatView, options: list[Action], rng: random.Random) -> Action:
@@ -75,7 +77,7 @@ class GreedyBot:
     def _empty(self, view: SeatView) -> set[int]:
         return {t for t, units in enumerate(view.board) if not units}
 
-    def _spread(self, view: SeatView, moves: list[Action]) -> Action | None:
+    def _spread(self, view: SeatView, moves: Iterable[Action]) -> Action | None:
         """One unit (never the Crown) onto an empty tile, from a tile that keeps a unit."""
         board = view.board
         for action in moves:

@@ -38,6 +38,10 @@ class Block:
         a membership test builds only the blocks that may hold it."""
         return True
 
+    def kind(self) -> str:
+        """The kind of every action of the block, or ``""`` when they may differ."""
+        return ""
+
 
 @final
 class ActionList(Sequence[Action]):
@@ -129,6 +133,35 @@ class ActionList(Sequence[Action]):
 
     def __iter__(self) -> Iterator[Action]:
         return iter(self.as_list())
+
+    def kinds(self) -> set[str]:
+        """The kinds of action in the list, building only the blocks of mixed kinds (a bot
+        that looks for attacks need not build the hundreds of moves and swaps)."""
+        if self._all is not None:
+            return {a.kind for a in self._all}
+        out: set[str] = set()
+        for i in range(len(self.parts)):
+            part = self.parts[i]
+            kind = "" if isinstance(part, list) else part.kind()
+            if kind:
+                out.add(kind)  # a block is added only when it has actions
+            else:
+                for action in self.part(i):
+                    out.add(action.kind)
+        return out
+
+    def of_kind(self, kind: str) -> Iterator[Action]:
+        """The actions of ``kind`` in list order, building a block only when reached and only
+        if it may hold that kind."""
+        for i in range(len(self.parts)):
+            part = self.parts[i]
+            if not isinstance(part, list):
+                block_kind = part.kind()
+                if block_kind and block_kind != kind:
+                    continue
+            for action in self.part(i):
+                if action.kind == kind:
+                    yield action
 
     def __contains__(self, action: object) -> bool:
         """Builds only the blocks that may hold ``action`` (a checked ``apply`` asks this of

@@ -295,6 +295,9 @@ class MoveBlock(Block):
     def get(self, j: int) -> Action:
         return Action(A.MOVE, self.tile, self.tile2, tile_info(self.units).subset(j))
 
+    def kind(self) -> str:
+        return A.MOVE
+
     def may_hold(self, action: Action) -> bool:
         return action.kind == A.MOVE and action.tile == self.tile and action.tile2 == self.tile2
 
@@ -315,6 +318,9 @@ class SingleMoveBlock(Block):
 
     def get(self, j: int) -> Action:
         return Action(A.MOVE, self.tile, self.tile2, (self.kinds[j],))
+
+    def kind(self) -> str:
+        return A.MOVE
 
     def may_hold(self, action: Action) -> bool:
         return action.kind == A.MOVE and action.tile == self.tile and action.tile2 == self.tile2
@@ -401,6 +407,9 @@ class SwapBlock(Block):
         ia, ib = divmod(j, size_b)
         return Action(A.SWAP, self.tile, self.tile2, info_a.subset(start_a + ia),
                       info_b.subset(start_b + ib))
+
+    def kind(self) -> str:
+        return A.SWAP
 
     def may_hold(self, action: Action) -> bool:
         return action.kind == A.SWAP and action.tile == self.tile and action.tile2 == self.tile2
@@ -607,6 +616,9 @@ class BuyBlock(Block):
     def get(self, j: int) -> Action:
         tile, k = divmod(j, len(self.units))
         return Action(A.BUY, self.tiles[tile], -1, (self.units[k],))
+
+    def kind(self) -> str:
+        return A.BUY
 
     def may_hold(self, action: Action) -> bool:
         return action.kind == A.BUY and action.tile in self.tiles
