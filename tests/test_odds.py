@@ -157,6 +157,38 @@ def test_losses_equal_brute_force_with_caps(spec: BattleSpec) -> None:
     assert sum(as_dict(result).values()) == 1
 
 
+def test_win_chance_is_the_float_of_the_exact_chance_of_winning() -> None:
+    """win_chance (what the greedy bot weighs attacks by) is float(attacker_wins) exactly,
+    over random battles of every unit type, terrain, option and Scales; and it refuses the
+    same impossible battles."""
+    from kaladan.odds import battle_odds, win_chance
+
+    rng = random.Random(7)
+    types = [SWORD, ARCHER, SHIELD, GENERAL, CATAPULT, CROWN]
+    terrains = [FIELD, FOREST, MOUNTAIN, CASTLE]
+    for spec in UNIT_BATTLES:
+        assert win_chance(spec) == float(battle_odds(spec).attacker_wins)
+    compared = 0
+    while compared < 150:
+        attackers = tuple(att(rng.choice(types[:-1]), rng.random() < 0.3)
+                          for _ in range(rng.randint(1, 3)))
+        defenders = tuple(sorted({dfd(rng.choice(types), rng.random() < 0.3)
+                                  for _ in range(rng.randint(1, 3))}))
+        d_terrain = rng.choice(terrains)
+        spec = BattleSpec(attackers, defenders, rng.choice(terrains), d_terrain,
+                          fortified=d_terrain == CASTLE and rng.random() < 0.5,
+                          options=DiceOptions(mountain_defence=rng.choice(
+                              ("keep_all", "drop_lowest"))), scales=rng.random() < 0.3)
+        try:
+            expected = float(battle_odds(spec).attacker_wins)
+        except OddsError:
+            with pytest.raises(OddsError):
+                win_chance(spec)
+            continue
+        assert win_chance(spec) == expected
+        compared += 1
+
+
 def test_ex5_hits_beyond_the_units_present_are_ignored() -> None:
     """EX5: D10 D10 + Forest D10 against D8 D8 D8; the attacker loses at most its one unit."""
     result = odds([att(CATAPULT)], [dfd(SWORD)] * 3, FOREST, FIELD)

@@ -74,6 +74,7 @@ __all__ = [
     "hit_distribution",
     "odds",
     "odds_for_attack",
+    "win_chance",
 ]
 
 ATTACKER: Final = 0  # the owner seat of attacking units in a standalone query
@@ -485,15 +486,35 @@ def dice_pools(spec: BattleSpec) -> tuple[list[int], list[int], bool]:
     return attack, defence, drop
 
 
-def battle_odds(spec: BattleSpec) -> Odds:
-    """Exact odds of one battle without Crown protection (R16.21): see the module doc."""
+def _check_spec(spec: BattleSpec) -> None:
     _check_side(spec.attackers, spec.a_terrain, "attacker")
     _check_side(spec.defenders, spec.d_terrain, "defender")
     if spec.fortified and spec.d_terrain != Terrain.CASTLE:
         raise OddsError("only a castle tile can be upgraded (R19.4)")
+
+
+def battle_odds(spec: BattleSpec) -> Odds:
+    """Exact odds of one battle without Crown protection (R16.21): see the module doc."""
+    _check_spec(spec)
     attack, defence, drop = dice_pools(spec)
     hits = hit_distribution(attack, defence, drop, spec.scales)
     return _losses(hits, len(spec.attackers), len(spec.defenders))
+
+
+def win_chance(spec: BattleSpec) -> float:
+    """``float(battle_odds(spec).attacker_wins)`` without the fractions of every outcome, for
+    bots that weigh many attacks: the same float, since both are the correctly rounded
+    quotient of the same two integers (the attacker wins when the hits on the defender reach
+    its units, R16.27)."""
+    _check_spec(spec)
+    attack, defence, drop = dice_pools(spec)
+    hits = hit_distribution(attack, defence, drop, spec.scales)
+    need = len(spec.defenders)
+    won = 0
+    for _, on_defender, rolls in hits.counts:
+        if on_defender >= need:
+            won += rolls
+    return won / hits.total
 
 
 def odds(attackers: Sequence[UnitCode], defenders: Sequence[UnitCode],

@@ -147,11 +147,9 @@ def _win_chance(attackers: tuple[int, ...], defenders: tuple[int, ...], a_terrai
     """The exact chance that the attack wins (``kaladan.odds``), memoised: bots and search
     playouts ask about the same few battles over and over."""
     try:
-        result = odds_module.odds(attackers, defenders, a_terrain, d_terrain,
-                                  fortified=fortified,
-                                  options=dict(zip(odds_module.DICE_OPTIONS, options,
-                                                   strict=True)),
-                                  scales=scales)
+        dice = odds_module.DiceOptions(**dict(zip(odds_module.DICE_OPTIONS, options,
+                                                  strict=True)))
+        return odds_module.win_chance(odds_module.BattleSpec(
+            attackers, defenders, a_terrain, d_terrain, fortified, dice, scales=scales))
     except KaladanError:
         return None
-    return float(result.attacker_wins)
