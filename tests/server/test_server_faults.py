@@ -25,7 +25,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from live_support import GENEROUS, LiveServer, sqlite_url
-from server_support import auth, create, join_all
+from server_support import auth, create, join_all, listed
 from sqlalchemy import create_engine, update
 
 from kaladan.bots.base import SeatView
@@ -101,7 +101,7 @@ def outage_then_recovery(client: TestClient, game_id: str, tokens: dict[int, str
     shown = client.get(f"/api/games/{game_id}/view", headers=auth(tokens[seat])).json()
     with outage():
         for attempt in ({"index": 0, "version": shown["version"]},
-                        {"action": shown["legal"][-1]["text"]},
+                        {"action": listed(shown)[-1]["text"]},
                         {"index": 0}):
             r = client.post(f"/api/games/{game_id}/actions", headers=auth(tokens[seat]),
                             json=attempt)

@@ -14,7 +14,7 @@ from ..rules.legal import gift_allies, legal_actions
 from ..rules.observe import observe
 from ..rules.state import GameState
 from ..rules.world import Terrain
-from .choices import action_tiles, refs, split
+from .choices import action_tiles, compact, refs, split
 from .hints import advice
 from .history import History
 from .live import CachedView, LiveGame, ShownEntry, Snapshot, dumps
@@ -247,11 +247,16 @@ def cached_view(live: LiveGame, seat: int | None) -> CachedView:
         actions = legal_actions(state)
         count = len(actions)
         listed, moves, swaps = split(actions, state.world.names)
-        legal = [action_json(i, a, state) for i, a in listed]
+        legal = [compact(action_json(i, a, state)) for i, a in listed]
+    observation = observe(state, seat)
+    board = observation["board"]
+    for entry in moves:  # most often a tile's units are the board's: not sent twice
+        if entry["units"] == board.get(entry["from"]):
+            del entry["units"]
     view = {
         "game_id": live.game_id, "seat": seat, "version": snapshot.version,
         "status": live.status,
-        "observation": observe(state, seat),
+        "observation": observation,
         "to_move": to_move, "your_turn": your_turn, "legal_count": count, "legal": legal,
         "moves": moves, "swaps": swaps,
         "gift": gift_offer(state, seat), "result": result_json(state),
