@@ -16,6 +16,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from ..bots.base import Bot
@@ -162,12 +163,18 @@ class CachedView:
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+# The C encoder that ``_ENCODER.encode`` makes anew on every call, made once: a third of the
+# time of encoding a view went into making it. No cycle check (views are trees).
+_C_ENCODER = None if c_make_encoder is None else c_make_encoder(
+    None, _ENCODER.default, encode_basestring, None, ":", ",", False, False, False)
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON text, as sent to clients (one encoder for all: making one per call costs
-    more than encoding a log entry)."""
-    return _ENCODER.encode(value)
+    """Compact JSON text, as sent to clients: what ``_ENCODER.encode`` makes, with one C
+    encoder for all (making one per call costs more than encoding a log entry)."""
+    if _C_ENCODER is None or isinstance(value, str):
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODER(value, 0))
 
 
 @dataclass(eq=False)
