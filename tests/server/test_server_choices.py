@@ -24,7 +24,7 @@ from kaladan.server.choices import (
     move_units,
     sub_multisets,
 )
-from kaladan.server.views import build_view
+from kaladan.server.views import action_json, build_view
 
 
 def actions_of(texts: list[str], state: GameState) -> list[Action]:
@@ -57,6 +57,7 @@ def check_view(view: dict[str, Any], state: GameState) -> int:
         entry = expand_listed(compact)
         assert compact == choices.compact(entry)  # nothing left out that is not implied
         action = legal[entry["index"]]
+        assert entry == action_json(entry["index"], action, state)  # memoised alike
         assert entry["text"] == format_action(action, state)
         assert entry["kind"] == action.kind
         assert parse_action(entry["text"], state) == action

@@ -125,3 +125,22 @@ def test_refused_steps_fail_only_their_own_game(tmp_path: Path) -> None:
 def _rows(game_id: str, first: int, n: int) -> list[dict[str, Any]]:
     return [{"game_id": game_id, "index": first + i, "seat": seat, "action": action,
              "chance": chance} for i, (seat, action, chance) in enumerate(_steps(n))]
+
+
+def test_steps_are_stored_as_sqlalchemy_would_store_them(tmp_path: Path) -> None:
+    """The group writer's own SQL on SQLite writes the rows and JSON text SQLAlchemy's
+    insert wrote, and they load back."""
+    store = _store_with_games(tmp_path, 1)
+    try:
+        store.add_steps("g0", 0, [(1, "move T1 T2 0/sword", [6, 0, 12]), (0, "pass", [])],
+                        "over")
+        with store.engine.connect() as c:
+            raw = c.exec_driver_sql('SELECT "index", seat, action, chance FROM steps '
+                                    'ORDER BY "index"').all()
+        assert [tuple(r) for r in raw] == [(0, 1, "move T1 T2 0/sword", json.dumps([6, 0, 12])),
+                                           (1, 0, "pass", json.dumps([]))]
+        loaded = store.load("g0")
+        assert loaded is not None and loaded.status == "over"
+        assert loaded.steps == [(1, "move T1 T2 0/sword", [6, 0, 12]), (0, "pass", [])]
+    finally:
+        store.dispose()

@@ -8,7 +8,6 @@ game is rebuilt by replaying its steps (``service.rebuild``).
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -171,6 +170,16 @@ class GroupCommit:
             item.done = True
 
 
+def chance_json(chance: Sequence[int]) -> str:
+    """A step's chance outcomes (whole numbers) as the JSON text SQLAlchemy's JSON type
+    writes (``json.dumps``), without the cost of a JSON encoder per step.
+
+    >>> chance_json([3, 0, 5])  # json.dumps([3, 0, 5])
+    '[3, 0, 5]'
+    """
+    return "[" + ", ".join([str(int(x)) for x in chance]) + "]"
+
+
 def default_database_url() -> str:
     """A SQLite file in the user's data directory (created when missing)."""
     folder = Path(platformdirs.user_data_dir("kaladan"))
@@ -305,7 +314,7 @@ class Store:
         batch, more than the commit itself. A refusal rolls back, drops the connection
         (the next batch opens a new one) and is raised as SQLAlchemy's error."""
         rows = [(row["game_id"], row["index"], row["seat"], row["action"],
-                 json.dumps(row["chance"])) for item in batch for row in item.rows]
+                 chance_json(row["chance"])) for item in batch for row in item.rows]
         statuses = [(item.status, item.game_id) for item in batch if item.status is not None]
         connection = self._steps_connection
         if connection is None:
