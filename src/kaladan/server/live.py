@@ -195,8 +195,11 @@ class LiveGame:
     owner: str = ""  # hash of the creating client's address: its bots share its quota
     seed_public: bool = False  # the creator chose the seed (R3.1): every seat may know it
     hints: bool = False  # advice on request (hints.py), chosen when the game was created
+    # every seat has joined (asked at every bot decision): kept up to date by ``forget_views``
+    all_joined: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
+        self.all_joined = all(s.joined for s in self.seats)
         self.publish()
 
     @property
@@ -220,6 +223,7 @@ class LiveGame:
 
     def forget_views(self) -> None:
         """Seats joined: the cached views' status is out of date."""
+        self.all_joined = all(s.joined for s in self.seats)
         self.view_cache.clear()
 
     @property
@@ -231,7 +235,7 @@ class LiveGame:
     def status(self) -> str:
         if self.game.is_over:
             return "over"
-        return "running" if all(s.joined for s in self.seats) else "open"
+        return "running" if self.all_joined else "open"
 
     def publish(self) -> None:
         """Let views show the decisions applied so far and their log entries (once they
