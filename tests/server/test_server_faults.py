@@ -322,7 +322,8 @@ def test_a_search_is_stopped_by_the_servers_cap_whatever_its_parameters() -> Non
 
 
 def test_settings_refuse_nonsense() -> None:
-    for bad in ({"rate": 0}, {"live_games": 0}, {"bot_seconds": -1}, {"bot_delay": -1}):
+    for bad in ({"rate": 0}, {"live_games": 0}, {"bot_seconds": -1}, {"bot_delay": -1},
+                {"gc_threshold": -1}):
         with pytest.raises(ValueError):
             ServerSettings(**bad)  # type: ignore[arg-type]
 
