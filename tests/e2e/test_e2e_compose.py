@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 from kaladan.rules.actionlist import ActionList
 from kaladan.rules.actions import SWAP
 from kaladan.rules.state import Decision
+from kaladan.server.choices import named_form
 
 # Seeds whose scripted game reaches the decision soon (tests/e2e: found by scripted_steps).
 MOVE_SEED = 4  # seat 0's first Action phase: a tile of two units or more with moves
@@ -51,8 +52,8 @@ def free_upgrade(state: Any, legal: Any) -> bool:
 
 
 def seat_view(server: str, game_id: str, token: str) -> dict[str, Any]:
-    view: dict[str, Any] = http_json(server, "GET", f"/api/games/{game_id}/view", token=token)
-    return view
+    """The seat's view, its legal actions in the named form (as the page reads them)."""
+    return named_form(http_json(server, "GET", f"/api/games/{game_id}/view", token=token))
 
 
 def last_entry(server: str, game_id: str, kind: str) -> dict[str, Any]:

@@ -22,6 +22,8 @@ from e2e_support import (
 )
 from playwright.sync_api import expect
 
+from kaladan.server.choices import named_form
+
 # Seats 0 and 2 (team 0) are human, 1 and 3 greedy bots; with this seed the bots hand the
 # first decision to a human while both humans have gold.
 GIFT_SEED = 11
@@ -36,8 +38,7 @@ def seat_view(server: str, game_id: str, token: str) -> dict[str, Any]:
     request = urllib.request.Request(f"{server}/api/games/{game_id}/view",
                                      headers={"Authorization": f"Bearer {token}"})
     with urllib.request.urlopen(request, timeout=10) as response:
-        view: dict[str, Any] = json.load(response)
-    return view
+        return named_form(json.load(response))  # as the page reads it
 
 
 def test_a_player_gives_gold_while_the_ally_decides(browser: Any, server: str) -> None:

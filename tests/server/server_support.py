@@ -9,6 +9,8 @@ from urllib.parse import parse_qs, urlparse
 
 from fastapi.testclient import TestClient
 
+from kaladan.server.choices import expand_listed
+
 
 def create(client: TestClient, seats: list[str], **fields: Any) -> dict[str, Any]:
     r = client.post("/api/games", json={"seats": seats, **fields})
@@ -30,6 +32,11 @@ def join_all(client: Any, created: dict[str, Any]) -> dict[int, str]:
         assert r.status_code == 200, r.text
         tokens[link["seat"]] = r.json()["token"]
     return tokens
+
+
+def listed(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """A view's listed actions with every field (the view leaves out what is implied)."""
+    return [expand_listed(e) for e in view["legal"]]
 
 
 def auth(token: str) -> dict[str, str]:

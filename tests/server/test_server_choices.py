@@ -16,8 +16,15 @@ from server_support import auth, create, join_all, wait_for_humans
 from kaladan.rules.actions import Action, format_action, parse_action
 from kaladan.rules.legal import legal_actions
 from kaladan.rules.state import Decision, GameState
-from kaladan.server.choices import expand_moves, expand_swaps, sub_multisets
-from kaladan.server.views import build_view
+from kaladan.server import choices
+from kaladan.server.choices import (
+    expand_listed,
+    expand_moves,
+    expand_swaps,
+    move_units,
+    sub_multisets,
+)
+from kaladan.server.views import action_json, build_view
 
 
 def actions_of(texts: list[str], state: GameState) -> list[Action]:
@@ -28,13 +35,15 @@ def groups(view: dict[str, Any]) -> list[tuple[str, int, int, list[str], set[str
     """The view's moves (per destination) and swaps as (kind, first index, count, the texts
     the form stands for, the tiles)."""
     out = []
+    board = view["observation"]["board"]
     for moves in view["moves"]:
-        for to, texts in zip(moves["to"], expand_moves(moves), strict=True):
-            out.append(("move", to["index"], to["count"], texts, {moves["from"], to["tile"]}))
+        for to, texts in zip(moves["to"], expand_moves(moves, board), strict=True):
+            tile, _, index, count = to
+            out.append(("move", index, count, texts, {moves["from"], tile}))
     for swaps in view["swaps"]:
-        for shape, texts in zip(swaps["shapes"], expand_swaps(swaps, view["moves"]),
+        for shape, texts in zip(swaps["shapes"], expand_swaps(swaps, view["moves"], board),
                                 strict=True):
-            out.append(("swap", shape["index"], shape["count"], texts, set(swaps["tiles"])))
+            out.append(("swap", shape[4], shape[5], texts, set(swaps["tiles"])))
     return out
 
 
@@ -44,8 +53,11 @@ def check_view(view: dict[str, Any], state: GameState) -> int:
     legal = legal_actions(state)
     assert view["legal_count"] == len(legal)
     covered: list[int] = []
-    for entry in view["legal"]:
+    for compact in view["legal"]:
+        entry = expand_listed(compact)
+        assert compact == choices.compact(entry)  # nothing left out that is not implied
         action = legal[entry["index"]]
+        assert entry == action_json(entry["index"], action, state)  # memoised alike
         assert entry["text"] == format_action(action, state)
         assert entry["kind"] == action.kind
         assert parse_action(entry["text"], state) == action
@@ -111,17 +123,18 @@ def random_composition(view: dict[str, Any], rng: random.Random) -> str:
     """An action made up as a page makes it: some units of a source tile to one of its
     destinations, or some units each way between a pair of tiles (named either way round),
     in any order."""
+    board = view["observation"]["board"]
     if any(m["to"] for m in view["moves"]) and (not view["swaps"] or rng.random() < 0.7):
         moves = rng.choice([m for m in view["moves"] if m["to"]])
-        to = rng.choice(moves["to"])
-        units = rng.sample(moves["units"], rng.randint(1, to["most"]))
-        return f"move {moves['from']} {to['tile']} {','.join(units)}"
+        tile, most, _, _ = rng.choice(moves["to"])
+        units = rng.sample(move_units(moves, board), rng.randint(1, most))
+        return f"move {moves['from']} {tile} {','.join(units)}"
     swaps = rng.choice(view["swaps"])
-    shape = rng.choice(swaps["shapes"])
+    low, high, low2, high2, _, _ = rng.choice(swaps["shapes"])
     a, b = swaps["tiles"]
-    units = {m["from"]: m["units"] for m in view["moves"]}
-    first, second = rng.choice([(x, y) for x in sub_multisets(units[a], *shape["sizes"])
-                                for y in sub_multisets(units[b], *shape["sizes2"])
+    units = {m["from"]: move_units(m, board) for m in view["moves"]}
+    first, second = rng.choice([(x, y) for x in sub_multisets(units[a], low, high)
+                                for y in sub_multisets(units[b], low2, high2)
                                 if x != y])
     if rng.random() < 0.5:
         return f"swap {b} {a} {','.join(second)} {','.join(first)}"
@@ -147,7 +160,7 @@ def test_composed_actions_are_accepted_and_the_whole_list_comes_on_request(
         assert whole["version"] == view["version"]
         assert len(whole["legal"]) == view["legal_count"]
         assert [e["index"] for e in whole["legal"]] == list(range(view["legal_count"]))
-        listed = {e["index"]: e for e in view["legal"]}
+        listed = {e["index"]: expand_listed(e) for e in view["legal"]}
         assert all(whole["legal"][i] == e for i, e in listed.items())
         for kind, first, count, _, _ in groups(view):
             texts = [e["text"] for e in whole["legal"][first:first + count]]

@@ -4,6 +4,7 @@ keeping one game's refused steps its own."""
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 from concurrent.futures import ThreadPoolExecutor
@@ -12,12 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from live_support import live_game, sqlite_url
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from kaladan.odds import odds_for_attack
 from kaladan.rules.actions import ATTACK, format_action
+from kaladan.server import create_app
+from kaladan.server.settings import ServerSettings
 from kaladan.server.storage import QueuedSteps, Store, steps
 from kaladan.server.views import action_text, attack_odds, build_view, view_text
 
@@ -125,3 +129,33 @@ def test_refused_steps_fail_only_their_own_game(tmp_path: Path) -> None:
 def _rows(game_id: str, first: int, n: int) -> list[dict[str, Any]]:
     return [{"game_id": game_id, "index": first + i, "seat": seat, "action": action,
              "chance": chance} for i, (seat, action, chance) in enumerate(_steps(n))]
+
+
+def test_steps_are_stored_as_sqlalchemy_would_store_them(tmp_path: Path) -> None:
+    """The group writer's own SQL on SQLite writes the rows and JSON text SQLAlchemy's
+    insert wrote, and they load back."""
+    store = _store_with_games(tmp_path, 1)
+    try:
+        store.add_steps("g0", 0, [(1, "move T1 T2 0/sword", [6, 0, 12]), (0, "pass", [])],
+                        "over")
+        with store.engine.connect() as c:
+            raw = c.exec_driver_sql('SELECT "index", seat, action, chance FROM steps '
+                                    'ORDER BY "index"').all()
+        assert [tuple(r) for r in raw] == [(0, 1, "move T1 T2 0/sword", json.dumps([6, 0, 12])),
+                                           (1, 0, "pass", json.dumps([]))]
+        loaded = store.load("g0")
+        assert loaded is not None and loaded.status == "over"
+        assert loaded.steps == [(1, "move T1 T2 0/sword", [6, 0, 12]), (0, "pass", [])]
+    finally:
+        store.dispose()
+
+
+def test_the_app_sets_the_collectors_threshold_while_it_runs(tmp_path: Path) -> None:
+    """``gc_threshold`` holds while the app runs; the process's own comes back after."""
+    before = gc.get_threshold()
+    settings = ServerSettings(gc_threshold=12_345)
+    with TestClient(create_app(sqlite_url(tmp_path), settings)):
+        assert gc.get_threshold() == (12_345, *before[1:])
+    assert gc.get_threshold() == before
+    with TestClient(create_app(sqlite_url(tmp_path), ServerSettings(gc_threshold=0))):
+        assert gc.get_threshold() == before  # 0: the interpreter's

@@ -25,7 +25,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from live_support import GENEROUS, LiveServer, sqlite_url
-from server_support import auth, create, join_all
+from server_support import auth, create, join_all, listed
 from sqlalchemy import create_engine, update
 
 from kaladan.bots.base import SeatView
@@ -101,7 +101,7 @@ def outage_then_recovery(client: TestClient, game_id: str, tokens: dict[int, str
     shown = client.get(f"/api/games/{game_id}/view", headers=auth(tokens[seat])).json()
     with outage():
         for attempt in ({"index": 0, "version": shown["version"]},
-                        {"action": shown["legal"][-1]["text"]},
+                        {"action": listed(shown)[-1]["text"]},
                         {"index": 0}):
             r = client.post(f"/api/games/{game_id}/actions", headers=auth(tokens[seat]),
                             json=attempt)
@@ -322,7 +322,8 @@ def test_a_search_is_stopped_by_the_servers_cap_whatever_its_parameters() -> Non
 
 
 def test_settings_refuse_nonsense() -> None:
-    for bad in ({"rate": 0}, {"live_games": 0}, {"bot_seconds": -1}, {"bot_delay": -1}):
+    for bad in ({"rate": 0}, {"live_games": 0}, {"bot_seconds": -1}, {"bot_delay": -1},
+                {"gc_threshold": -1}):
         with pytest.raises(ValueError):
             ServerSettings(**bad)  # type: ignore[arg-type]
 

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 from fastapi.testclient import TestClient
 from live_support import GENEROUS, LiveServer, sqlite_url
-from server_support import auth, create, join_all
+from server_support import auth, create, join_all, listed
 from ws_support import Socket, run_async
 
 from kaladan.game import Game, is_gift
@@ -28,7 +28,7 @@ def gold(view: dict[str, Any]) -> list[int]:
 
 
 def non_gift(view: dict[str, Any]) -> list[str]:
-    return [a["text"] for a in view["legal"] if a["kind"] != "gift"]
+    return [a["text"] for a in listed(view) if a["kind"] != "gift"]
 
 
 def views(http: Any, game_id: str, tokens: dict[int, str]) -> dict[int | None, Any]:
@@ -60,7 +60,7 @@ def test_views_say_what_each_seat_may_give(client: TestClient) -> None:
         view = before[seat]
         ally = (seat + 2) % 4  # R23.2: alternating seats
         assert view["gift"] == {"allies": [ally], "max": gold(view)[seat]}, seat
-        gifts = [a["text"] for a in view["legal"] if a["kind"] == "gift"]
+        gifts = [a["text"] for a in listed(view) if a["kind"] == "gift"]
         # Only the seat to decide has a legal list, gifts included; the others give by text.
         assert gifts == ([f"gift {ally} {n}" for n in range(1, gold(view)[seat] + 1)]
                          if seat == to_move else [])
@@ -144,7 +144,7 @@ def test_the_seat_to_decide_gives_by_index_and_keeps_the_decision(client: TestCl
     game_id, tokens, before = team_game(client)
     to_move = before[None]["to_move"]
     view = before[to_move]
-    gift = next(a for a in view["legal"] if a["kind"] == "gift")
+    gift = next(a for a in listed(view) if a["kind"] == "gift")
     r = client.post(f"/api/games/{game_id}/actions", headers=auth(tokens[to_move]),
                     json={"index": gift["index"], "version": view["version"]})
     assert r.status_code == 200, r.text
@@ -187,7 +187,7 @@ def test_gifts_out_of_turn_survive_a_restart(tmp_path: Path) -> None:
                     assert r.json()["to_move"] == to_move
                     gifts += 1
             view = client.get(f"/api/games/{game_id}/view", headers=auth(tokens[to_move])).json()
-            choices = [a for a in view["legal"] if a["kind"] != "gift"]
+            choices = [a for a in listed(view) if a["kind"] != "gift"]
             r = client.post(f"/api/games/{game_id}/actions", headers=auth(tokens[to_move]),
                             json={"index": rng.choice(choices)["index"]})
             assert r.status_code == 200, r.text
@@ -265,7 +265,7 @@ def test_a_gift_waits_for_a_thinking_bot_and_the_bot_plays_on(tmp_path: Path) ->
             if to_move in tokens:  # a human decides: play on
                 view = client.get(f"/api/games/{game_id}/view",
                                   headers=auth(tokens[to_move])).json()
-                choice = next(a for a in view["legal"] if a["kind"] != "gift")
+                choice = next(a for a in listed(view) if a["kind"] != "gift")
                 client.post(f"/api/games/{game_id}/actions", headers=auth(tokens[to_move]),
                             json={"index": choice["index"]})
                 continue

@@ -6,7 +6,7 @@ import random
 
 from fastapi.testclient import TestClient
 from live_support import GENEROUS
-from server_support import auth, create, join_all, join_code, play_http
+from server_support import auth, create, join_all, join_code, listed, play_http
 
 from kaladan.server import create_app
 
@@ -86,7 +86,7 @@ def test_views_name_legal_actions_and_exact_odds(client: TestClient) -> None:
     rng = random.Random(2)
     for _ in range(400):  # play until the human seat may attack
         view = client.get(f"/api/games/{game_id}/view", headers=auth(tokens[0])).json()
-        attacks = [a for a in view["legal"] if a["kind"] == "attack"]
+        attacks = [a for a in listed(view) if a["kind"] == "attack"]
         if attacks:
             break
         view = play_http(client, game_id, tokens, rng, 1)
@@ -100,10 +100,10 @@ def test_views_name_legal_actions_and_exact_odds(client: TestClient) -> None:
         odds = asked["odds"][attack["text"]]
         p, q = map(int, odds["attacker_wins_exact"].split("/"))
         assert abs(p / q - odds["attacker_wins"]) < 1e-12
-    blocks = [*(to for m in view["moves"] for to in m["to"]),
-              *(shape for s in view["swaps"] for shape in s["shapes"])]
+    blocks = [*(to[-2:] for m in view["moves"] for to in m["to"]),  # [..., index, count]
+              *(shape[-2:] for s in view["swaps"] for shape in s["shapes"])]
     covered = [a["index"] for a in view["legal"]] + [
-        i for b in blocks for i in range(b["index"], b["index"] + b["count"])]
+        i for index, count in blocks for i in range(index, index + count)]
     assert sorted(covered) == list(range(view["legal_count"]))  # listed or grouped, once
 
 
@@ -216,12 +216,12 @@ def test_422_names_the_rule_and_changes_nothing(client: TestClient) -> None:
     game_id = created["game_id"]
     view = client.get(f"/api/games/{game_id}/view", headers=auth(tokens[0])).json()
     for _ in range(200):  # find a decision where passing or ending is not legal
-        texts = {a["text"] for a in view["legal"]}
+        texts = {a["text"] for a in listed(view)}
         if view["your_turn"] and "pass" not in texts:
             break
         view = play_http(client, game_id, tokens, random.Random(len(texts)), 1)
     before = client.get(f"/api/games/{game_id}/view", headers=auth(tokens[0])).json()
-    assert "pass" not in {a["text"] for a in before["legal"]}
+    assert "pass" not in {a["text"] for a in listed(before)}
     illegal = error_of(client.post(f"/api/games/{game_id}/actions", headers=auth(tokens[0]),
                                    json={"action": "pass"}), 422)
     assert illegal["code"] == "illegal_action"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -51,11 +52,17 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        await service.start()
+        collector = gc.get_threshold()  # the process's own, given back when the app stops
+        if settings.gc_threshold:
+            gc.set_threshold(settings.gc_threshold, *collector[1:])
         try:
-            yield
+            await service.start()
+            try:
+                yield
+            finally:
+                await service.stop()
         finally:
-            await service.stop()
+            gc.set_threshold(*collector)
 
     app = FastAPI(title="Kaladan", version=__version__, description=DESCRIPTION,
                   lifespan=lifespan, docs_url=None, redoc_url=None)  # routes_docs: no CDN

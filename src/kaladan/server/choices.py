@@ -56,7 +56,7 @@ def add_block(block: Block, index: int, count: int, names: Sequence[str],
         units = block.units if isinstance(block, L.MoveBlock) else block.kinds
         most = len(block.get(count - 1).units)  # a block's sets grow in size
         source(tiles, names[block.tile], refs(units))["to"].append(
-            {"tile": names[block.tile2], "most": most, "index": index, "count": count})
+            [names[block.tile2], most, index, count])
         return True
     if isinstance(block, L.SwapBlock):
         a, b = block.tile, block.tile2
@@ -65,9 +65,8 @@ def add_block(block: Block, index: int, count: int, names: Sequence[str],
         pair = [names[a], names[b]]
         if not swaps or swaps[-1]["tiles"] != pair:
             swaps.append({"tiles": pair, "shapes": []})
-        swaps[-1]["shapes"].append({"sizes": [block.low, block.high],
-                                    "sizes2": [block.low2, block.high2],
-                                    "index": index, "count": count})
+        swaps[-1]["shapes"].append([block.low, block.high, block.low2, block.high2, index,
+                                    count])
         return True
     return False
 
@@ -113,22 +112,70 @@ def sub_multisets(units: Sequence[str], low: int, high: int) -> list[tuple[str, 
                    for c in combinations(units, k)})
 
 
-def expand_moves(moves: dict[str, Any]) -> list[list[str]]:
-    """The texts of a source tile's moves, per destination: what the form means."""
-    src = moves["from"]
-    return [[f"move {src} {to['tile']} {','.join(x)}"
-             for x in sub_multisets(moves["units"], 1, to["most"])] for to in moves["to"]]
+def compact(listed: dict[str, Any]) -> dict[str, Any]:
+    """A listed action as a view carries it: without ``tiles`` and ``units`` when they are
+    empty, and without ``text`` when it is the kind followed by the tiles (``attack T5
+    T2``, ``pass``); ``expand_listed`` gives it back."""
+    out = {"index": listed["index"], "kind": listed["kind"]}
+    tiles = listed["tiles"]
+    if listed["text"] != " ".join([listed["kind"], *tiles]):
+        out["text"] = listed["text"]
+    if tiles:
+        out["tiles"] = tiles
+    if listed["units"]:
+        out["units"] = listed["units"]
+    return out
 
 
-def expand_swaps(swaps: dict[str, Any], moves: list[dict[str, Any]]) -> list[list[str]]:
+def expand_listed(entry: dict[str, Any]) -> dict[str, Any]:
+    """A view's listed action in full (as ``GET .../legal`` lists it): what the form means."""
+    tiles = entry.get("tiles", [])
+    return {"index": entry["index"], "text": entry.get("text", " ".join([entry["kind"], *tiles])),
+            "kind": entry["kind"], "tiles": tiles, "units": entry.get("units", [])}
+
+
+def move_units(moves: dict[str, Any], board: dict[str, list[str]]) -> list[str]:
+    """The units of a source tile's moves: its own ``units``, or when it has none, the
+    board's units of that tile (the observation's ``board``)."""
+    units: list[str] = moves.get("units", board.get(moves["from"], []))
+    return units
+
+
+def expand_moves(moves: dict[str, Any], board: dict[str, list[str]]) -> list[list[str]]:
+    """The texts of a source tile's moves, per destination (``board``: the view's
+    observation's): what the form means."""
+    src, units = moves["from"], move_units(moves, board)
+    return [[f"move {src} {tile} {','.join(x)}" for x in sub_multisets(units, 1, most)]
+            for tile, most, _, _ in moves["to"]]
+
+
+def expand_swaps(swaps: dict[str, Any], moves: list[dict[str, Any]],
+                 board: dict[str, list[str]]) -> list[list[str]]:
     """The texts of a pair of tiles' swaps, per shape (``moves``: the view's, which hold each
-    tile's units): what the form means."""
-    units = {entry["from"]: entry["units"] for entry in moves}
+    tile's units, ``board``: its observation's): what the form means."""
+    units = {entry["from"]: move_units(entry, board) for entry in moves}
     a, b = swaps["tiles"]
     out = []
-    for shape in swaps["shapes"]:
-        seconds = sub_multisets(units[b], *shape["sizes2"])
+    for low, high, low2, high2, _, _ in swaps["shapes"]:
+        seconds = sub_multisets(units[b], low2, high2)
         out.append([f"swap {a} {b} {','.join(x)} {','.join(y)}"
-                    for x in sub_multisets(units[a], *shape["sizes"]) for y in seconds
-                    if x != y])
+                    for x in sub_multisets(units[a], low, high) for y in seconds if x != y])
     return out
+
+
+def named_form(view: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a view with its ``legal``, ``moves`` and ``swaps`` in the named form (every
+    listed action with its text, tiles and units; ``{"tile", "most", "index", "count"}`` per
+    destination; ``{"sizes", "sizes2", "index", "count"}`` per shape): what the compact form
+    means, as the browser reads it (static/js/viewform.js)."""
+    board = view["observation"].get("board", {})
+    moves = [{"from": m["from"], "units": move_units(m, board),
+              "to": [{"tile": tile, "most": most, "index": index, "count": count}
+                     for tile, most, index, count in m["to"]]} for m in view["moves"]]
+    swaps = [{"tiles": p["tiles"],
+              "shapes": [{"sizes": [low, high], "sizes2": [low2, high2], "index": index,
+                          "count": count}
+                         for low, high, low2, high2, index, count in p["shapes"]]}
+             for p in view["swaps"]]
+    return {**view, "legal": [expand_listed(e) for e in view["legal"]], "moves": moves,
+            "swaps": swaps}

@@ -16,6 +16,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from ..bots.base import Bot
@@ -162,12 +163,18 @@ class CachedView:
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+# The C encoder that ``_ENCODER.encode`` makes anew on every call, made once: a third of the
+# time of encoding a view went into making it. No cycle check (views are trees).
+_C_ENCODER = None if c_make_encoder is None else c_make_encoder(
+    None, _ENCODER.default, encode_basestring, None, ":", ",", False, False, False)
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON text, as sent to clients (one encoder for all: making one per call costs
-    more than encoding a log entry)."""
-    return _ENCODER.encode(value)
+    """Compact JSON text, as sent to clients: what ``_ENCODER.encode`` makes, with one C
+    encoder for all (making one per call costs more than encoding a log entry)."""
+    if _C_ENCODER is None or isinstance(value, str):
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODER(value, 0))
 
 
 @dataclass(eq=False)
@@ -188,8 +195,11 @@ class LiveGame:
     owner: str = ""  # hash of the creating client's address: its bots share its quota
     seed_public: bool = False  # the creator chose the seed (R3.1): every seat may know it
     hints: bool = False  # advice on request (hints.py), chosen when the game was created
+    # every seat has joined (asked at every bot decision): kept up to date by ``forget_views``
+    all_joined: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
+        self.all_joined = all(s.joined for s in self.seats)
         self.publish()
 
     @property
@@ -213,6 +223,7 @@ class LiveGame:
 
     def forget_views(self) -> None:
         """Seats joined: the cached views' status is out of date."""
+        self.all_joined = all(s.joined for s in self.seats)
         self.view_cache.clear()
 
     @property
@@ -224,7 +235,7 @@ class LiveGame:
     def status(self) -> str:
         if self.game.is_over:
             return "over"
-        return "running" if all(s.joined for s in self.seats) else "open"
+        return "running" if self.all_joined else "open"
 
     def publish(self) -> None:
         """Let views show the decisions applied so far and their log entries (once they

@@ -193,14 +193,26 @@ class LegalAction(BaseModel):
                              "form)")
 
 
-class MoveTarget(BaseModel):
-    """A destination of a source tile's moves."""
+class ListedAction(BaseModel):
+    """One legal action as a view lists it: ``LegalAction`` without what goes without saying
+    (``choices.expand_listed`` gives it back)."""
 
-    tile: str
-    most: int = Field(ge=1, description="the most units that may go there at once")
-    index: int = Field(description="the place of its first move in the whole legal list")
-    count: int = Field(ge=1, description="how many moves go there: the indices index to "
-                       "index + count - 1")
+    index: int = Field(description="its place in the whole legal list (send it as 'index')")
+    kind: str
+    text: str | None = Field(None, description="left out when it is the kind followed by the "
+                             "tiles, space-separated ('pass', 'attack T5 T2')")
+    tiles: list[str] = Field([], description="the tiles it names; for a casualty or a unit "
+                             "staying behind, the battle tile the unit stands on; left out "
+                             "when there are none")
+    units: list[str] = Field([], description="the units it names, as 'seat/unit' (the "
+                             "board's form); left out when there are none")
+
+
+MoveTarget = Annotated[tuple[str, int, int, int], Field(
+    description="a destination of a source tile's moves: [tile, most, index, count]: the "
+                "most units that may go there at once, the place of its first move in the "
+                "whole legal list, and how many moves go there (the indices index to index + "
+                "count - 1)")]
 
 
 class SourceMoves(BaseModel):
@@ -209,27 +221,25 @@ class SourceMoves(BaseModel):
     are in 'swaps'."""
 
     from_: str = Field(alias="from", description="the source tile")
-    units: list[str] = Field(description="the units that may go, as 'seat/unit', as often "
-                             "as they may go together (a kind listed once goes alone)")
+    units: list[str] | None = Field(None, description="the units that may go, as "
+                                    "'seat/unit', as often as they may go together (a kind "
+                                    "listed once goes alone); left out when they are the "
+                                    "units the observation's board shows on the tile")
     to: list[MoveTarget] = Field(description="empty when the tile's units may only swap")
 
 
-class SwapShape(BaseModel):
-    """How many units go each way in some of a pair's swaps."""
-
-    sizes: list[int] = Field(min_length=2, max_length=2,
-                             description="[fewest, most] units from tiles[0]")
-    sizes2: list[int] = Field(min_length=2, max_length=2,
-                              description="[fewest, most] units from tiles[1]")
-    index: int = Field(description="the place of its first swap in the whole legal list")
-    count: int = Field(ge=1, description="how many swaps it stands for: the indices index "
-                       "to index + count - 1")
+SwapShape = Annotated[tuple[int, int, int, int, int, int], Field(
+    description="how many units go each way in some of a pair's swaps: [fewest, most] units "
+                "from tiles[0], [fewest, most] from tiles[1], the place of its first swap in "
+                "the whole legal list and how many swaps it stands for: [low, high, low2, "
+                "high2, index, count]")]
 
 
 class PairSwaps(BaseModel):
     """The legal swaps between two tiles: for each shape, a sub-multiset of ``tiles[0]``'s
-    units sized within ``sizes`` for one of ``tiles[1]``'s sized within ``sizes2``, the two
-    never equal (R10.6-R10.8, R12.1); each tile's units are those of its entry in 'moves'."""
+    units sized within ``low``-``high`` for one of ``tiles[1]``'s sized within
+    ``low2``-``high2``, the two never equal (R10.6-R10.8, R12.1); each tile's units are those
+    of its entry in 'moves' (or the board's)."""
 
     tiles: list[str] = Field(min_length=2, max_length=2, description="either may be named "
                              "first in the action's text")
@@ -311,7 +321,7 @@ class View(BaseModel):
     your_turn: bool
     legal_count: int = Field(description="how many legal actions the seat to decide has in "
                              "all (the indices 0 to legal_count - 1); 0 for the others")
-    legal: list[LegalAction] = Field(description="only for the seat to decide: its legal "
+    legal: list[ListedAction] = Field(description="only for the seat to decide: its legal "
                                      "actions but its moves and swaps")
     moves: list[SourceMoves] = Field(description="only for the seat to decide: its moves, "
                                      "per source tile (with the units of its swaps)")

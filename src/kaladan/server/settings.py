@@ -48,6 +48,11 @@ class ServerSettings:
     db_timeout: float = 30.0
     # Memory: games kept in memory at most (finished and idle ones leave first).
     live_games: int = 200
+    # The cyclic garbage collector's first threshold while the app runs (0: the
+    # interpreter's, 700). A decision makes thousands of short-lived containers (states,
+    # observations, views); at 700 a collection ran every few actions and took a quarter of
+    # the server's CPU, most of it going over the live games again (docs/server.md).
+    gc_threshold: int = 20_000
     # Hosts the server answers for (DNS rebinding); "*" allows any.
     allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
 
@@ -56,6 +61,8 @@ class ServerSettings:
                      "max_body", "max_message", "max_world", "max_name", "live_games"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
+        if self.gc_threshold < 0:
+            raise ValueError("gc_threshold must be >= 0")
         for name in ("bot_seconds", "rate", "read_rate", "load_rate", "ws_rate", "db_timeout"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be above 0")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,7 +41,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, DBAPIError
 
 from ..rules.errors import KaladanError
 
@@ -74,6 +74,10 @@ steps = Table(
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+# The group writer's statements on SQLite (``Store._write_sqlite``).
+INSERT_STEPS = ('INSERT INTO steps (game_id, "index", seat, action, chance) '
+                "VALUES (?, ?, ?, ?, ?)")
+UPDATE_STATUS = "UPDATE games SET status = ? WHERE id = ?"
 
 
 class StorageError(KaladanError):
@@ -166,6 +170,16 @@ class GroupCommit:
             item.done = True
 
 
+def chance_json(chance: Sequence[int]) -> str:
+    """A step's chance outcomes (whole numbers) as the JSON text SQLAlchemy's JSON type
+    writes (``json.dumps``), without the cost of a JSON encoder per step.
+
+    >>> chance_json([3, 0, 5])  # json.dumps([3, 0, 5])
+    '[3, 0, 5]'
+    """
+    return "[" + ", ".join([str(int(x)) for x in chance]) + "]"
+
+
 def default_database_url() -> str:
     """A SQLite file in the user's data directory (created when missing)."""
     folder = Path(platformdirs.user_data_dir("kaladan"))
@@ -210,6 +224,8 @@ class Store:
         # SQLite has one writer at a time; serialising here avoids "database is locked".
         self._write_lock = threading.Lock() if self.is_sqlite else None
         self.group = GroupCommit(self)
+        # SQLite: the group writer's own driver connection, kept open (``_write_sqlite``)
+        self._steps_connection: Any = None
 
     def upgrade(self) -> None:
         """Bring the schema to the newest migration (run on every start)."""
@@ -224,6 +240,9 @@ class Store:
                                f"{self.engine.url!r}: {exc}") from exc
 
     def dispose(self) -> None:
+        if self._write_lock is not None:
+            with self._write_lock:
+                self._drop_steps_connection()
         self.engine.dispose()
 
     @contextmanager
@@ -275,6 +294,10 @@ class Store:
 
     def write_steps(self, batch: Sequence[QueuedSteps]) -> None:
         """Several games' new steps and statuses in one transaction (the group writer's)."""
+        if self._write_lock is not None:
+            with self._write_lock:
+                self._write_sqlite(batch)
+            return
         rows = [row for item in batch for row in item.rows]
         with self._write() as c:
             if rows:
@@ -283,6 +306,46 @@ class Store:
                 if item.status is not None:
                     c.execute(update(games).where(games.c.id == item.game_id)
                               .values(status=item.status))
+
+    def _write_sqlite(self, batch: Sequence[QueuedSteps]) -> None:
+        """``write_steps`` on SQLite, write lock held: plain SQL on a driver connection kept
+        open, the same rows and JSON text as SQLAlchemy writes. Going through SQLAlchemy
+        (a pooled connection, a compiled statement, the JSON type) cost about 0.3 ms a
+        batch, more than the commit itself. A refusal rolls back, drops the connection
+        (the next batch opens a new one) and is raised as SQLAlchemy's error."""
+        rows = [(row["game_id"], row["index"], row["seat"], row["action"],
+                 chance_json(row["chance"])) for item in batch for row in item.rows]
+        statuses = [(item.status, item.game_id) for item in batch if item.status is not None]
+        connection = self._steps_connection
+        if connection is None:
+            connection = self._steps_connection = self.engine.raw_connection()
+        statement = INSERT_STEPS
+        try:
+            cursor = connection.cursor()
+            try:
+                if rows:
+                    cursor.executemany(INSERT_STEPS, rows)
+                statement = UPDATE_STATUS
+                if statuses:
+                    cursor.executemany(UPDATE_STATUS, statuses)
+            finally:
+                cursor.close()
+            statement = "COMMIT"
+            connection.commit()
+        except Exception as exc:
+            self._drop_steps_connection()
+            error = self.engine.dialect.loaded_dbapi.Error
+            if isinstance(exc, error):
+                raise DBAPIError.instance(statement, None, exc, error) from exc
+            raise
+
+    def _drop_steps_connection(self) -> None:
+        """Close the group writer's connection (rolling back what it had not committed)."""
+        connection, self._steps_connection = self._steps_connection, None
+        if connection is not None:
+            with suppress(Exception):  # a broken connection is closed all the same
+                connection.rollback()
+            connection.invalidate()
 
     def load(self, game_id: str) -> StoredGame | None:
         """One game with its steps; None when there is no such game (or it was set aside).

@@ -14,7 +14,7 @@ from ..rules.legal import gift_allies, legal_actions
 from ..rules.observe import observe
 from ..rules.state import GameState
 from ..rules.world import Terrain
-from .choices import action_tiles, refs, split
+from .choices import action_tiles, compact, refs, split
 from .hints import advice
 from .history import History
 from .live import CachedView, LiveGame, ShownEntry, Snapshot, dumps
@@ -29,6 +29,7 @@ _odds_memo: dict[OddsKey, dict[str, Any]] = {}
 # ``kill``'s, which names units by the tile's owner): the same texts keep being offered.
 TEXT_MEMO_LIMIT = 50_000
 _text_memo: dict[tuple[Action, int, tuple[str, ...]], str] = {}
+_listed_memo: dict[tuple[Action, int, tuple[str, ...]], dict[str, Any]] = {}
 
 
 def action_text(action: Action, state: GameState) -> str:
@@ -51,6 +52,21 @@ def action_json(index: int, action: Action, state: GameState) -> dict[str, Any]:
     return {"index": index, "text": action_text(action, state), "kind": action.kind,
             "tiles": [names[t] for t in action_tiles(action, state)],
             "units": refs(action.units + action.units2)}
+
+
+def listed_json(index: int, action: Action, state: GameState) -> dict[str, Any]:
+    """A listed action as a view carries it (``choices.compact``), memoised like its text:
+    but for its index it depends on the action, the deciding seat and the tile names only,
+    unless it is a ``kill`` or its tile is a battle's (a casualty, a unit staying behind)."""
+    if action.kind == KILL or (action.units and action.tile < 0 and action.tile2 < 0):
+        return compact(action_json(index, action, state))
+    key = (action, state.pending.seat, state.world.names)
+    known = _listed_memo.get(key)
+    if known is None:
+        if len(_listed_memo) >= TEXT_MEMO_LIMIT:
+            _listed_memo.clear()
+        known = _listed_memo[key] = compact(action_json(index, action, state))
+    return {**known, "index": index}  # the memo's parts are shared: never changed
 
 
 def all_odds(live: LiveGame, seat: int) -> dict[str, Any]:
@@ -247,11 +263,16 @@ def cached_view(live: LiveGame, seat: int | None) -> CachedView:
         actions = legal_actions(state)
         count = len(actions)
         listed, moves, swaps = split(actions, state.world.names)
-        legal = [action_json(i, a, state) for i, a in listed]
+        legal = [listed_json(i, a, state) for i, a in listed]
+    observation = observe(state, seat)
+    board = observation["board"]
+    for entry in moves:  # most often a tile's units are the board's: not sent twice
+        if entry["units"] == board.get(entry["from"]):
+            del entry["units"]
     view = {
         "game_id": live.game_id, "seat": seat, "version": snapshot.version,
         "status": live.status,
-        "observation": observe(state, seat),
+        "observation": observation,
         "to_move": to_move, "your_turn": your_turn, "legal_count": count, "legal": legal,
         "moves": moves, "swaps": swaps,
         "gift": gift_offer(state, seat), "result": result_json(state),

@@ -14,6 +14,7 @@ import {setSeatRealms, t, term, unitName} from "./i18n.js";
 import {chime} from "./sound.js";
 import {renderCards} from "./panels.js";
 import {renderStory} from "./story.js";
+import {fullView} from "./viewform.js";
 
 const noSelection = () => ({selected: null, selected2: null, picked: []});
 const game = {id: null, seat: null, token: null, view: null, world: null, summary: null, socket: null,
@@ -237,6 +238,7 @@ async function reload() {
 
 function onView(view) {
   if (game.view && view.version < game.view.version) return;  // a late message
+  fullView(view);  // the compact legal form, named (docs/api.md "Legal actions")
   // The world never changes: only a view with the whole log carries it (docs/api.md).
   if (view.observation.world) game.world = view.observation.world;
   else if (game.world) view.observation.world = game.world;
