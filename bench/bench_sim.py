@@ -14,6 +14,8 @@ import argparse
 import json
 import os
 import random
+import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -27,7 +29,7 @@ from kaladan.rules.config import Config
 from kaladan.rules.legal import legal_actions
 from kaladan.rules.setup import new_game
 from kaladan.sim.balance import Ruleset, block_size, run
-from kaladan.sim.runner import simulate
+from kaladan.sim.runner import _play_here, plan, simulate
 
 
 def copy_time(samples: int = 2000) -> float:
@@ -70,31 +72,61 @@ def main() -> None:
     balance(args.balance_games)
 
 
-def user_path(games: int, catanatron: str | None) -> None:
-    """``kaladan simulate`` (a fresh process, start-up included, wall clock) against the raw
-    engine loop (on the same clock, and on CPU time as bench_engine.py counts it), four
-    random players, and catanatron's random players."""
-    engine_run(4, 10, 0)  # warm-up
-    decisions, seconds = engine_run(4, games, 1, time.perf_counter)
-    engine = decisions / seconds
-    decisions, seconds = engine_run(4, games, 1)
-    engine_cpu = decisions / seconds
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def user_path(games: int, catanatron: str | None, chunk: int = 50) -> None:
+    """``kaladan simulate``, four random players, against the raw engine loop, on CPU time
+    as bench_engine.py counts it. This machine's speed drifts by a fifth within a minute, so
+    one run of each is no comparison: the per-decision cost is measured in-process, the
+    same ``games`` games of ``simulate``'s own loop and of the raw loop alternating every
+    ``chunk`` games; the command's start-up is measured apart (a 1-game run's CPU time less
+    that game's) and added. A single timed run of the command is printed beside it."""
+    config = Config(players=4)
+    specs = plan(config, ["random"] * 4, games, 1)
+    _play_here(specs[:10], None)  # warm-up
+    engine_run(4, 10, 0)
+    sim_d = engine_d = 0
+    sim_t = engine_t = 0.0
+    for first in range(0, games, chunk):
+        start = time.process_time()
+        played = _play_here(specs[first:first + chunk], None)
+        sim_t += time.process_time() - start
+        sim_d += sum(g.decisions for g in played)
+        d, seconds = engine_run(4, min(chunk, games - first), 1 + first)
+        engine_d, engine_t = engine_d + d, engine_t + seconds
+    engine = engine_d / engine_t
+    per_decision = sim_t / sim_d
     cli = [sys.executable, "-m", "kaladan.cli.main", "simulate", "--players",
            "random,random,random,random", "--seed", "1", "--games"]
     # As installed kaladan starts: from cached bytecode (pip writes it on install, Python on
     # first import), which PYTHONDONTWRITEBYTECODE in the caller's environment would prevent.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    subprocess.run([*cli, "1"], check=True, capture_output=True, env=env)
-    start = time.perf_counter()
+    starts = []
+    for _ in range(5):
+        cpu = _children_cpu()
+        out = subprocess.run([*cli, "1"], check=True, capture_output=True, text=True,
+                             env=env).stdout
+        one_game = float(out.split("average decisions ")[1].split()[0]) * per_decision
+        starts.append(_children_cpu() - cpu - one_game)
+    start_up = statistics.median(starts)
+    user = sim_d / (sim_t + start_up)
+    print(f"raw engine loop: {engine:,.0f} decisions/s; simulate's loop: "
+          f"{sim_d / sim_t:,.0f} ({sim_d / sim_t / engine:.2f}x), {games} games alternating "
+          f"every {chunk} (CPU time)")
+    print(f"kaladan simulate start-up: {start_up * 1000:.0f} ms CPU (median of 5); "
+          f"kaladan simulate, 4 random players, {games} games, start-up included: "
+          f"{user:,.0f} decisions/s = {user / engine:.2f}x the raw engine (target >= 0.85)")
+    cpu, wall = _children_cpu(), time.perf_counter()
     out = subprocess.run([*cli, str(games)], check=True, capture_output=True, text=True,
                          env=env).stdout
-    wall = time.perf_counter() - start
-    average = float(out.split("average decisions ")[1].split()[0])
-    user = average * games / wall
-    print(f"kaladan simulate, 4 random players, {games} games: {user:,.0f} decisions/s "
-          f"(process start-up included) vs raw engine {engine:,.0f} (wall clock) = "
-          f"{user / engine:.2f}x (target >= 0.85); raw engine by CPU time {engine_cpu:,.0f} "
-          f"= {user / engine_cpu:.2f}x")
+    wall, cpu = time.perf_counter() - wall, _children_cpu() - cpu
+    done = float(out.split("average decisions ")[1].split()[0]) * games
+    print(f"one run of the command alone: {done / cpu:,.0f} decisions per CPU second, "
+          f"{done / wall:,.0f} by the wall clock (drifts with the machine)")
+    user = done / wall
     if catanatron:
         script = Path(__file__).parent / "catanatron_random.py"
         done = json.loads(subprocess.run([catanatron, str(script), str(games // 5)],

@@ -104,14 +104,30 @@ def cmd_cards(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+# Commands registered by modules of their own, which load (with what they import: the odds,
+# the save files, the server's settings) only when their command runs or --help lists all.
+_OWN_MODULES = {"simulate": "sim", "tournament": "sim", "balance": "balance", "odds": "odds",
+                "play": "play", "serve": "serve"}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``kaladan`` parser; with ``command`` (a known command's name) only that command's
+    own module is loaded, the others' subparsers are left out."""
     parser = argparse.ArgumentParser(prog="kaladan", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    from .balance_cmd import add_parser as add_balance_parser
-    from .sim_cmd import add_parsers as add_sim_parsers
+    wanted = _OWN_MODULES.get(command) if command is not None else None
 
-    add_sim_parsers(sub)
-    add_balance_parser(sub)
+    def needs(module: str) -> bool:
+        return command is None or wanted == module
+
+    if needs("sim"):
+        from .sim_cmd import add_parsers as add_sim_parsers
+
+        add_sim_parsers(sub)
+    if needs("balance"):
+        from .balance_cmd import add_parser as add_balance_parser
+
+        add_balance_parser(sub)
     p = sub.add_parser("record", help="play one game and write its record")
     _add_game_args(p)
     p.add_argument("--out", required=True, help="record file to write ('-' for stdout)")
@@ -128,22 +144,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--realm", help="only this realm's five cards")
     p.add_argument("--lang", choices=("en", "nl", "de"), default="en")
     p.set_defaults(func=cmd_cards)
-    from .odds_cmd import add_parser as add_odds_parser
+    if needs("odds"):
+        from .odds_cmd import add_parser as add_odds_parser
 
-    add_odds_parser(sub)
-    from .play_cmd import add_parser as add_play_parser
+        add_odds_parser(sub)
+    if needs("play"):
+        from .play_cmd import add_parser as add_play_parser
 
-    add_play_parser(sub)
-    from .serve_cmd import add_parser as add_serve_parser
+        add_play_parser(sub)
+    if needs("serve"):
+        from .serve_cmd import add_parser as add_serve_parser
 
-    add_serve_parser(sub)
+        add_serve_parser(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    args.argv = list(sys.argv[1:] if argv is None else argv)  # reports quote the command
+    words = list(sys.argv[1:] if argv is None else argv)
+    # A known command first: build its parser alone (kaladan simulate starts faster); anything
+    # else (--help, a typo) gets the whole parser, which lists every command.
+    first = words[0] if words else None
+    known = first in _OWN_MODULES or first in ("record", "replay", "cards")
+    parser = build_parser(first if known else None)
+    args = parser.parse_args(words)
+    args.argv = words  # reports quote the command
     try:
         code: int = args.func(args)
         return code
