@@ -24,8 +24,9 @@ ENGINE = HERE / "src" / "kaladan" / "rules"
 # Kept interpreted, for behaviour the compiled form would change:
 # - ``config`` coerces option text to enums in ``__post_init__``; a native class checks field
 #   types before that. Configs are read once per game.
-# - ``gamelog``'s frozen dataclasses have ``ClassVar`` fields, which mypyc's dataclasses
-#   mishandle (mypyc/mypyc#1122). Entries are built only with a sink.
+# - ``gamelog``'s entry classes are made at import by ``@entry`` (a new class with slots and
+#   a generated ``__init__``), which a native class cannot be. Entries are built only with
+#   a sink.
 INTERPRETED = {"config.py", "gamelog.py"}
 # Other modules compiled with the engine (hot loops outside kaladan.rules).
 ALSO_COMPILED: list[str] = ["src/kaladan/odds.py", "src/kaladan/bots/greedy.py",

@@ -29,7 +29,7 @@ from kaladan.rules.config import Config
 from kaladan.rules.legal import legal_actions
 from kaladan.rules.setup import new_game
 from kaladan.sim.balance import Ruleset, block_size, run
-from kaladan.sim.runner import _play_here, plan, simulate
+from kaladan.sim.runner import plan, play_spec, simulate
 
 
 def copy_time(samples: int = 2000) -> float:
@@ -72,6 +72,11 @@ def main() -> None:
     balance(args.balance_games)
 
 
+def _decisions(out: str, games: int) -> float:
+    """All the decisions of a ``kaladan simulate`` run, from its printed average."""
+    return float(out.split("average decisions ")[1].split()[0]) * games
+
+
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -86,13 +91,14 @@ def user_path(games: int, catanatron: str | None, chunk: int = 50) -> None:
     that game's) and added. A single timed run of the command is printed beside it."""
     config = Config(players=4)
     specs = plan(config, ["random"] * 4, games, 1)
-    _play_here(specs[:10], None)  # warm-up
+    for spec in specs[:10]:  # warm-up
+        play_spec(spec)
     engine_run(4, 10, 0)
     sim_d = engine_d = 0
     sim_t = engine_t = 0.0
     for first in range(0, games, chunk):
         start = time.process_time()
-        played = _play_here(specs[first:first + chunk], None)
+        played = [play_spec(spec) for spec in specs[first:first + chunk]]
         sim_t += time.process_time() - start
         sim_d += sum(g.decisions for g in played)
         d, seconds = engine_run(4, min(chunk, games - first), 1 + first)
@@ -109,31 +115,34 @@ def user_path(games: int, catanatron: str | None, chunk: int = 50) -> None:
         cpu = _children_cpu()
         out = subprocess.run([*cli, "1"], check=True, capture_output=True, text=True,
                              env=env).stdout
-        one_game = float(out.split("average decisions ")[1].split()[0]) * per_decision
+        one_game = _decisions(out, 1) * per_decision
         starts.append(_children_cpu() - cpu - one_game)
     start_up = statistics.median(starts)
-    user = sim_d / (sim_t + start_up)
+    projected = sim_d / (sim_t + start_up)
     print(f"raw engine loop: {engine:,.0f} decisions/s; simulate's loop: "
           f"{sim_d / sim_t:,.0f} ({sim_d / sim_t / engine:.2f}x), {games} games alternating "
           f"every {chunk} (CPU time)")
     print(f"kaladan simulate start-up: {start_up * 1000:.0f} ms CPU (median of 5); "
           f"kaladan simulate, 4 random players, {games} games, start-up included: "
-          f"{user:,.0f} decisions/s = {user / engine:.2f}x the raw engine (target >= 0.85)")
+          f"{projected:,.0f} decisions/s = {projected / engine:.2f}x the raw engine "
+          f"(target >= 0.85)")
     cpu, wall = _children_cpu(), time.perf_counter()
     out = subprocess.run([*cli, str(games)], check=True, capture_output=True, text=True,
                          env=env).stdout
     wall, cpu = time.perf_counter() - wall, _children_cpu() - cpu
-    done = float(out.split("average decisions ")[1].split()[0]) * games
+    done = _decisions(out, games)
+    direct = done / wall  # what catanatron's figure is set against
     print(f"one run of the command alone: {done / cpu:,.0f} decisions per CPU second, "
-          f"{done / wall:,.0f} by the wall clock (drifts with the machine)")
-    user = done / wall
+          f"{direct:,.0f} by the wall clock (drifts with the machine)")
     if catanatron:
         script = Path(__file__).parent / "catanatron_random.py"
-        done = json.loads(subprocess.run([catanatron, str(script), str(games // 5)],
-                                         check=True, capture_output=True, text=True).stdout)
-        theirs = done["decisions"] / done["seconds"]
-        print(f"catanatron 3.2.1, 4 random players, {done['games']} games: {theirs:,.0f} "
-              f"decisions/s; kaladan simulate = {user / theirs:.2f}x (target >= 5x)")
+        theirs_run = json.loads(subprocess.run([catanatron, str(script), str(games // 5)],
+                                               check=True, capture_output=True,
+                                               text=True).stdout)
+        theirs = theirs_run["decisions"] / theirs_run["seconds"]
+        print(f"catanatron 3.2.1, 4 random players, {theirs_run['games']} games: "
+              f"{theirs:,.0f} decisions/s; kaladan simulate = {direct / theirs:.2f}x "
+              f"(target >= 5x)")
 
 
 def balance(games: int) -> None:

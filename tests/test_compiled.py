@@ -150,11 +150,11 @@ from dataclasses import replace
 from kaladan.rules.config import Config
 from kaladan.sim import seats
 from kaladan.sim.design import Design
-from kaladan.sim.runner import _play_here, plan
+from kaladan.sim.runner import plan, play_spec
 specs = plan(Config(players=4), ["random", "greedy", "random", "random"], 6, 31,
              Design("rotate", "rotate"))
 specs[1] = replace(specs[1], extra_gold=(3, 0, 0, 5))  # a balance study's test ruleset
-games = [g.to_json() for g in _play_here(specs, None)]
+games = [play_spec(spec).to_json() for spec in specs]
 print(json.dumps(games, sort_keys=True))
 print(seats.__file__)
 """

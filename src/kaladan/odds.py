@@ -486,19 +486,19 @@ def dice_pools(spec: BattleSpec) -> tuple[list[int], list[int], bool]:
     return attack, defence, drop
 
 
-def _check_spec(spec: BattleSpec) -> None:
+def _spec_hits(spec: BattleSpec) -> HitDistribution:
+    """The exact hits of a battle that can be asked about (``OddsError`` otherwise)."""
     _check_side(spec.attackers, spec.a_terrain, "attacker")
     _check_side(spec.defenders, spec.d_terrain, "defender")
     if spec.fortified and spec.d_terrain != Terrain.CASTLE:
         raise OddsError("only a castle tile can be upgraded (R19.4)")
+    attack, defence, drop = dice_pools(spec)
+    return hit_distribution(attack, defence, drop, spec.scales)
 
 
 def battle_odds(spec: BattleSpec) -> Odds:
     """Exact odds of one battle without Crown protection (R16.21): see the module doc."""
-    _check_spec(spec)
-    attack, defence, drop = dice_pools(spec)
-    hits = hit_distribution(attack, defence, drop, spec.scales)
-    return _losses(hits, len(spec.attackers), len(spec.defenders))
+    return _losses(_spec_hits(spec), len(spec.attackers), len(spec.defenders))
 
 
 def win_chance(spec: BattleSpec) -> float:
@@ -506,9 +506,7 @@ def win_chance(spec: BattleSpec) -> float:
     bots that weigh many attacks: the same float, since both are the correctly rounded
     quotient of the same two integers (the attacker wins when the hits on the defender reach
     its units, R16.27)."""
-    _check_spec(spec)
-    attack, defence, drop = dice_pools(spec)
-    hits = hit_distribution(attack, defence, drop, spec.scales)
+    hits = _spec_hits(spec)
     need = len(spec.defenders)
     won = 0
     for _, on_defender, rolls in hits.counts:

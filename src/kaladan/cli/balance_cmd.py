@@ -115,10 +115,10 @@ def _write_outputs(args: argparse.Namespace, study: Study) -> None:
 
 
 def csv_text(study: Study) -> str:
-    from ..sim.tables import GROUPS, changes, rows
-
     """Every table as CSV. Change rows (group ``change``) hold the second ruleset's rate and
     the change with its interval in difference, low and high."""
+    from ..sim.tables import GROUPS, changes, rows
+
     lines = [",".join(CSV_COLUMNS)]
     for rs in study.rulesets:
         for group in GROUPS:

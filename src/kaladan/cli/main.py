@@ -111,14 +111,14 @@ _OWN_MODULES = {"simulate": "sim", "tournament": "sim", "balance": "balance", "o
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The ``kaladan`` parser; with ``command`` (a known command's name) only that command's
-    own module is loaded, the others' subparsers are left out."""
+    """The ``kaladan`` parser; with ``command`` (one of ``_OWN_MODULES``) only that command's
+    module is loaded and the other modules' subparsers are left out."""
     parser = argparse.ArgumentParser(prog="kaladan", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     wanted = _OWN_MODULES.get(command) if command is not None else None
 
     def needs(module: str) -> bool:
-        return command is None or wanted == module
+        return wanted is None or wanted == module
 
     if needs("sim"):
         from .sim_cmd import add_parsers as add_sim_parsers
@@ -161,11 +161,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
-    # A known command first: build its parser alone (kaladan simulate starts faster); anything
-    # else (--help, a typo) gets the whole parser, which lists every command.
+    # A command of its own module first: build its parser alone (kaladan simulate starts
+    # faster); anything else (--help, a typo, this module's commands) gets the whole parser.
     first = words[0] if words else None
-    known = first in _OWN_MODULES or first in ("record", "replay", "cards")
-    parser = build_parser(first if known else None)
+    parser = build_parser(first if first in _OWN_MODULES else None)
     args = parser.parse_args(words)
     args.argv = words  # reports quote the command
     try:

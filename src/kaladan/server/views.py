@@ -4,7 +4,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ..odds import odds_for_attack
 from ..rules.actions import ATTACK, KILL, Action, format_action
@@ -30,19 +31,25 @@ _odds_memo: dict[OddsKey, dict[str, Any]] = {}
 TEXT_MEMO_LIMIT = 50_000
 _text_memo: dict[tuple[Action, int, tuple[str, ...]], str] = {}
 _listed_memo: dict[tuple[Action, int, tuple[str, ...]], dict[str, Any]] = {}
+_V = TypeVar("_V")
+
+
+def _remembered(memo: dict[Any, _V], key: Any, make: Callable[[], _V]) -> _V:
+    """``memo[key]``, made by ``make`` when missing; the memo starts over at its limit."""
+    known = memo.get(key)
+    if known is None:
+        if len(memo) >= TEXT_MEMO_LIMIT:
+            memo.clear()
+        known = memo[key] = make()
+    return known
 
 
 def action_text(action: Action, state: GameState) -> str:
     """``format_action``, memoised by what the text depends on."""
     if action.kind == KILL:
         return format_action(action, state)
-    key = (action, state.pending.seat, state.world.names)
-    text = _text_memo.get(key)
-    if text is None:
-        if len(_text_memo) >= TEXT_MEMO_LIMIT:
-            _text_memo.clear()
-        text = _text_memo[key] = format_action(action, state)
-    return text
+    return _remembered(_text_memo, (action, state.pending.seat, state.world.names),
+                       lambda: format_action(action, state))
 
 
 def action_json(index: int, action: Action, state: GameState) -> dict[str, Any]:
@@ -60,12 +67,8 @@ def listed_json(index: int, action: Action, state: GameState) -> dict[str, Any]:
     unless it is a ``kill`` or its tile is a battle's (a casualty, a unit staying behind)."""
     if action.kind == KILL or (action.units and action.tile < 0 and action.tile2 < 0):
         return compact(action_json(index, action, state))
-    key = (action, state.pending.seat, state.world.names)
-    known = _listed_memo.get(key)
-    if known is None:
-        if len(_listed_memo) >= TEXT_MEMO_LIMIT:
-            _listed_memo.clear()
-        known = _listed_memo[key] = compact(action_json(index, action, state))
+    known = _remembered(_listed_memo, (action, state.pending.seat, state.world.names),
+                        lambda: compact(action_json(index, action, state)))
     return {**known, "index": index}  # the memo's parts are shared: never changed
 
 
