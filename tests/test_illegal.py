@@ -355,3 +355,37 @@ def test_record_with_malformed_action_text(record: dict[str, Any]) -> None:
     data["steps"][0]["action"] = "realm"
     with pytest.raises(KaladanError, match="malformed"):
         replay(data)
+
+
+# --- Game.play(in_place=True): the server's bots change the state they made without a copy ---
+
+
+def test_a_refusal_in_place_changes_nothing() -> None:
+    """STYLE principle 9 holds in place too: the engine refuses before it changes anything
+    (R6.5 wrong seat, R10.5 a move onto an enemy tile)."""
+    game = action_game()
+    state = game.state
+    for text, seat in (("pass", 1), ("move T7 T4 0/sword", None)):
+        before = position_to_json(state)
+        with pytest.raises(IllegalActionError):
+            game.play(text, seat, in_place=True)
+        assert game.state is state and position_to_json(state) == before
+        assert game.steps == [] and game.entries == []
+    with pytest.raises(ValueError, match="forced dice"):
+        game.play("pass", in_place=True, dice=[3])
+    assert game.steps == []
+
+
+@pytest.mark.parametrize(("mode", "players"), [("free_for_all", 3), ("team_2v2", 4)])
+def test_in_place_and_copying_play_make_the_same_game(mode: str, players: int) -> None:
+    for seed in range(3):
+        config = Config(players=players, mode=mode, quick_setup=seed == 0)
+        copying, changing = Game.new(config, seed), Game.new(config, seed)
+        rng = random.Random(seed)
+        while not copying.is_over:
+            action = rng.choice(copying.legal_actions())
+            caused = copying.play(action)
+            assert changing.play(action, in_place=True) == caused
+            assert position_to_json(changing.state) == position_to_json(copying.state)
+        assert changing.steps == copying.steps and changing.entries == copying.entries
+        assert dumps(to_record(changing)) == dumps(to_record(copying))

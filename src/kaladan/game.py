@@ -80,23 +80,35 @@ class Game:
         return format_action(action, self.state)
 
     def play(self, action: Action | str, seat: int | None = None,
-             dice: Iterable[int] = ()) -> list[Entry]:
+             dice: Iterable[int] = (), *, in_place: bool = False) -> list[Entry]:
         """Apply one decision, checked, and return the log entries it caused (all of them:
         filter with ``rules.gamelog.visible`` before showing them to a seat). ``dice``
         forces the next chance outcomes. The step itself is ``steps[-1]``.
 
         ``seat`` is the acting seat: the pending one, or any player of a team giving gold
-        (R23.11: a gift at any moment leaves the pending decision where it is)."""
+        (R23.11: a gift at any moment leaves the pending decision where it is).
+
+        The state before the decision stays as it was (``state`` becomes a new object),
+        unless ``in_place`` (no ``dice``): then ``state`` itself changes, sparing a copy,
+        for a caller who holds no other reference to it. A refused action leaves it
+        unchanged either way (the engine checks before it changes anything)."""
         if isinstance(action, str):
             action = parse_action(action, self.state)
         acting = self.state.pending.seat
         if seat is not None and action.kind == GIFT:
             acting = seat
-        work = self.state.copy()
-        work.chance.force(dice)
+        if in_place:
+            if dice:
+                raise ValueError("forced dice need a copy of the state (in_place=False)")
+            work = self.state
+            text = self.format(action)  # before the state changes
+        else:
+            work = self.state.copy()
+            work.chance.force(dice)
         caused: list[Entry] = []
         apply(work, action, seat, caused)
-        text = self.format(action)
+        if not in_place:
+            text = self.format(action)
         if work.chance.forced:
             raise InvalidActionError(f"{len(work.chance.forced)} forced outcome(s) were not "
                                      f"used by {text!r}")

@@ -1,9 +1,10 @@
 """The server's shortcuts change nothing: memoised odds and action texts equal the engine's,
-a view's JSON text is its view, and the group commit stores every game's steps in order,
-keeping one game's refused steps its own."""
+a view's JSON text is its view, and the group commit (threads) and the step writer (an event
+loop) store every game's steps in order, keeping one game's refused steps its own."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 import random
@@ -21,8 +22,9 @@ from sqlalchemy.exc import IntegrityError
 from kaladan.odds import odds_for_attack
 from kaladan.rules.actions import ATTACK, format_action
 from kaladan.server import create_app
+from kaladan.server.live import dumps
 from kaladan.server.settings import ServerSettings
-from kaladan.server.storage import QueuedSteps, Store, steps
+from kaladan.server.storage import QueuedSteps, StepWriter, StorageError, Store, steps
 from kaladan.server.views import action_text, attack_odds, build_view, view_text
 
 
@@ -126,6 +128,72 @@ def test_refused_steps_fail_only_their_own_game(tmp_path: Path) -> None:
         store.dispose()
 
 
+def test_the_step_writer_stores_every_games_steps_from_the_loop(tmp_path: Path) -> None:
+    """Games on an event loop hand their steps to the writer's thread and await them: every
+    game's steps end stored in order, several games' in one transaction, and the loop is
+    never blocked (it keeps handing over while the thread writes)."""
+    store = _store_with_games(tmp_path, 8)
+    batches: list[int] = []
+    write = store.write_steps
+
+    def counted(batch: Any) -> None:
+        batches.append(len(batch))
+        write(batch)
+
+    store.write_steps = counted  # type: ignore[method-assign]
+    writer = StepWriter(store)
+
+    async def play(g: int) -> None:
+        for first in range(0, 30, 3):
+            await writer.add_steps(f"g{g}", first, _steps(30)[first:first + 3],
+                                   "over" if first == 27 else None)
+
+    async def main() -> None:
+        await asyncio.gather(*(play(g) for g in range(8)))
+        assert (await asyncio.gather(writer.add_steps("g0", 30, []))) == [None]  # nothing new
+
+    try:
+        asyncio.run(main())
+        writer.close()
+        for g in range(8):
+            loaded = store.load(f"g{g}")
+            assert loaded is not None and loaded.status == "over"
+            assert loaded.steps == _steps(30)
+        assert sum(batches) == 80 and len(batches) < 80  # grouped: fewer commits than steps
+    finally:
+        store.dispose()
+
+
+def test_the_step_writer_refuses_one_games_steps_only_and_stops_cleanly(tmp_path: Path) -> None:
+    """A refused batch is retried game by game: only the game whose steps the database
+    refuses gets the error; after ``close`` nothing more is taken (StorageError)."""
+    store = _store_with_games(tmp_path, 2)
+    store.add_steps("g1", 0, _steps(1))
+    writer = StepWriter(store)
+
+    async def main() -> list[BaseException | None]:
+        results = await asyncio.gather(writer.add_steps("g0", 0, _steps(2)),
+                                       writer.add_steps("g1", 0, _steps(1)),  # stored already
+                                       return_exceptions=True)
+        return list(results)
+
+    try:
+        first, second = asyncio.run(main())
+        assert first is None
+        assert isinstance(second, IntegrityError) and "UNIQUE" in str(second).upper()
+        writer.close()
+
+        async def late() -> None:
+            await writer.add_steps("g0", 2, _steps(1))
+
+        with pytest.raises(StorageError, match="stopping"):
+            asyncio.run(late())
+        loaded = store.load("g0")
+        assert loaded is not None and loaded.steps == _steps(2)
+    finally:
+        store.dispose()
+
+
 def _rows(game_id: str, first: int, n: int) -> list[dict[str, Any]]:
     return [{"game_id": game_id, "index": first + i, "seat": seat, "action": action,
              "chance": chance} for i, (seat, action, chance) in enumerate(_steps(n))]
@@ -159,3 +227,15 @@ def test_the_app_sets_the_collectors_threshold_while_it_runs(tmp_path: Path) -> 
     assert gc.get_threshold() == before
     with TestClient(create_app(sqlite_url(tmp_path), ServerSettings(gc_threshold=0))):
         assert gc.get_threshold() == before  # 0: the interpreter's
+
+
+def test_view_json_is_the_standard_encoders_text() -> None:
+    """``live.dumps`` (orjson) writes what the standard library's compact encoder writes,
+    non-ASCII as it is, integer keys as text; an integer beyond 64 bits, which orjson
+    cannot write, goes to the standard encoder."""
+    value = {"name": "Zhojira é \"x\" \\ \u2028 \n", "n": [1, -2, 2**63 - 1], "none": None,
+             "flag": True, 3: {"deep": [[], {}]}}
+    standard = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    assert dumps(value) == standard
+    huge = {"seed": 2**70}
+    assert dumps(huge) == json.dumps(huge, separators=(",", ":"))

@@ -101,7 +101,7 @@ def test_a_refused_store_takes_the_decision_and_its_log_back(
         def refuse(*args: Any, **kwargs: Any) -> Any:
             raise OSError("the disk is full")
 
-        monkeypatch.setattr(service.store, "add_steps", refuse)
+        monkeypatch.setattr(service.store, "write_steps", refuse)
         if unreadable:
             monkeypatch.setattr(service.store, "load", refuse)
         r = client.post(f"/api/games/{game_id}/actions", headers=auth(tokens[seat]),

@@ -29,7 +29,7 @@ Tile: TypeAlias = str  # a tile's name, as in the notation
 Card: TypeAlias = str  # a magic, event or end-game card id
 
 __all__ = [
-    "Entry", "Sink", "visible", "entry_from_json", "ENTRY_KINDS",
+    "Entry", "Sink", "visible", "entry_from_json", "json_fields", "ENTRY_KINDS",
 ]
 
 Sink: TypeAlias = list["Entry"]
@@ -88,7 +88,7 @@ class Entry:
     def to_json(self) -> dict[str, Any]:
         """The entry as JSON: ``{"kind": ..., field: value, ...}`` (docs/formats.md)."""
         out: dict[str, Any] = {"kind": self.KIND}
-        for name, convert in _fields_of(type(self)):
+        for name, convert in json_fields(type(self)):
             value = getattr(self, name)
             out[name] = value if convert is None else convert(value)
         return out
@@ -132,7 +132,7 @@ Convert = Callable[[Any], Any]
 _FIELDS: dict[str, tuple[tuple[str, Convert | None], ...]] = {}
 
 
-def _fields_of(cls: type[Entry]) -> tuple[tuple[str, Convert | None], ...]:
+def json_fields(cls: type[Entry]) -> tuple[tuple[str, Convert | None], ...]:
     """An entry class's fields and how each becomes JSON (None: as it is), chosen once from
     the field's annotation (text, under ``from __future__ import annotations``)."""
     known = _FIELDS.get(cls.KIND)

@@ -44,6 +44,8 @@ class Terrain(enum.IntEnum):
         return self.name.lower()
 
 
+_TERRAIN_LABELS = {t: t.label for t in Terrain}  # looked up by ``World.to_json`` (every view)
+
 Coord = tuple[int, int]
 """Axial coordinates (q, r) of a position (R1.3, R4.1)."""
 
@@ -123,7 +125,7 @@ class World:
         return {
             "kind": self.kind,
             "terrain": [
-                {"q": q, "r": r, "terrain": t.label}
+                {"q": q, "r": r, "terrain": _TERRAIN_LABELS[t]}
                 for (q, r), t in zip(self.coords[:n], self.terrain[:n], strict=True)
             ],
             "castle_spots": [{"q": q, "r": r} for q, r in self.coords[n:]],

@@ -13,7 +13,7 @@ import json
 import random
 from bisect import bisect_right
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
@@ -21,10 +21,21 @@ from typing import Any
 
 from ..bots.base import Bot
 from ..game import Game
-from ..rules.gamelog import Entry, visible
+from ..rules.gamelog import Entry
 from ..rules.state import GameState
+from .decision_random import DecisionRandom
+from .entry_text import entry_head
 
-QUICK_BOTS = frozenset({"random", "greedy", "ppo"})  # no search: on threads, not processes
+_fast_dumps: Callable[[Any], bytes] | None
+try:
+    import orjson
+
+    def _fast_dumps(value: Any) -> bytes:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+except ImportError:  # a dependency; without it the standard encoder writes the same text
+    _fast_dumps = None
+
+QUICK_BOTS = frozenset({"random", "greedy", "ppo"})  # no search: not in worker processes
 
 
 @dataclass(slots=True)
@@ -70,14 +81,25 @@ class Snapshot:
         return self.starts[since] if since < self.version else self.count
 
 
-@dataclass(frozen=True, slots=True)
 class ShownEntry:
-    """One form of a log entry as it goes to clients: ``to_json()`` with its ``index`` in the
-    game's log and its ``version``; and that JSON as text. Sentences are made by the browser
-    from the engine's templates (static/data/log_texts.json), not sent."""
+    """One form of a log entry as it goes to clients: the JSON text of ``to_json()`` with its
+    ``index`` in the game's log and its ``version`` (written by ``entry_text``), and that JSON
+    as a dict (``data``, read back from the text when first asked: views send the text).
+    Sentences are made by the browser from the engine's templates
+    (static/data/log_texts.json), not sent."""
 
-    data: dict[str, Any]
-    text: str
+    __slots__ = ("text", "_data")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._data: dict[str, Any] | None = None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        data = self._data
+        if data is None:
+            data = self._data = json.loads(self.text)
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,30 +117,21 @@ class LoggedEntry:
 
 def entry_json(entry: Entry, index: int, version: int) -> ShownEntry:
     """The JSON of one entry form (docs/api.md "The log")."""
-    data = entry.to_json()
-    data["index"] = index
-    data["version"] = version
-    return ShownEntry(data, dumps(data))
+    return ShownEntry(f'{entry_head(entry, dumps)},"index":{index},"version":{version}}}')
 
 
 def logged_entry(entry: Entry, index: int, version: int, teams: Sequence[int]) -> LoggedEntry:
-    if entry.private_to is None:  # public: one form for every reader (most entries)
+    """The forms of ``entry`` for every seat and a spectator, as ``gamelog.visible`` gives
+    them: a private entry as it is for its team, its redacted form (or nothing) for the
+    other teams and spectators."""
+    owner = entry.private_to
+    if owner is None:  # public: one form for every reader (most entries)
         public = entry_json(entry, index, version)
         return LoggedEntry(version, (public,) * (len(teams) + 1))
-    made: list[tuple[Entry, ShownEntry]] = []
-    forms: list[ShownEntry | None] = []
-    for reader in (*range(len(teams)), None):
-        seen = visible((entry,), teams, reader)
-        if not seen:
-            forms.append(None)
-            continue
-        form = seen[0]  # the entry itself, or a redacted copy (a new object each time)
-        shown = next((s for f, s in made if f == form), None)
-        if shown is None:
-            shown = entry_json(form, index, version)
-            made.append((form, shown))
-        forms.append(shown)
-    return LoggedEntry(version, tuple(forms))
+    own = entry_json(entry, index, version)
+    redacted = entry.redacted()
+    other = None if redacted is None else entry_json(redacted, index, version)
+    return LoggedEntry(version, (*(own if team == owner else other for team in teams), other))
 
 
 class LogJson:
@@ -163,15 +176,22 @@ class CachedView:
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-# The C encoder that ``_ENCODER.encode`` makes anew on every call, made once: a third of the
-# time of encoding a view went into making it. No cycle check (views are trees).
+# The C encoder that ``_ENCODER.encode`` makes anew on every call, made once (making it took
+# a third of the time of encoding a log entry). No cycle check (views are trees).
 _C_ENCODER = None if c_make_encoder is None else c_make_encoder(
     None, _ENCODER.default, encode_basestring, None, ":", ",", False, False, False)
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON text, as sent to clients: what ``_ENCODER.encode`` makes, with one C
-    encoder for all (making one per call costs more than encoding a log entry)."""
+    """Compact JSON text, as sent to clients (non-ASCII as it is). orjson writes it: the
+    standard library's C encoder took a quarter of the server's time per action (a view is
+    2-3 kB), orjson a fifth of that. Values orjson cannot write (an integer beyond 64 bits)
+    go to the standard encoder."""
+    if _fast_dumps is not None:
+        try:
+            return _fast_dumps(value).decode()
+        except TypeError:
+            pass
     if _C_ENCODER is None or isinstance(value, str):
         return _ENCODER.encode(value)
     return "".join(_C_ENCODER(value, 0))
@@ -247,7 +267,7 @@ class LiveGame:
     def bot_rng(self, seat: int) -> random.Random:
         """A bot's generator for this decision: a function of the game's seed, seat and
         version, so a restarted server's bots decide exactly as before."""
-        return random.Random(self.bot_seed(seat))
+        return DecisionRandom(self.bot_seed(seat))
 
     def bot_seed(self, seat: int) -> int:
         return (self.game.seed * 1_000_003 + len(self.game.steps)) * 8 + seat

@@ -50,6 +50,10 @@ def _no_constant(name: str) -> Any:
     raise JsonRefused(f"{name} is not a JSON number")
 
 
+# One decoder for every message (``json.loads`` with an argument makes one per call).
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+
+
 def strict_json(data: bytes | str) -> Any:
     """The JSON value of ``data``, or ``JsonRefused`` saying why not: UTF-8 text holding no
     NaN or infinity, no lone surrogate (``"\\ud800"``), no integer beyond 64 bits and nothing
@@ -60,7 +64,7 @@ def strict_json(data: bytes | str) -> Any:
         except UnicodeDecodeError as exc:
             raise JsonRefused("the body is not UTF-8 text") from exc
     try:
-        value = json.loads(data, parse_constant=_no_constant)
+        value = _DECODER.decode(data)
     except JsonRefused:
         raise
     except RecursionError as exc:

@@ -1,12 +1,18 @@
 """The game service: live games in memory, one asyncio lock per game, bots on their own.
 
-Every change goes through ``_apply`` on a worker thread while the game's lock is held: the
-engine checks the decision against what the client was shown (the published snapshot), the
-step is stored (committed together with the steps other games are storing at that moment, see
-``Store.add_steps``), and only then do views move on. When the database refuses, the game goes
-back to its published (= stored) state and the client hears 503 "nothing changed"; bots try
-again with a growing pause. Quick bots decide on worker threads; searching bots in worker
-processes (``botpool``), never holding the game's lock while they think.
+Every change is made while the game's lock is held: the engine checks the decision against
+what the client was shown (the published snapshot) and applies it in memory, on the event loop
+(microseconds); the step is stored by the storage's own thread (committed together with the
+steps other games are storing at that moment, ``storage.StepWriter``), and only then do views
+move on.
+When the database refuses, the game goes back to its published (= stored) state and the
+client hears 503 "nothing changed"; bots try again with a growing pause. Random bots decide on
+the event loop too; the other quick bots (greedy, ppo) on worker threads; searching bots in
+worker processes (``botpool``), never holding the game's lock while they think.
+
+Why so few threads: a worker thread per decision ran on the other core, and the hand-offs
+and the game's objects moving between the cores' caches cost more than the work itself
+(bench/bench_server.py, docs/server.md).
 
 Games are loaded when first asked for (start-up does not grow with the number of stored
 games), kept in memory up to ``ServerSettings.live_games`` (finished and idle games leave
@@ -45,7 +51,7 @@ from .history import History, HistoryCache, build_history
 from .limits import PerAddress
 from .live import QUICK_BOTS, LiveGame, SeatInfo
 from .settings import ServerSettings
-from .storage import DamagedGame, Store, StoredGame
+from .storage import DamagedGame, StepWriter, Store, StoredGame
 
 if TYPE_CHECKING:
     from ..bots.ppo import PpoBot
@@ -59,6 +65,7 @@ HUMAN = "human"
 # ``ServerSettings.bot_seconds`` whatever its parameters (botpool).
 BOT_LIMITS = {"time": 10.0, "iterations": 20_000, "horizon": 200, "width": 50}
 BOT_BURST = 100  # quick bot decisions per worker call when bots do not pause
+INSTANT_BOTS = frozenset({"random"})  # decide in microseconds: on the event loop
 RETRY_MAX = 30.0  # seconds: the longest pause of a bot waiting for storage to come back
 LOCAL = "local"  # the client address of calls made without one (tests, tools)
 PPO = "ppo"  # the seat kind of the operator's trained policy (``ServerSettings.ppo_policy``)
@@ -199,6 +206,7 @@ def rebuild(stored: StoredGame, bots: PolicyBots | None = None) -> LiveGame:
 class GameService:
     def __init__(self, store: Store, settings: ServerSettings) -> None:
         self.store = store
+        self.writer = StepWriter(store)  # new steps: stored on a thread of its own
         self.settings = settings
         self.bot_delay = settings.bot_delay
         self.bots = PolicyBots(settings.ppo_policy)  # ConfigError: the policy does not load
@@ -228,6 +236,7 @@ class GameService:
         await asyncio.gather(*tasks, return_exceptions=True)
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
         self.searches.shutdown()
+        await asyncio.to_thread(self.writer.close)
         self.store.dispose()
 
     def _load(self, game_id: str) -> LiveGame:
@@ -493,25 +502,42 @@ class GameService:
             else:
                 assert text is not None
                 action = text
-            await asyncio.to_thread(self._apply, live, action, seat)
+            stored = live.version
+            self._play(live, action, seat)
+            await self._bots_answer(live)
+            await self._store(live, stored)
         self._notify(live)
         self._kick_bots(live)
         return live
 
-    def _apply(self, live: LiveGame, action: Action | str, seat: int) -> None:
-        """Worker thread, game lock held: check, apply, store, then publish. Quick bots
-        without a pause answer in the same call: one transaction and one view for the run."""
-        stored = live.version
-        self._play(live, action, seat)
-        if self.bot_delay <= 0:
-            self._bot_run(live, BOT_BURST)
-        self._store(live, stored)
+    async def _bots_answer(self, live: LiveGame) -> None:
+        """Game lock held: without a pause, quick bots answer a decision at once (one
+        transaction and one view for the run, up to ``BOT_BURST`` decisions): random bots
+        here, the others on a worker thread."""
+        if self.bot_delay > 0:
+            return
+        left = self._bot_run(live, BOT_BURST, here=True)
+        seat = self._bot_seat(live)
+        if left and seat is not None and quick(live.seats[seat].bot or ""):
+            await asyncio.get_running_loop().run_in_executor(self.bot_pool, self._bot_run,
+                                                             live, left)
 
     def _play(self, live: LiveGame, action: Action | str, seat: int) -> None:
-        """Check and apply one decision in memory (not yet stored nor shown)."""
+        """Check and apply one decision in memory (not yet stored nor shown). The published
+        state is never changed; a state made since (by this run of decisions) is changed in
+        place."""
         shown = action if isinstance(action, str) else None
+        snapshot = live.snapshot
+        in_place = snapshot is not None and live.game.state is not snapshot.state
         try:
-            live.game.play(action, seat)
+            try:
+                live.game.play(action, seat, in_place=in_place)
+            except Exception as exc:
+                if in_place and not isinstance(exc, IllegalActionError | InvalidActionError):
+                    # Not a refusal (the engine refuses before it changes anything): a bug
+                    # of ours part-way through a change. Back to what is stored.
+                    live.roll_back()
+                raise
         except IllegalActionError as exc:
             raise ApiError(422, "illegal_action", exc.reason, exc.rule, shown) from exc
         except InvalidActionError as exc:
@@ -530,20 +556,36 @@ class GameService:
             raise ApiError(400, "invalid_action", f"cannot read action {shown!r}", None,
                            shown) from exc
 
-    def _store(self, live: LiveGame, stored: int) -> None:
-        """Store the steps after version ``stored`` in one transaction, then publish them.
-        If the database refuses, the game goes back to its published state, which is what
-        the database holds, and nobody saw the lost steps: 503, nothing changed."""
+    async def _store(self, live: LiveGame, stored: int) -> None:
+        """Game lock held: store the steps after version ``stored`` in one transaction (on a
+        worker thread), then publish them. If the database refuses, the game goes back to
+        its published state, which is what the database holds, and nobody saw the lost
+        steps: 503, nothing changed. Once begun, storing and publishing end before the lock
+        is given up, even if the caller is cancelled meanwhile."""
         game = live.game
         new = [(s.seat, s.action, s.chance) for s in game.steps[stored:]]
+        status = "over" if game.is_over else None
+        writing = self.writer.add_steps(live.game_id, stored, new, status)
         try:
-            self.store.add_steps(live.game_id, stored, new, "over" if game.is_over else None)
-        except Exception as exc:
-            log.error("cannot store steps of game %s: %s", live.game_id, exc)
-            live.roll_back()
-            raise ApiError(503, "storage_unavailable", "the decision could not be stored and "
-                           "nothing changed; try again") from exc
-        live.publish()
+            await asyncio.shield(writing)
+        except asyncio.CancelledError:
+            await asyncio.wait([writing])
+            self._stored(live, writing)
+            raise
+        except Exception:
+            pass  # the database refused: ``_stored`` says so
+        self._stored(live, writing)
+
+    @staticmethod
+    def _stored(live: LiveGame, writing: asyncio.Future[None]) -> None:
+        exc = writing.exception()
+        if exc is None:
+            live.publish()
+            return
+        log.error("cannot store steps of game %s: %s", live.game_id, exc)
+        live.roll_back()
+        raise ApiError(503, "storage_unavailable", "the decision could not be stored and "
+                       "nothing changed; try again") from exc
 
     # --- bots and listeners -------------------------------------------------------------
 
@@ -555,7 +597,7 @@ class GameService:
     def _bot_seat(live: LiveGame) -> int | None:
         """The bot seat to decide now; bots wait until every human seat has joined."""
         state = live.game.state
-        if state.is_over or live.status == "open":
+        if state.is_over or not live.all_joined:
             return None
         seat = state.pending.seat
         return seat if 0 <= seat < len(live.bots) and live.bots[seat] is not None else None
@@ -597,9 +639,14 @@ class GameService:
             spec = live.seats[seat].bot or ""
             if quick(spec):
                 # Without a pause nobody can follow single bot decisions: the bots play
-                # on in one worker call and the seats get one view afterwards.
+                # on in one run and the seats get one view afterwards.
                 limit = 1 if self.bot_delay > 0 else BOT_BURST
-                await loop.run_in_executor(self.bot_pool, self._bot_steps, live, limit)
+                stored = live.version
+                if instant(spec):
+                    self._bot_run(live, limit, here=True)
+                else:
+                    await loop.run_in_executor(self.bot_pool, self._bot_run, live, limit)
+                await self._store(live, stored)
                 self._notify(live)
                 return True
             state, pending = live.game.state, live.game.state.pending
@@ -615,30 +662,26 @@ class GameService:
             now = live.game.state
             if now.pending != pending or action not in legal_actions(now):
                 return True  # the game moved on meanwhile: think again
-            await loop.run_in_executor(self.bot_pool, self._bot_apply, live, action, seat)
+            stored = live.version
+            self._play(live, action, seat)
+            await self._bots_answer(live)
+            await self._store(live, stored)
         self._notify(live)
         return True
 
-    def _bot_apply(self, live: LiveGame, action: Action, seat: int) -> None:
-        stored = live.version
-        self._play(live, action, seat)
-        if self.bot_delay <= 0:
-            self._bot_run(live, BOT_BURST)
-        self._store(live, stored)
-
-    def _bot_steps(self, live: LiveGame, limit: int) -> None:
-        """Up to ``limit`` quick bot decisions, stored together."""
-        stored = live.version
-        self._bot_run(live, limit)
-        self._store(live, stored)
-
-    def _bot_run(self, live: LiveGame, limit: int) -> None:
-        """Quick bots decide in place; a searching bot's turn ends the run."""
-        for _ in range(limit):
+    def _bot_run(self, live: LiveGame, limit: int, here: bool = False) -> int:
+        """Up to ``limit`` quick bot decisions in place (not stored yet); a searching bot's
+        turn ends the run, and ``here`` (on the event loop) any bot's but a random one's.
+        Returns how many of ``limit`` are left."""
+        for done in range(limit):
             seat = self._bot_seat(live)
-            if seat is None or not quick(live.seats[seat].bot or ""):
-                return
+            if seat is None:
+                return limit - done
+            spec = live.seats[seat].bot or ""
+            if not (instant(spec) if here else quick(spec)):
+                return limit - done
             self._bot_step(live, seat)
+        return 0
 
     def _bot_step(self, live: LiveGame, seat: int) -> None:
         state: GameState = live.game.state
@@ -662,6 +705,11 @@ def quick(spec: str) -> bool:
     """A bot that decides in a few milliseconds at most (no search): random and greedy, and
     ppo (a few passes of a small network, on the policy the server loaded once)."""
     return spec.partition(":")[0].strip().lower() in QUICK_BOTS
+
+
+def instant(spec: str) -> bool:
+    """A bot that decides in microseconds (random): it plays on the event loop."""
+    return spec.partition(":")[0].strip().lower() in INSTANT_BOTS
 
 
 def stored_summary(row: StoredGame) -> dict[str, Any]:

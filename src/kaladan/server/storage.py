@@ -8,13 +8,14 @@ game is rebuilt by replaying its steps (``service.rebuild``).
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import platformdirs
 from alembic import command
@@ -155,19 +156,111 @@ class GroupCommit:
 
     def commit(self, batch: list[QueuedSteps]) -> None:
         """Write a batch; every item ends done, with its error if it was refused."""
-        try:
-            self.store.write_steps(batch)
-        except Exception as exc:
-            if len(batch) == 1:
-                batch[0].error = exc
-            else:
-                for item in batch:
-                    try:
-                        self.store.write_steps([item])
-                    except Exception as single:
-                        item.error = single
-        for item in batch:
-            item.done = True
+        commit_batch(self.store, batch)
+
+
+def commit_batch(store: Store, batch: Sequence[QueuedSteps]) -> None:
+    """Write a batch in one transaction; every item ends done, with its error if it was
+    refused. A refused batch is retried game by game, so one game's failure stays its own."""
+    try:
+        store.write_steps(batch)
+    except Exception as exc:
+        if len(batch) == 1:
+            batch[0].error = exc
+        else:
+            for item in batch:
+                try:
+                    store.write_steps([item])
+                except Exception as single:
+                    item.error = single
+    for item in batch:
+        item.done = True
+
+
+Waiting: TypeAlias = tuple[QueuedSteps, "asyncio.Future[None]", asyncio.AbstractEventLoop]
+
+
+class StepWriter:
+    """Stores the steps that games on an event loop make, on one thread of its own.
+
+    ``add_steps`` queues a game's steps and returns a future; the thread takes everything
+    queued, writes it in one transaction (``commit_batch``) and settles the batch's futures
+    with one call into the loop. A worker thread per decision cost the server a third of its
+    time per action: each hand-off woke a thread on the other core, and the game's objects
+    moved between the cores' caches (bench/bench_server.py, docs/server.md).
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.changed = threading.Condition()
+        self.queue: list[Waiting] = []
+        self.closed = False
+        self.thread: threading.Thread | None = None
+
+    def add_steps(self, game_id: str, first: int,
+                  new: Sequence[tuple[int, str, Sequence[int]]],
+                  status: str | None = None) -> asyncio.Future[None]:
+        """What ``Store.add_steps`` stores, as a future of the running loop: done once the
+        steps are committed, with the database's error if they were refused."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        if not new:
+            done.set_result(None)
+            return done
+        item = QueuedSteps(game_id, step_rows(game_id, first, new), status)
+        with self.changed:
+            if self.closed:
+                done.set_exception(StorageError("the server is stopping"))
+                return done
+            self.queue.append((item, done, loop))
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._run, name="kaladan-steps",
+                                               daemon=True)
+                self.thread.start()
+            self.changed.notify()
+        return done
+
+    def close(self) -> None:
+        """Write what is queued, then stop the thread."""
+        with self.changed:
+            self.closed = True
+            self.changed.notify()
+            thread = self.thread
+        if thread is not None:
+            thread.join()
+
+    def _run(self) -> None:
+        while True:
+            with self.changed:
+                while not self.queue and not self.closed:
+                    self.changed.wait()
+                batch, self.queue = self.queue, []
+            if not batch:
+                return  # closed, and nothing left to write
+            commit_batch(self.store, [item for item, _, _ in batch])
+            loops: dict[asyncio.AbstractEventLoop, list[Waiting]] = {}
+            for waiting in batch:
+                loops.setdefault(waiting[2], []).append(waiting)
+            for loop, settled in loops.items():
+                with suppress(RuntimeError):  # the loop has closed: nobody waits
+                    loop.call_soon_threadsafe(_settle, settled)
+
+
+def _settle(batch: list[Waiting]) -> None:
+    for item, done, _ in batch:
+        if done.done():
+            continue
+        if item.error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(item.error)
+
+
+def step_rows(game_id: str, first: int,
+              new: Sequence[tuple[int, str, Sequence[int]]]) -> list[dict[str, Any]]:
+    """The ``steps`` rows of decisions ``(seat, action, chance)`` numbered from ``first``."""
+    return [{"game_id": game_id, "index": first + i, "seat": seat, "action": action,
+             "chance": list(chance)} for i, (seat, action, chance) in enumerate(new)]
 
 
 def chance_json(chance: Sequence[int]) -> str:
@@ -203,7 +296,8 @@ def aware(moment: datetime) -> datetime:
 
 
 class Store:
-    """Synchronous storage; the service calls it from worker threads, never the event loop."""
+    """Synchronous storage; the service calls it from worker threads (steps from its
+    ``StepWriter``'s), never the event loop."""
 
     def __init__(self, url: str, timeout: float = 30.0) -> None:
         try:
@@ -288,9 +382,7 @@ class Store:
         ``GroupCommit``); returns once they are committed."""
         if not new:
             return
-        rows = [{"game_id": game_id, "index": first + i, "seat": seat, "action": action,
-                 "chance": list(chance)} for i, (seat, action, chance) in enumerate(new)]
-        self.group.store_steps(QueuedSteps(game_id, rows, status))
+        self.group.store_steps(QueuedSteps(game_id, step_rows(game_id, first, new), status))
 
     def write_steps(self, batch: Sequence[QueuedSteps]) -> None:
         """Several games' new steps and statuses in one transaction (the group writer's)."""
