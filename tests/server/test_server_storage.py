@@ -19,6 +19,7 @@ from live_support import GENEROUS, free_port, sqlite_url
 from server_support import auth, create, join_all, play_http, wait_for_humans
 from sqlalchemy import create_engine, inspect, select
 
+from kaladan.game import Game
 from kaladan.server import create_app
 from kaladan.server.storage import games, steps
 
@@ -117,6 +118,42 @@ def test_a_refused_store_takes_the_decision_and_its_log_back(
         after = r.json()
         assert after["log_since"] == version and after["log"][0]["index"] == len(entries)
         assert after["log"][0]["version"] == version + 1
+
+
+def test_a_bug_while_bots_answer_leaves_the_game_as_stored(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bots answering a decision change their run's state in place; a failure part-way
+    (a bug of ours, injected here) takes the whole run back, the human's decision included:
+    500, and the game in memory is what storage holds; then play goes on."""
+    with TestClient(create_app(sqlite_url(tmp_path), GENEROUS, bot_delay=0, rate_limit=1e6),
+                    raise_server_exceptions=False) as client:
+        created = create(client, ["human", "random"], quick=True, seed=5)
+        tokens = join_all(client, created)
+        game_id = created["game_id"]
+        live = client.app.state.service.games[game_id]  # type: ignore[attr-defined]
+        play = Game.play
+
+        def failing(game: Game, action: Any, seat: int | None = None, dice: Any = (), *,
+                    in_place: bool = False) -> Any:
+            if in_place:  # only the bots' answers are played in place
+                raise RuntimeError("injected")
+            return play(game, action, seat, dice, in_place=in_place)
+
+        monkeypatch.setattr(Game, "play", failing)
+        for _ in range(60):  # until a decision hands the turn to the bot
+            view = client.get(f"/api/games/{game_id}/view", headers=auth(tokens[0])).json()
+            version, entries = view["version"], list(live.game.entries)
+            r = client.post(f"/api/games/{game_id}/actions", headers=auth(tokens[0]),
+                            json={"index": 0, "version": version})
+            if r.status_code != 200:
+                break
+        assert r.status_code == 500 and r.json()["error"]["code"] == "internal_error"
+        assert live.game.state is live.snapshot.state and live.version == version
+        assert len(live.game.steps) == version and live.game.entries == entries
+        monkeypatch.undo()
+        r = client.post(f"/api/games/{game_id}/actions", headers=auth(tokens[0]),
+                        json={"index": 0, "version": version})
+        assert r.status_code == 200 and r.json()["version"] > version + 1  # the bot answered
 
 
 def test_a_bad_database_url_is_a_clear_error(tmp_path: Path) -> None:

@@ -4,11 +4,10 @@ Every change is made while the game's lock is held: the engine checks the decisi
 what the client was shown (the published snapshot) and applies it in memory, on the event loop
 (microseconds); the step is stored by the storage's own thread (committed together with the
 steps other games are storing at that moment, ``storage.StepWriter``), and only then do views
-move on.
-When the database refuses, the game goes back to its published (= stored) state and the
-client hears 503 "nothing changed"; bots try again with a growing pause. Random bots decide on
-the event loop too; the other quick bots (greedy, ppo) on worker threads; searching bots in
-worker processes (``botpool``), never holding the game's lock while they think.
+move on. When the database refuses, the game goes back to its published (= stored) state and
+the client hears 503 "nothing changed"; bots try again with a growing pause. Random bots
+decide on the event loop too; the other quick bots (greedy, ppo) on worker threads; searching
+bots in worker processes (``botpool``), never holding the game's lock while they think.
 
 Why so few threads: a worker thread per decision ran on the other core, and the hand-offs
 and the game's objects moving between the cores' caches cost more than the work itself
@@ -513,14 +512,20 @@ class GameService:
     async def _bots_answer(self, live: LiveGame) -> None:
         """Game lock held: without a pause, quick bots answer a decision at once (one
         transaction and one view for the run, up to ``BOT_BURST`` decisions): random bots
-        here, the others on a worker thread."""
+        here, the others on a worker thread. Should that fail (a bug of ours: a bot's own
+        failure is caught), the game goes back to its published version before the error
+        goes on, so memory keeps to what is stored."""
         if self.bot_delay > 0:
             return
-        left = self._bot_run(live, BOT_BURST, here=True)
-        seat = self._bot_seat(live)
-        if left and seat is not None and quick(live.seats[seat].bot or ""):
-            await asyncio.get_running_loop().run_in_executor(self.bot_pool, self._bot_run,
-                                                             live, left)
+        try:
+            left = self._bot_run(live, BOT_BURST, here=True)
+            seat = self._bot_seat(live)
+            if left and seat is not None and quick(live.seats[seat].bot or ""):
+                await asyncio.get_running_loop().run_in_executor(self.bot_pool, self._bot_run,
+                                                                 live, left)
+        except Exception:
+            live.roll_back()
+            raise
 
     def _play(self, live: LiveGame, action: Action | str, seat: int) -> None:
         """Check and apply one decision in memory (not yet stored nor shown). The published
@@ -557,8 +562,8 @@ class GameService:
                            shown) from exc
 
     async def _store(self, live: LiveGame, stored: int) -> None:
-        """Game lock held: store the steps after version ``stored`` in one transaction (on a
-        worker thread), then publish them. If the database refuses, the game goes back to
+        """Game lock held: store the steps after version ``stored`` in one transaction (by
+        the storage's thread), then publish them. If the database refuses, the game goes back to
         its published state, which is what the database holds, and nobody saw the lost
         steps: 503, nothing changed. Once begun, storing and publishing end before the lock
         is given up, even if the caller is cancelled meanwhile."""
