@@ -4,6 +4,7 @@ a bot may call works on it."""
 
 from __future__ import annotations
 
+import pickle
 from collections import Counter
 
 import pytest
@@ -22,6 +23,10 @@ def test_the_same_seed_gives_the_same_draws_and_others_differ() -> None:
     first = [rng.random() for _ in range(5)]
     rng.setstate(state)
     assert [rng.random() for _ in range(5)] == first
+    rng.setstate(state)
+    copy = pickle.loads(pickle.dumps(rng))
+    assert isinstance(copy, DecisionRandom) and copy.random() == first[0]
+    assert DecisionRandom().random() != DecisionRandom().random()  # unseeded: from entropy
 
 
 def test_the_methods_bots_call_work_and_stay_in_range() -> None:

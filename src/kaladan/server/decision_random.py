@@ -10,6 +10,7 @@ number generators", 2014) is seeded by one word and passes BigCrush; here it dri
 
 from __future__ import annotations
 
+import os
 import random
 
 _MASK = (1 << 64) - 1
@@ -22,6 +23,8 @@ class DecisionRandom(random.Random):
     _state: int
 
     def seed(self, a: object = None, version: int = 2) -> None:
+        if a is None:  # as random.Random: from the system's entropy (unpickling starts so)
+            a = int.from_bytes(os.urandom(8))
         if not isinstance(a, int):
             raise TypeError("DecisionRandom is seeded by a whole number")
         state, rest = a & _MASK, a >> 64  # every bit of a larger seed counts too
