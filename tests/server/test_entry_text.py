@@ -12,7 +12,8 @@ from kaladan.game import Game
 from kaladan.rules import gamelog as G
 from kaladan.rules.config import Config
 from kaladan.rules.units import code
-from kaladan.server.live import dumps, entry_json, logged_entry
+from kaladan.server.jsontext import dumps
+from kaladan.server.live import entry_json, logged_entry
 
 MODES = [("free_for_all", 2), ("free_for_all", 3), ("free_for_all", 4), ("free_for_all", 6),
          ("team_2v2", 4), ("team_3v3", 6)]

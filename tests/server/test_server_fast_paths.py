@@ -1,6 +1,6 @@
 """The server's shortcuts change nothing: memoised odds and action texts equal the engine's,
-a view's JSON text is its view, and the group commit (threads) and the step writer (an event
-loop) store every game's steps in order, keeping one game's refused steps its own."""
+a view's JSON text is its view, and steps stored from threads (``Store.add_steps``) or from an
+event loop (``StepWriter``) end stored in order, keeping one game's refused steps its own."""
 
 from __future__ import annotations
 
@@ -22,9 +22,16 @@ from sqlalchemy.exc import IntegrityError
 from kaladan.odds import odds_for_attack
 from kaladan.rules.actions import ATTACK, format_action
 from kaladan.server import create_app
-from kaladan.server.live import dumps
+from kaladan.server.jsontext import dumps
 from kaladan.server.settings import ServerSettings
-from kaladan.server.storage import QueuedSteps, StepWriter, StorageError, Store, steps
+from kaladan.server.storage import (
+    QueuedSteps,
+    StepWriter,
+    StorageError,
+    Store,
+    commit_batch,
+    steps,
+)
 from kaladan.server.views import action_text, attack_odds, build_view, view_text
 
 
@@ -83,7 +90,7 @@ def _store_with_games(tmp_path: Path, n: int) -> Store:
     return store
 
 
-def test_group_commit_stores_every_games_steps_in_order(tmp_path: Path) -> None:
+def test_steps_stored_from_threads_end_in_order(tmp_path: Path) -> None:
     store = _store_with_games(tmp_path, 12)
 
     def play(g: int) -> None:
@@ -111,7 +118,7 @@ def test_refused_steps_fail_only_their_own_game(tmp_path: Path) -> None:
         batch = [QueuedSteps("g0", _rows("g0", 0, 2), None),
                  QueuedSteps("g1", _rows("g1", 1, 2), "over"),  # index 1 is stored already
                  QueuedSteps("g2", _rows("g2", 0, 1), None)]
-        store.group.commit(batch)
+        commit_batch(store, batch)
         assert all(item.done for item in batch)
         assert batch[0].error is None and batch[2].error is None
         assert batch[1].error is not None and "UNIQUE" in str(batch[1].error).upper()
@@ -230,7 +237,7 @@ def test_the_app_sets_the_collectors_threshold_while_it_runs(tmp_path: Path) -> 
 
 
 def test_view_json_is_the_standard_encoders_text() -> None:
-    """``live.dumps`` (orjson) writes what the standard library's compact encoder writes,
+    """``jsontext.dumps`` (orjson) writes what the standard library's compact encoder writes,
     non-ASCII as it is, integer keys as text; an integer beyond 64 bits, which orjson
     cannot write, goes to the standard encoder."""
     value = {"name": "Zhojira é \"x\" \\ \u2028 \n", "n": [1, -2, 2**63 - 1], "none": None,

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..rules.gamelog import Entry, json_fields
 from ..rules.units import UnitCode, unit_ref
+from .jsontext import dumps
 
 Head = Callable[[Entry], str]
 
@@ -52,17 +53,17 @@ _s: Callable[[str], str] = encode_basestring
 _HEADS: dict[type[Entry], Head] = {}
 
 
-def entry_head(entry: Entry, dumps: Callable[[Any], str]) -> str:
+def entry_head(entry: Entry) -> str:
     """The JSON text of ``entry.to_json()`` without its closing brace (what follows is the
-    entry's index and version), as ``dumps`` writes it: compact, non-ASCII as it is."""
+    entry's index and version), as ``jsontext.dumps`` writes it."""
     cls = type(entry)
     head = _HEADS.get(cls)
     if head is None:
-        head = _HEADS[cls] = _make_head(cls, dumps)
+        head = _HEADS[cls] = _make_head(cls)
     return head(entry)
 
 
-def _make_head(cls: type[Entry], dumps: Callable[[Any], str]) -> Head:
+def _make_head(cls: type[Entry]) -> Head:
     scope: dict[str, Any] = {"_s": _s, "_unit": _unit, "_units": _units,
                              "_strings": _strings, "_dumps": dumps}
     pieces = [repr('{"kind":' + dumps(cls.KIND))]

@@ -13,10 +13,9 @@ import json
 import random
 from bisect import bisect_right
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from ..bots.base import Bot
@@ -25,15 +24,6 @@ from ..rules.gamelog import Entry
 from ..rules.state import GameState
 from .decision_random import DecisionRandom
 from .entry_text import entry_head
-
-_fast_dumps: Callable[[Any], bytes] | None
-try:
-    import orjson
-
-    def _fast_dumps(value: Any) -> bytes:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
-except ImportError:  # a dependency; without it the standard encoder writes the same text
-    _fast_dumps = None
 
 QUICK_BOTS = frozenset({"random", "greedy", "ppo"})  # no search: not in worker processes
 
@@ -117,7 +107,7 @@ class LoggedEntry:
 
 def entry_json(entry: Entry, index: int, version: int) -> ShownEntry:
     """The JSON of one entry form (docs/api.md "The log")."""
-    return ShownEntry(f'{entry_head(entry, dumps)},"index":{index},"version":{version}}}')
+    return ShownEntry(f'{entry_head(entry)},"index":{index},"version":{version}}}')
 
 
 def logged_entry(entry: Entry, index: int, version: int, teams: Sequence[int]) -> LoggedEntry:
@@ -173,28 +163,6 @@ class CachedView:
     @property
     def version(self) -> int:
         return self.snapshot.version
-
-
-_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-# The C encoder that ``_ENCODER.encode`` makes anew on every call, made once (making it took
-# a third of the time of encoding a log entry). No cycle check (views are trees).
-_C_ENCODER = None if c_make_encoder is None else c_make_encoder(
-    None, _ENCODER.default, encode_basestring, None, ":", ",", False, False, False)
-
-
-def dumps(value: Any) -> str:
-    """Compact JSON text, as sent to clients (non-ASCII as it is). orjson writes it: the
-    standard library's C encoder took a quarter of the server's time per action (a view is
-    2-3 kB), orjson a fifth of that. Values orjson cannot write (an integer beyond 64 bits)
-    go to the standard encoder."""
-    if _fast_dumps is not None:
-        try:
-            return _fast_dumps(value).decode()
-        except TypeError:
-            pass
-    if _C_ENCODER is None or isinstance(value, str):
-        return _ENCODER.encode(value)
-    return "".join(_C_ENCODER(value, 0))
 
 
 @dataclass(eq=False)

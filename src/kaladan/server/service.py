@@ -501,24 +501,27 @@ class GameService:
             else:
                 assert text is not None
                 action = text
-            stored = live.version
-            self._play(live, action, seat)
-            await self._bots_answer(live)
-            await self._store(live, stored)
+            await self._apply(live, action, seat)
         self._notify(live)
         self._kick_bots(live)
         return live
 
-    async def _bots_answer(self, live: LiveGame) -> None:
-        """Game lock held: without a pause, quick bots answer a decision at once (one
-        transaction and one view for the run, up to ``BOT_BURST`` decisions): random bots
-        here, the others on a worker thread. Should that fail (a bug of ours: a bot's own
-        failure is caught), the game goes back to its published version before the error
-        goes on, so memory keeps to what is stored."""
-        if self.bot_delay > 0:
-            return
+    async def _apply(self, live: LiveGame, action: Action | str, seat: int) -> None:
+        """Game lock held: check and apply a decision, let quick bots answer it when they do
+        not pause, and store the run (one transaction, one view)."""
+        stored = live.version
+        self._play(live, action, seat)
+        if self.bot_delay <= 0:
+            await self._quick_bots(live, BOT_BURST)
+        await self._store(live, stored)
+
+    async def _quick_bots(self, live: LiveGame, limit: int) -> None:
+        """Game lock held: up to ``limit`` quick bot decisions in place, not stored yet:
+        random bots here, the others on a worker thread. Should that fail (a bug of ours: a
+        bot's own failure is caught), the game goes back to its published version before
+        the error goes on, so memory keeps to what is stored."""
         try:
-            left = self._bot_run(live, BOT_BURST, here=True)
+            left = self._bot_run(live, limit, here=True)
             seat = self._bot_seat(live)
             if left and seat is not None and quick(live.seats[seat].bot or ""):
                 await asyncio.get_running_loop().run_in_executor(self.bot_pool, self._bot_run,
@@ -636,7 +639,6 @@ class GameService:
         """One bot decision, or a burst of quick ones without a pause; False when no bot is
         to decide. A search runs without the game's lock, so people can still give gold;
         its choice is applied only if the decision is still the one it searched."""
-        loop = asyncio.get_running_loop()
         async with live.lock:
             seat = self._bot_seat(live)
             if seat is None:
@@ -645,12 +647,8 @@ class GameService:
             if quick(spec):
                 # Without a pause nobody can follow single bot decisions: the bots play
                 # on in one run and the seats get one view afterwards.
-                limit = 1 if self.bot_delay > 0 else BOT_BURST
                 stored = live.version
-                if instant(spec):
-                    self._bot_run(live, limit, here=True)
-                else:
-                    await loop.run_in_executor(self.bot_pool, self._bot_run, live, limit)
+                await self._quick_bots(live, 1 if self.bot_delay > 0 else BOT_BURST)
                 await self._store(live, stored)
                 self._notify(live)
                 return True
@@ -667,10 +665,7 @@ class GameService:
             now = live.game.state
             if now.pending != pending or action not in legal_actions(now):
                 return True  # the game moved on meanwhile: think again
-            stored = live.version
-            self._play(live, action, seat)
-            await self._bots_answer(live)
-            await self._store(live, stored)
+            await self._apply(live, action, seat)
         self._notify(live)
         return True
 
@@ -706,15 +701,20 @@ class GameService:
             self._play(live, legal[0], seat)
 
 
+def bot_name(spec: str) -> str:
+    """The registry name of a bot spec: ``"mcts"`` of ``"MCTS: time=1"``."""
+    return spec.partition(":")[0].strip().lower()
+
+
 def quick(spec: str) -> bool:
     """A bot that decides in a few milliseconds at most (no search): random and greedy, and
     ppo (a few passes of a small network, on the policy the server loaded once)."""
-    return spec.partition(":")[0].strip().lower() in QUICK_BOTS
+    return bot_name(spec) in QUICK_BOTS
 
 
 def instant(spec: str) -> bool:
     """A bot that decides in microseconds (random): it plays on the event loop."""
-    return spec.partition(":")[0].strip().lower() in INSTANT_BOTS
+    return bot_name(spec) in INSTANT_BOTS
 
 
 def stored_summary(row: StoredGame) -> dict[str, Any]:

@@ -75,7 +75,7 @@ steps = Table(
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")
-# The group writer's statements on SQLite (``Store._write_sqlite``).
+# The steps writer's statements on SQLite (``Store._write_sqlite``).
 INSERT_STEPS = ('INSERT INTO steps (game_id, "index", seat, action, chance) '
                 "VALUES (?, ?, ?, ?, ?)")
 UPDATE_STATUS = "UPDATE games SET status = ? WHERE id = ?"
@@ -106,57 +106,13 @@ class StoredGame:
 
 @dataclass(slots=True)
 class QueuedSteps:
-    """One game's new steps (and status) waiting for the group commit."""
+    """One game's new steps (and status) waiting to be committed (``StepWriter``)."""
 
     game_id: str
     rows: list[dict[str, Any]]
     status: str | None
     done: bool = False
     error: Exception | None = None
-
-
-class GroupCommit:
-    """Commits the steps that several threads store at the same moment in one transaction.
-
-    The first thread to arrive writes at once (no hand-off to another thread when the server
-    is quiet); threads arriving while it writes queue up, and once it is done the first of them
-    writes everything queued in one transaction. A commit is the dearest part of storing a
-    step, and SQLite has one writer at a time, so under load this saves most of them. A batch
-    the database refuses is retried game by game, so one game's failure stays its own.
-    """
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.changed = threading.Condition()
-        self.queue: list[QueuedSteps] = []
-        self.writing = False
-
-    def store_steps(self, item: QueuedSteps) -> None:
-        """Block until ``item`` is committed; raise the database's error if it was refused."""
-        with self.changed:
-            self.queue.append(item)
-            while self.writing and not item.done:
-                self.changed.wait()
-            if not item.done:  # nobody is writing: this thread writes what is queued
-                self.writing = True
-                batch, self.queue = self.queue, []
-        if not item.done:
-            try:
-                self.commit(batch)
-            finally:
-                for queued in batch:  # interrupted: nobody may wait for these forever
-                    if not queued.done:
-                        queued.error = StorageError("the steps were not stored")
-                        queued.done = True
-                with self.changed:
-                    self.writing = False
-                    self.changed.notify_all()
-        if item.error is not None:
-            raise item.error
-
-    def commit(self, batch: list[QueuedSteps]) -> None:
-        """Write a batch; every item ends done, with its error if it was refused."""
-        commit_batch(self.store, batch)
 
 
 def commit_batch(store: Store, batch: Sequence[QueuedSteps]) -> None:
@@ -317,8 +273,7 @@ class Store:
             raise StorageError(f"cannot use database URL {parsed!r}: {exc}") from exc
         # SQLite has one writer at a time; serialising here avoids "database is locked".
         self._write_lock = threading.Lock() if self.is_sqlite else None
-        self.group = GroupCommit(self)
-        # SQLite: the group writer's own driver connection, kept open (``_write_sqlite``)
+        # SQLite: the steps' own driver connection, kept open (``_write_sqlite``)
         self._steps_connection: Any = None
 
     def upgrade(self) -> None:
@@ -378,14 +333,17 @@ class Store:
     def add_steps(self, game_id: str, first: int, new: Sequence[tuple[int, str, Sequence[int]]],
                   status: str | None = None) -> None:
         """Append decisions ``(seat, action, chance)`` numbered from ``first``, and the new
-        status, in one transaction (shared with other games' steps stored at the same time,
-        ``GroupCommit``); returns once they are committed."""
+        status, in one transaction; returns once they are committed. (The server stores
+        through its ``StepWriter``, which commits several games' steps together.)"""
         if not new:
             return
-        self.group.store_steps(QueuedSteps(game_id, step_rows(game_id, first, new), status))
+        item = QueuedSteps(game_id, step_rows(game_id, first, new), status)
+        commit_batch(self, [item])
+        if item.error is not None:
+            raise item.error
 
     def write_steps(self, batch: Sequence[QueuedSteps]) -> None:
-        """Several games' new steps and statuses in one transaction (the group writer's)."""
+        """Several games' new steps and statuses in one transaction (``commit_batch``)."""
         if self._write_lock is not None:
             with self._write_lock:
                 self._write_sqlite(batch)
@@ -432,7 +390,7 @@ class Store:
             raise
 
     def _drop_steps_connection(self) -> None:
-        """Close the group writer's connection (rolling back what it had not committed)."""
+        """Close the steps' connection (rolling back what it had not committed)."""
         connection, self._steps_connection = self._steps_connection, None
         if connection is not None:
             with suppress(Exception):  # a broken connection is closed all the same

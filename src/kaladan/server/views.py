@@ -18,7 +18,8 @@ from ..rules.world import Terrain
 from .choices import action_tiles, compact, refs, split
 from .hints import advice
 from .history import History
-from .live import CachedView, LiveGame, ShownEntry, Snapshot, dumps
+from .jsontext import dumps
+from .live import CachedView, LiveGame, ShownEntry, Snapshot
 
 LOG_LIMIT = 500  # the most log entries one view carries (the newest)
 # The odds of an attack depend only on both dice pools, the mountain and scales rules and the
