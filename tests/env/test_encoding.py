@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from kaladan.env.encoding import ActionEncoder, Choice, kind_unit, unit_kind
@@ -80,7 +81,11 @@ def test_every_legal_action_round_trips_and_masks_are_the_legal_set(config: Conf
             assert encoder.decode(seq, seat) == action
             seen_kinds.add(action.kind)
         choice = Choice(encoder, state, legal_actions(state))
-        assert set(choice.legal_tokens()) == {s[0] for s in sequences}
+        heads = {s[0] for s in sequences}
+        assert set(choice.legal_tokens()) == heads
+        mask = choice.mask()
+        assert mask.dtype == np.int8 and mask.shape == (encoder.size,)
+        assert set(np.flatnonzero(mask)) == heads and set(mask.tolist()) <= {0, 1}
         # The whole trie of one compound head: every path is a legal action, and only those.
         rng = random.Random(len(legal))
         for action, seq in rng.sample(list(zip(legal, sequences, strict=True)),
@@ -106,6 +111,7 @@ def test_over_two_thousand_states_with_compound_masks_checked_exhaustively() -> 
                 choice = Choice(encoder, state, legal_actions(state))
                 for t in prefix:
                     choice.push(t)
+                assert set(np.flatnonzero(choice.mask())) == set(choice.legal_tokens())
                 for token in choice.legal_tokens():
                     probe = Choice(encoder, state, legal_actions(state))
                     done = None
@@ -206,3 +212,16 @@ def test_card_choices_round_trip() -> None:
             seq = encoder.tokens(action, seat)
             assert encoder.decode(seq, seat) == action
             assert _walk(encoder, state, seq) == action
+
+
+def test_mask_in_other_dtypes_is_the_same_writable_set() -> None:
+    """Gymnasium's action_masks() asks for bools; other dtypes are converted."""
+    state = sampled_states(Config(players=3), 1, 8)[40]
+    encoder = ActionEncoder(state.config, state.world)
+    choice = Choice(encoder, state, legal_actions(state))
+    base = choice.mask()
+    for dtype in (np.bool_, np.float32, np.int64):
+        mask = choice.mask(dtype)
+        assert mask.dtype == dtype and np.array_equal(mask.astype(np.int8), base)
+        mask[0] = 1  # a fresh array the caller may change
+    assert choice.mask()[0] == base[0]

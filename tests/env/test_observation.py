@@ -253,3 +253,54 @@ def test_equal_observations_offer_equal_choices() -> None:
                 assert known == tokens, (config, action)
                 checked += 1
     assert checked > 2000
+
+
+@pytest.mark.parametrize("config", CONFIGS[::2], ids=lambda c: f"{c.players}-{c.mode}")
+def test_env_observations_equal_a_fresh_encoding(config: Config) -> None:
+    """The environment's observations come from per-observer caches and, while an action is
+    composed, from the seat's last vector with only the partial action rewritten. At every
+    token of random episodes they equal what a new encoder (no cache) makes of the same
+    state: for the deciding seat, with its composition, and for another seat, without it
+    (a half-composed action is not public, R5.13)."""
+    from kaladan.env.core import EnvCore
+
+    core = EnvCore(config)
+    rng = random.Random(config.players)
+    checked = composing = 0
+    for seed in range(2):
+        core.reset(seed)
+        while not core.over:
+            choice = core.choice
+            assert choice is not None
+            seat, other = core.seat, (core.seat + 1) % config.players
+            fresh = ObservationEncoder(config, core.state.world)
+            partial, stage = choice.partial()
+            assert np.array_equal(core.observe(seat),
+                                  fresh.encode(core.state, seat, partial, stage))
+            assert np.array_equal(core.observe(other), fresh.encode(core.state, other))
+            checked += 1
+            composing += bool(choice.prefix)
+            tokens = choice.legal_tokens()
+            core.step(tokens[int(rng.random() * len(tokens))])
+    assert checked > 200 and composing > 20
+
+
+def test_same_state_partial_only_for_the_state_last_encoded() -> None:
+    """The short cut applies to the very state object last encoded for that seat, at the
+    same decision count; anything else gets None and is encoded in full."""
+    state = _mid_game(Config(players=3, quick_setup=True))
+    enc = ObservationEncoder(state.config, state.world)
+    seat = state.pending.seat
+    assert enc.same_state_partial(state, seat, None) is None  # nothing encoded yet
+    full = enc.encode(state, seat)
+    again = enc.same_state_partial(state, seat, None)
+    assert again is not None and np.array_equal(again, full) and again is not full
+    partial = Action(MOVE, tile=2, tile2=3, units=(code(seat, 0, SWORD),))
+    composed = enc.same_state_partial(state, seat, partial, 0)
+    assert composed is not None
+    assert np.array_equal(composed, ObservationEncoder(state.config, state.world)
+                          .encode(state, seat, partial, 0))
+    assert enc.same_state_partial(state.copy(), seat, None) is None  # another object
+    acts = legal_actions(state)
+    apply_unchecked(state, acts[0])  # counts a decision
+    assert enc.same_state_partial(state, seat, None) is None

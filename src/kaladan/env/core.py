@@ -57,9 +57,6 @@ class EnvCore:
         self.observations = ObservationEncoder(config, world)
         self.n = config.players
         self.choice: Choice | None = None
-        # Per seat: (decision count, vector without a composition) of the last observation,
-        # reused while that seat composes an action (the state does not change meanwhile).
-        self._bases: dict[Seat, tuple[int, NDArray[np.float32]]] = {}
 
     # --- episode -------------------------------------------------------------------------
 
@@ -73,7 +70,6 @@ class EnvCore:
             self.world = state.world
             self.observations = ObservationEncoder(self.config, state.world)
         self.state = state
-        self._bases = {}
         self._new_choice()
 
     def fork(self, state: GameState, legal: Sequence[Action] | None = None) -> EnvCore:
@@ -82,7 +78,6 @@ class EnvCore:
         prefix; ``legal`` are the decision's actions when already known."""
         new = copy.copy(self)
         new.state = state
-        new._bases = {}
         new._new_choice(legal)
         old = self.choice
         if old is not None and new.choice is not None:
@@ -126,16 +121,17 @@ class EnvCore:
         """The observation tensor of ``seat``: the composition under way only when it is
         that seat's own (another seat's half-composed action is not public)."""
         choice = self.choice
-        decisions = self.state.decisions
+        partial: Action | None = None
+        stage = 0
         if choice is not None and choice.seat == seat and choice.prefix:
-            known = self._bases.get(seat)
-            if known is None or known[0] != decisions:
-                known = (decisions, self.observations.encode(self.state, seat))
-                self._bases[seat] = known
-            return self.observations.with_partial(known[1], seat, *choice.partial())
-        base = self.observations.encode(self.state, seat)
-        self._bases[seat] = (decisions, base)
-        return base.copy()
+            partial, stage = choice.partial()
+        # This core changes its state only through apply, which counts decisions: while
+        # they stand still (an action being composed, other seats looking), only the
+        # partial action can differ from the seat's last vector.
+        same = self.observations.same_state_partial(self.state, seat, partial, stage)
+        if same is not None:
+            return same
+        return self.observations.encode(self.state, seat, partial, stage)
 
     def view(self, seat: Seat) -> dict[str, Any]:
         """The structured (JSON) observation of ``seat`` (``rules.observe``)."""

@@ -25,9 +25,9 @@ pair of tiles), so a mask costs about what ``legal_actions`` costs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 from numpy.typing import NDArray
@@ -291,7 +291,11 @@ class ActionEncoder:
         """The token sequence of ``action`` for the deciding seat ``observer``. ``spell``,
         when given, remembers unit tokens across calls (the actions of one head share a few
         distinct units)."""
-        out = [self.head(action, observer)]
+        return self.tail(action, observer, [self.head(action, observer)], spell)
+
+    def tail(self, action: Action, observer: Seat, out: list[int],
+             spell: dict[UnitCode, int] | None = None) -> list[int]:
+        """``out`` extended by the tokens of ``action`` after its head."""
         kind = action.kind
         if kind not in COMPOUND:
             return out
@@ -398,30 +402,17 @@ class Choice:
                  legal: Sequence[Action]) -> None:
         self.encoder = encoder
         self.state = state
-        self.seat = seat = state.pending.seat
+        self.seat = state.pending.seat
         self.legal = legal
         # head token -> the action (atomic heads) or a list of ActionList part indices /
         # actions that may carry it (compound heads), filled lazily.
         heads: dict[int, Action | None] = {}
         groups: dict[int, list[int | Action]] = {}
-        compound = COMPOUND
-        head = encoder.head
-
-        def add(actions: Sequence[Action]) -> None:
-            for action in actions:
-                h = head(action, seat)
-                if action.kind in compound:
-                    heads[h] = None
-                    groups.setdefault(h, []).append(action)
-                else:
-                    heads[h] = action
-
         if isinstance(legal, ActionList):
             for i, part in enumerate(legal.parts):
                 if isinstance(part, list):
-                    add(part)
-                    continue
-                if isinstance(part, (L.MoveBlock, L.SingleMoveBlock, L.SwapBlock)):
+                    self._add(part, heads, groups)
+                elif isinstance(part, (L.MoveBlock, L.SingleMoveBlock, L.SwapBlock)):
                     src, dst = part.tile, part.tile2
                     base = encoder.base[A.SWAP if isinstance(part, L.SwapBlock) else A.MOVE]
                     h = base + src * 6 + encoder._slot[src][dst]
@@ -445,13 +436,21 @@ class Choice:
                         heads[base + _CARD_INDEX[card]] = None
                 elif isinstance(part, L.BuyBlock):
                     base = encoder.base[A.BUY]
+                    tiles = part.tiles
                     for c in part.units:  # atomic heads, built on demand
                         row = base + unit_kind(c) * encoder.tiles
-                        heads.update(dict.fromkeys([row + t for t in part.tiles]))
+                        for t in tiles:
+                            heads[row + t] = None
+                elif isinstance(part, L.UpgradeBlock):
+                    upgrade, fortify = encoder.base[A.UPGRADE], encoder.base[A.FORTIFY]
+                    for t, c in zip(part.tiles, part.units, strict=True):
+                        # atomic heads, built on demand; -1: the castle on t (R11.11)
+                        h = fortify + t if c < 0 else upgrade + unit_kind(c) * encoder.tiles + t
+                        heads[h] = None
                 else:
-                    add(legal.part(i))
+                    self._add(legal.part(i), heads, groups)
         else:
-            add(legal)
+            self._add(legal, heads, groups)
         self.heads = heads
         self._groups = groups
         self.prefix: list[int] = []
@@ -460,9 +459,29 @@ class Choice:
 
     def mask(self, dtype: type[np.generic] = np.int8) -> NDArray[Any]:
         """The legal tokens as a fresh 0/1 vector of the action space's size."""
-        out = np.zeros(self.encoder.size, dtype=dtype)
-        out[self.legal_tokens()] = 1
-        return out
+        ones = bytearray(self.encoder.size)  # a byte per token: no index array to convert
+        # Typed as a protocol, not int: the compiled form hands each key on as it is
+        # instead of unboxing it and boxing it again for the store.
+        token: SupportsIndex
+        tokens: Iterable[SupportsIndex] = self.legal_tokens() if self.prefix else self.heads
+        for token in tokens:
+            ones[token] = 1
+        if dtype is np.int8 or dtype is np.bool_:
+            return np.frombuffer(ones, dtype=dtype)
+        return np.frombuffer(ones, dtype=np.int8).astype(dtype)
+
+    def _add(self, actions: Sequence[Action], heads: dict[int, Action | None],
+             groups: dict[int, list[int | Action]]) -> None:
+        """Put built actions under their heads: an atomic head maps to its action, a
+        compound one to the list of actions that start with it."""
+        encoder, seat = self.encoder, self.seat
+        for action in actions:
+            h = encoder.head(action, seat)
+            if action.kind in COMPOUND:
+                heads[h] = None
+                groups.setdefault(h, []).append(action)
+            else:
+                heads[h] = action
 
     def legal_tokens(self) -> list[int]:
         """The tokens the deciding seat may give next."""
@@ -487,7 +506,8 @@ class Choice:
             self.prefix = [token]
             self._head = self.encoder.head_action(token, self.seat)
             spell: dict[UnitCode, int] = {}
-            self.candidates = [(self.encoder.tokens(a, self.seat, spell), a)
+            encoder, seat = self.encoder, self.seat
+            self.candidates = [(encoder.tail(a, seat, [token], spell), a)
                                for a in self._group_actions(token)]
             return None
         depth = len(self.prefix)

@@ -225,10 +225,19 @@ class ObservationEncoder:
         self._player_scale = np.array([_GOLD_SCALE] + [_COUNT_SCALE] * (self._p_linear - 2)
                                       + [1.0], dtype=np.float32)
         self._player_cache: dict[tuple[int, ...], FloatView] = {}
+        # The global scalars as counts and flags (see _encode_global), scaled to the vector:
+        # deck and discard /36, turn /30, the rest flags; rows cached by their key. Scaled
+        # in double, then rounded once to float32, as a single write would.
+        self._global_scale = np.ones(self._g_count, dtype=np.float64)
+        self._global_scale[0:2] = _DECK_SCALE
+        self._global_scale[8] = _TURN_SCALE
+        self._global_cache: dict[tuple[object, ...], FloatView] = {}
         self._seen: list[_Seen | None] = [None] * n
         # Board rows from the fortified column on, by (units, fortified, capacity, observer).
         self._row_cache: dict[tuple[tuple[UnitCode, ...], bool, int, int], FloatView] = {}
         self._zeros = _view(np.zeros(self.size, dtype=np.float32))
+        self._dense_zeros = self._zeros[: self.size - self._dense_start]
+        self._partial_zeros = self._zeros[: self._p_stage + 3 - self._partial]
         self._blank_row = np.zeros(self.row_len - self._row_fort, dtype=np.float32)
         self._static_rows = np.zeros((t_count, self.row_len), dtype=np.float32)
         for t in range(t_count):
@@ -261,7 +270,7 @@ class ObservationEncoder:
         self._encode_board(state, seat, seen)
         self._encode_players(state, seat, seen)
         self._encode_cards(state, seat, seen)
-        buf[self._dense_start:] = self._zeros[: self.size - self._dense_start]
+        buf[self._dense_start:] = self._dense_zeros
         n = self.n
         ones = [self._turn + (state.active - seat) % n,
                 self._turn + n + (state.pending.seat - seat) % n,
@@ -274,22 +283,27 @@ class ObservationEncoder:
         self._encode_global(state, seat, buf, ones)
         for i in ones:
             buf[i] = 1.0
+        seen.state, seen.decisions = state, state.decisions
         return seen.buf.copy()
 
-    def with_partial(self, base: NDArray[np.float32], seat: int, partial: Action | None,
-                     stage: int = 0) -> NDArray[np.float32]:
-        """``base`` (this encoder's vector of ``seat`` for the same state) with the partial
-        action section rewritten: while an action is composed the state does not change,
-        so the rest of the vector stands."""
-        out = base.copy()
-        view = _view(out)
-        view[self._partial:self._p_stage + 3] = self._zeros[: self._p_stage + 3 - self._partial]
+    def same_state_partial(self, state: GameState, seat: int, partial: Action | None,
+                           stage: int = 0) -> NDArray[np.float32] | None:
+        """The observation of ``seat`` with only the partial-action section rewritten, when
+        this encoder's last vector for ``seat`` was of ``state`` at its current decision
+        count (while an action is composed the state does not change, so the rest stands);
+        None otherwise. For owners of a state that changes only through ``apply``, which
+        counts decisions (``EnvCore``)."""
+        seen = self._seen[seat]
+        if seen is None or seen.state is not state or seen.decisions != state.decisions:
+            return None
+        buf = seen.mv
+        buf[self._partial:self._p_stage + 3] = self._partial_zeros
         if partial is not None:
             ones: list[int] = []
-            self._encode_partial(seat, partial, stage, view, ones)
+            self._encode_partial(seat, partial, stage, buf, ones)
             for i in ones:
-                view[i] = 1.0
-        return out
+                buf[i] = 1.0
+        return seen.buf.copy()
 
     # --- sections ---------------------------------------------------------------------------
 
@@ -350,21 +364,24 @@ class ObservationEncoder:
         # Public facts only (R5.13): of the cards in hands, pools and on offer, the counts.
         # A player's numbers do not depend on the observer: one cache of rows for all.
         n = self.n
-        count = len
         plen = self.player_len
         keys = seen.p_keys
         cache = self._player_cache
         region = seen.mv
         base = self._players
-        gold, reserve, specials = state.gold, state.reserve, state.reserve_specials
+        # Typed Any: the compiled form then passes the list items on as they are, without
+        # unboxing each int and boxing it again for the key.
+        gold: list[Any] = state.gold
+        eliminated: list[Any] = state.eliminated
+        reserve, specials = state.reserve, state.reserve_specials
         waiting, graveyard, trophies = state.specials_waiting, state.graveyard, state.trophies
-        hand, pool, buyable, eliminated = state.hand, state.pool, state.buyable, state.eliminated
+        hand, pool, buyable = state.hand, state.pool, state.buyable
         for i in range(n):
             p = (seat + i) % n
-            r = reserve[p]
-            key = (gold[p], r[0], r[1], r[2], r[3], r[4], r[5], count(specials[p]),
-                   count(waiting[p]), count(graveyard[p]), count(trophies[p]),
-                   count(hand[p]), count(pool[p]), count(buyable[p]), eliminated[p])
+            r: list[Any] = reserve[p]
+            key = (gold[p], r[0], r[1], r[2], r[3], r[4], r[5], len(specials[p]),
+                   len(waiting[p]), len(graveyard[p]), len(trophies[p]),
+                   len(hand[p]), len(pool[p]), len(buyable[p]), eliminated[p])
             if key == keys[i]:
                 continue
             keys[i] = key
@@ -521,21 +538,19 @@ class ObservationEncoder:
             must_lose = event.must_lose
         if state.last_event is not None:
             ones.append(self._g_last + _DRAWN_INDEX[state.last_event])
-        at = self._g_scalars
-        for i, value in enumerate((
-            len(state.deck) * _DECK_SCALE, len(state.discard) * _DECK_SCALE,
-            1.0 if state.final_slot >= 0 else 0.0,
-            1.0 if state.oracles else 0.0,
-            1.0 if state.scales else 0.0,
-            1.0 if state.gilded_slot >= 0 else 0.0,
-            1.0 if 0 <= state.gilded_slot < state.slot else 0.0,  # ops.gold_frozen, R9.4
-            1.0 if state.six_gates else 0.0,
-            state.turn * _TURN_SCALE,
-            1.0 if state.result is not None else 0.0,
-            1.0 if must_lose else 0.0,
-            1.0 if state.purchase_empty >= 0 else 0.0,
-        )):
-            buf[at + i] = value
+        slot = state.slot
+        key = (len(state.deck), len(state.discard), state.final_slot >= 0, state.oracles,
+               state.scales, state.gilded_slot >= 0, 0 <= state.gilded_slot < slot,
+               state.six_gates, state.turn, state.result is not None, must_lose,
+               state.purchase_empty >= 0)
+        row = self._global_cache.get(key)
+        if row is None:
+            row = _view((np.array(key, dtype=np.float64) * self._global_scale)
+                        .astype(np.float32))
+            if len(self._global_cache) >= _ROW_CACHE_LIMIT:
+                self._global_cache.clear()
+            self._global_cache[key] = row
+        buf[self._g_scalars:self._g_scalars + self._g_count] = row
         ones += [self._g_spawn + t for t in state.spawn_left]
 
 
@@ -543,7 +558,7 @@ class _Seen:
     """One observer's buffer and what its persistent sections were computed from."""
 
     __slots__ = ("buf", "mv", "rows", "players", "board", "fort", "home", "p_keys",
-                 "p_realm", "p_named", "p_home", "p_first", "cards")
+                 "p_realm", "p_named", "p_home", "p_first", "cards", "state", "decisions")
 
     def __init__(self, buf: NDArray[np.float32], rows: NDArray[np.float32],
                  players: NDArray[np.float32], tiles: int, n: int) -> None:
@@ -560,3 +575,6 @@ class _Seen:
         self.p_home: list[int] | None = None
         self.p_first = -1
         self.cards: list[list[str]] | None = None
+        # The state of the last vector and its decision count (``same_state_partial``).
+        self.state: GameState | None = None
+        self.decisions = -1
