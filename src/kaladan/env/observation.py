@@ -225,12 +225,11 @@ class ObservationEncoder:
         self._player_scale = np.array([_GOLD_SCALE] + [_COUNT_SCALE] * (self._p_linear - 2)
                                       + [1.0], dtype=np.float32)
         self._player_cache: dict[tuple[int, ...], FloatView] = {}
-        # The global scalars as counts and flags (see _encode_global), scaled to the vector:
-        # deck and discard /36, turn /30, the rest flags; rows cached by their key. Scaled
-        # in double, then rounded once to float32, as a single write would.
-        self._global_scale = np.ones(self._g_count, dtype=np.float64)
-        self._global_scale[0:2] = _DECK_SCALE
-        self._global_scale[8] = _TURN_SCALE
+        # The global scalars as counts and flags (``_encode_global``'s key, in the order of
+        # g_scalars), scaled in double and rounded once to float32, as a single write would.
+        self._global_scale = np.array([_DECK_SCALE, _DECK_SCALE, *[1.0] * 6, _TURN_SCALE,
+                                       *[1.0] * 3], dtype=np.float64)
+        assert len(self._global_scale) == self._g_count
         self._global_cache: dict[tuple[object, ...], FloatView] = {}
         self._seen: list[_Seen | None] = [None] * n
         # Board rows from the fortified column on, by (units, fortified, capacity, observer).
@@ -538,9 +537,10 @@ class ObservationEncoder:
             must_lose = event.must_lose
         if state.last_event is not None:
             ones.append(self._g_last + _DRAWN_INDEX[state.last_event])
-        slot = state.slot
+        gilded = state.gilded_slot
         key = (len(state.deck), len(state.discard), state.final_slot >= 0, state.oracles,
-               state.scales, state.gilded_slot >= 0, 0 <= state.gilded_slot < slot,
+               state.scales, gilded >= 0,
+               0 <= gilded < state.slot,  # ops.gold_frozen, R9.4
                state.six_gates, state.turn, state.result is not None, must_lose,
                state.purchase_empty >= 0)
         row = self._global_cache.get(key)
