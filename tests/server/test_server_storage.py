@@ -131,6 +131,9 @@ def test_a_bug_while_bots_answer_leaves_the_game_as_stored(
         tokens = join_all(client, created)
         game_id = created["game_id"]
         live = client.app.state.service.games[game_id]  # type: ignore[attr-defined]
+        # A bot that decides first does so in the background: let it finish before the
+        # failure is injected, or the human would only ever be told it is not their turn.
+        wait_for_humans(client, game_id, tokens)
         play = Game.play
 
         def failing(game: Game, action: Any, seat: int | None = None, dice: Any = (), *,
