@@ -67,7 +67,15 @@ _COUNT_SCALE: Final = 1 / 10
 _DECK_SCALE: Final = 1 / 36
 _TURN_SCALE: Final = 1 / 30
 _ROLL_SCALE: Final = 1 / 12
-_ROW_CACHE_LIMIT: Final = 200_000  # board rows remembered per encoder before starting over
+_ROW_CACHE_LIMIT: Final = 200_000  # rows remembered per cache before starting over
+
+
+def _remember(cache: dict[Any, FloatView], key: Any, row: FloatView) -> FloatView:
+    """Store ``row`` under ``key`` in one of the encoder's row caches, emptied when full."""
+    if len(cache) >= _ROW_CACHE_LIMIT:
+        cache.clear()
+    cache[key] = row
+    return row
 
 
 class _Layout:
@@ -341,10 +349,7 @@ class ObservationEncoder:
             key = (units, fort, capacity[t], seat)
             row = cache.get(key)
             if row is None:
-                row = _view(self._board_row(units, fort, capacity[t], seat))
-                if len(cache) >= _ROW_CACHE_LIMIT:
-                    cache.clear()
-                cache[key] = row
+                row = _remember(cache, key, _view(self._board_row(units, fort, capacity[t], seat)))
             flat[t * row_len + lo:(t + 1) * row_len] = row
 
     def _board_row(self, units: tuple[UnitCode, ...], fortified: bool, capacity: int,
@@ -386,10 +391,8 @@ class ObservationEncoder:
             keys[i] = key
             row = cache.get(key)
             if row is None:
-                row = _view(np.array(key, dtype=np.float32) * self._player_scale)
-                if len(cache) >= _ROW_CACHE_LIMIT:
-                    cache.clear()
-                cache[key] = row
+                row = _remember(cache, key,
+                                _view(np.array(key, dtype=np.float32) * self._player_scale))
             at = base + i * plen
             region[at:at + self._p_linear] = row
         home = state.home
@@ -545,11 +548,8 @@ class ObservationEncoder:
                state.purchase_empty >= 0)
         row = self._global_cache.get(key)
         if row is None:
-            row = _view((np.array(key, dtype=np.float64) * self._global_scale)
-                        .astype(np.float32))
-            if len(self._global_cache) >= _ROW_CACHE_LIMIT:
-                self._global_cache.clear()
-            self._global_cache[key] = row
+            row = _remember(self._global_cache, key, _view(
+                (np.array(key, dtype=np.float64) * self._global_scale).astype(np.float32)))
         buf[self._g_scalars:self._g_scalars + self._g_count] = row
         ones += [self._g_spawn + t for t in state.spawn_left]
 
