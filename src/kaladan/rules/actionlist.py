@@ -102,7 +102,7 @@ class ActionList(Sequence[Action]):
     def __getitem__(self, index: slice) -> list[Action]: ...
 
     def __getitem__(self, index: int | slice) -> Action | list[Action]:
-        if isinstance(index, slice):
+        if not isinstance(index, int):  # the compiled form checks int without a lookup
             return self.as_list()[index]
         if index < 0:
             index += self.size

@@ -89,6 +89,9 @@ def apply_unchecked(state: GameState, action: Action, sink: Sink | None = None,
     out of turn (R23.11); every other action is the pending seat's."""
     state.decisions += 1
     state.legal_cache = None
+    if sink is None and giver is None:
+        _dispatch(state, action)
+        return
     handler = _HANDLERS[action.kind] if giver is None else _gift_from(giver)
     if sink is None:
         handler(state, action)
@@ -324,6 +327,24 @@ _HANDLERS: Final[dict[str, Callable[[GameState, Action], None]]] = {
     A.RELOCATE: _card_choice, A.EVADE: _card_choice, A.HARMONY: _card_choice,
     A.GIFT: _gift, A.SPLIT: _split,
 }
+
+
+def _dispatch(state: GameState, action: Action) -> None:
+    """``_HANDLERS[action.kind](state, action)``, the most frequent kinds by direct calls
+    (native ones when compiled, without a table lookup and a Python-level call)."""
+    kind = action.kind
+    if kind == A.SWAP:
+        _swap(state, action)
+    elif kind == A.BUY:
+        _buy(state, action)
+    elif kind == A.MOVE:
+        _move(state, action)
+    elif kind == A.UPGRADE:
+        _upgrade(state, action)
+    elif kind == A.END or kind == A.PASS:
+        _pass(state, action)
+    else:
+        _HANDLERS[kind](state, action)
 
 
 # --- explanations for refused actions --------------------------------------------------

@@ -44,7 +44,7 @@ def start_turn(state: GameState, seat: Seat) -> None:
     if state.sink is not None:
         state.sink.append(TurnStarted(seat, state.turn, state.slot // state.n + 1,
                                       state.final_slot >= 0))
-    enter_phase(state, PHASE_ORDERS[state.config.phase_order][0])
+    enter_phase(state, _EVENT)  # every phase order starts with the Event phase (R6.2)
 
 
 def enter_phase(state: GameState, phase: Phase) -> None:
@@ -94,13 +94,26 @@ def _income(state: GameState, seat: Seat) -> None:
                                  state.gold[seat], frozen))
 
 
-# The phase after each phase, per phase order; None after the last one.
-_NEXT: Final = {name: {phase: (order[i + 1] if i + 1 < len(order) else None)
-                       for i, phase in enumerate(order)} for name, order in PHASE_ORDERS.items()}
+assert all(order[0] is Phase.EVENT and order[3:] == (Phase.ACTION, Phase.PURCHASE,
+                                                      Phase.REINFORCE)
+           for order in PHASE_ORDERS.values())  # what start_turn and next_phase rely on
+# The phase after each phase (indexed by phase), per phase order; None after the last one.
+# Tuples, not dicts: an index costs less than hashing the enum member.
+_NEXT: Final = {name: tuple(order[order.index(p) + 1] if p in order[:-1] else None
+                            for p in Phase) for name, order in PHASE_ORDERS.items()}
 
 
 def next_phase(state: GameState) -> None:
-    following = _NEXT[state.config.phase_order][state.phase]
+    phase = state.phase
+    # The last three phases follow each other in every order (R6.2): no table needed.
+    if phase is _ACTION:
+        following: Phase | None = _PURCHASE
+    elif phase is _PURCHASE:
+        following = _REINFORCE
+    elif phase is _REINFORCE:
+        following = None
+    else:
+        following = _NEXT[state.config.phase_order][phase]
     if following is not None:
         enter_phase(state, following)
     else:

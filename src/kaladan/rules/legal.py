@@ -14,7 +14,8 @@ from . import magic
 from .actionlist import ActionList, Block
 from .actions import Action
 from .magic import same_side, side_players
-from .state import Battle, BattleStep, Decision, GameState
+from .state import Battle, BattleStep, Decision, GameState, Pending
+from .tiles import TileInfo, tile_info
 from .units import (
     ARCHER,
     BASIC_TYPES,
@@ -43,6 +44,10 @@ from .world import Terrain
 
 _CASTLE: Final = Terrain.CASTLE  # a global is cheaper than an enum attribute in hot loops
 _PASS: Final = Action(A.PASS)
+_ASK_ACTION: Final = Decision.ACTION
+_ASK_REINFORCE: Final = Decision.REINFORCE
+_ASK_PURCHASE: Final = Decision.PURCHASE
+_ASK_SPAWN: Final = Decision.SPAWN
 _END: Final = Action(A.END)
 _GOLD: Final = Action(A.GOLD)
 _NOMAGIC: Final = Action(A.NOMAGIC)
@@ -57,7 +62,7 @@ def legal_actions(state: GameState) -> Sequence[Action]:
     if cached is not None and cached[0] is state.pending:
         actions = cached[1]
     else:
-        actions = _GENERATORS[state.pending.kind](state, state.pending.seat)
+        actions = _generate(state, state.pending)
     if state.teams and state.pending.seat >= 0 and state.gold[state.pending.seat] > 0:
         return with_gifts(actions, gifts(state, state.pending.seat))
     return actions
@@ -92,122 +97,40 @@ def ask_or_skip(state: GameState) -> bool:
     cache so the caller's next ``legal_actions`` costs nothing.
     """
     pending = state.pending
-    actions = _GENERATORS[pending.kind](state, pending.seat)
-    if len(actions) > 1:
+    actions = _generate(state, pending)
+    # An ActionList's size read directly: len() of it goes through a slot that looks
+    # ``__len__`` up by name (its base, Sequence, is a Python class), 20x slower compiled.
+    if (actions.size if isinstance(actions, ActionList) else len(actions)) > 1:
         state.legal_cache = (pending, actions)
         return True
     return False
 
 
-@final
-class TileInfo:
-    """What move, swap and upgrade generation needs of one player's units on a tile, worked
-    out once per distinct tuple of units (``tile_info``)."""
-
-    __slots__ = ("codes", "kinds", "subsets", "ends", "upgradable")
-
-    def __init__(self, units: tuple[UnitCode, ...]) -> None:
-        codes: list[UnitCode] = []
-        counts: list[int] = []
-        last = -1
-        for c in units:
-            if c == last:
-                counts[-1] += 1
-            else:
-                codes.append(c)
-                counts.append(1)
-                last = c
-        self.codes: tuple[UnitCode, ...] = tuple(codes)  # the distinct units, sorted
-        self.kinds = len(codes)
-        # Every non-empty sub-multiset as a tuple of indices into ``codes``, by size, and
-        # how many have at most k units (``ends[k]``).
-        pattern = _patterns(tuple(counts))
-        self.subsets: tuple[tuple[int, ...], ...] = pattern.subsets
-        self.ends: tuple[int, ...] = pattern.ends
-        # (cost, unit) for each distinct unit that can be upgraded (R11.8: not yet upgraded,
-        # not a Crown).
-        upgradable: list[tuple[int, UnitCode]] = []
-        for c in codes:
-            if not c & 1 and type_of(c) != CROWN:
-                upgradable.append((UPGRADE_COST[type_of(c)], c))
-        self.upgradable: tuple[tuple[int, UnitCode], ...] = tuple(upgradable)
-
-    def shared_kinds(self, other: TileInfo) -> int:
-        """How many distinct units both have."""
-        mine, theirs = self.codes, other.codes  # both sorted: one merge pass
-        i = j = shared = 0
-        while i < len(mine) and j < len(theirs):
-            a, b = mine[i], theirs[j]
-            if a == b:
-                shared += 1
-                i += 1
-                j += 1
-            elif a < b:
-                i += 1
-            else:
-                j += 1
-        return shared
-
-    def subset(self, j: int) -> tuple[UnitCode, ...]:
-        """The j-th sub-multiset (smallest first) as units."""
-        codes = self.codes
-        return tuple([codes[i] for i in self.subsets[j]])
-
-    def sized(self, low: int, high: int) -> list[tuple[UnitCode, ...]]:
-        """The sub-multisets of low..high units, smallest first."""
-        codes = self.codes
-        return [tuple([codes[i] for i in s])
-                for s in self.subsets[self.ends[low - 1]:self.ends[high]]]
+def _generate(state: GameState, pending: Pending) -> Sequence[Action]:
+    """The actions of ``pending``: the decisions of every turn by direct calls (native ones
+    when compiled), the others through ``_GENERATORS``."""
+    kind = pending.kind
+    if kind is _ASK_ACTION:
+        return _action(state, pending.seat)
+    if kind is _ASK_REINFORCE:
+        return _reinforce(state, pending.seat)
+    if kind is _ASK_PURCHASE:
+        return _purchase(state, pending.seat)
+    if kind is _ASK_SPAWN:
+        return _spawn(state, pending.seat)
+    return _GENERATORS[kind](state, pending.seat)
 
 
-@final
-class _Pattern:
-    """The sub-multisets of a multiset with the given group sizes (R10.2: which units may
-    move together). Only the group sizes matter, so a tile's few patterns (at most 5 units)
-    are computed once; mapping indices to unit codes keeps the order, since codes are
-    sorted."""
-
-    __slots__ = ("subsets", "ends")
-
-    def __init__(self, counts: tuple[int, ...]) -> None:
-        subsets: list[tuple[int, ...]] = [()]
-        for group, count in enumerate(counts):
-            subsets = [s + (group,) * k for s in subsets for k in range(count + 1)]
-        subsets = sorted((s for s in subsets if s), key=lambda s: (len(s), s))
-        ends = [0] * (sum(counts) + 1)
-        for subset in subsets:
-            ends[len(subset)] += 1
-        for k in range(1, len(ends)):
-            ends[k] += ends[k - 1]
-        self.subsets: tuple[tuple[int, ...], ...] = tuple(subsets)
-        self.ends: tuple[int, ...] = tuple(ends)
-
-
-# Caches of pure functions of their key, kept by the process: a few thousand distinct unit
-# tuples occur in practice; the limit only guards endless runs with every realm.
-# Keyed by the tuple itself: a board's tuples live from one decision to the next, so most
-# lookups find the very object they were stored under and compare nothing (an int key made
-# of the units was slower, callgrind).
-_TILE_INFO: Final[dict[tuple[UnitCode, ...], TileInfo]] = {}
-_PATTERNS: Final[dict[tuple[int, ...], _Pattern]] = {}
-_CACHE_LIMIT: Final = 1 << 16
-
-
-def tile_info(units: tuple[UnitCode, ...]) -> TileInfo:
-    """The ``TileInfo`` of a sorted tuple of units."""
-    info = _TILE_INFO.get(units)
-    if info is None:
-        if len(_TILE_INFO) >= _CACHE_LIMIT:
-            _TILE_INFO.clear()
-        info = _TILE_INFO[units] = TileInfo(units)
+def tile_info_at(state: GameState, tile: int, units: tuple[UnitCode, ...]) -> TileInfo:
+    """``tile_info(units)`` for ``units`` standing on ``tile`` (all of them, or one seat's):
+    remembered per tile by the very tuple, which stays on the board until the tile changes,
+    so most lookups compare one pointer instead of hashing and comparing the units."""
+    slot = state.tile_infos[tile]
+    if slot is not None and slot[0] is units:
+        return slot[1]
+    info = tile_info(units)
+    state.tile_infos[tile] = (units, info)
     return info
-
-
-def _patterns(counts: tuple[int, ...]) -> _Pattern:
-    pattern = _PATTERNS.get(counts)
-    if pattern is None:
-        pattern = _PATTERNS[counts] = _Pattern(counts)
-    return pattern
 
 
 def distinct(units: Sequence[UnitCode]) -> list[UnitCode]:
@@ -260,7 +183,8 @@ def add_moves(out: ActionList, state: GameState, seat: Seat,
     for src in state.controlled(seat) if mine is None else mine:
         units = state.own_units(seat, src) if state.teams else board[src]
         n = len(units)
-        ends = tile_info(units).ends
+        info = tile_info_at(state, src, units)
+        ends = info.ends
         for d in neighbours[src]:
             target = board[d]
             if target and team[target[0] >> OWNER_SHIFT] != me:  # R10.3, R23.16: empty or friendly
@@ -269,7 +193,7 @@ def add_moves(out: ActionList, state: GameState, seat: Seat,
             if room > 0:
                 count = ends[room if room < n else n]
                 starts.append(size)
-                parts.append(MoveBlock(src, d, units, count))
+                parts.append(MoveBlock(src, d, units, info, count))
                 size += count
     out.size = size
 
@@ -277,23 +201,26 @@ def add_moves(out: ActionList, state: GameState, seat: Seat,
 @final
 class MoveBlock(Block):
     """The moves from ``tile`` to ``tile2`` of the first ``count`` sub-multisets of ``units``
-    (ordered by size, so ``count`` caps how many units fit on ``tile2``)."""
+    (ordered by size, so ``count`` caps how many units fit on ``tile2``); ``info`` is their
+    ``tile_info``."""
 
-    __slots__ = ("tile", "tile2", "units", "count")
+    __slots__ = ("tile", "tile2", "units", "info", "count")
 
-    def __init__(self, tile: int, tile2: int, units: tuple[UnitCode, ...], count: int) -> None:
+    def __init__(self, tile: int, tile2: int, units: tuple[UnitCode, ...], info: TileInfo,
+                 count: int) -> None:
         self.tile = tile
         self.tile2 = tile2
         self.units = units
+        self.info = info
         self.count = count
 
     def build(self) -> list[Action]:
-        info = tile_info(self.units)
+        info = self.info
         tile, tile2 = self.tile, self.tile2
         return [Action(A.MOVE, tile, tile2, info.subset(j)) for j in range(self.count)]
 
     def get(self, j: int) -> Action:
-        return Action(A.MOVE, self.tile, self.tile2, tile_info(self.units).subset(j))
+        return Action(A.MOVE, self.tile, self.tile2, self.info.subset(j))
 
     def kind(self) -> str:
         return A.MOVE
@@ -326,19 +253,17 @@ class SingleMoveBlock(Block):
         return action.kind == A.MOVE and action.tile == self.tile and action.tile2 == self.tile2
 
 
-def _swap_counts(units_a: tuple[UnitCode, ...], units_b: tuple[UnitCode, ...], len_a: int,
-                 len_b: int, cap_a: int, cap_b: int) -> tuple[int, int, int, int, int, int]:
+def _swap_counts(info_a: TileInfo, info_b: TileInfo, len_a: int, len_b: int, cap_a: int,
+                 cap_b: int) -> tuple[int, int, int, int, int, int]:
     """Sizes of the two swap blocks of R10.7 between two tiles and their set-size ranges:
     one unit from a for low1..high1 units from b, and low2..high2 units (two or more) from a
     for one unit from b; within capacity after the swap (R10.8), equal one-for-one excluded.
-    ``units_*`` are the swapping player's units, ``len_*`` everyone's on the tile."""
-    info_a = tile_info(units_a)
-    info_b = tile_info(units_b)
+    ``info_*`` are the swapping player's units, ``len_*`` everyone's on the tile."""
     kinds_a, ends_a = info_a.kinds, info_a.ends
     kinds_b, ends_b = info_b.kinds, info_b.ends
     # One unit from a for |xb| units from b: len_a - 1 + |xb| <= cap_a and
     # len_b - |xb| + 1 <= cap_b, i.e. |xb| in [len_b + 1 - cap_b, cap_a - len_a + 1].
-    own_a, own_b = len(units_a), len(units_b)
+    own_a, own_b = info_a.size, info_b.size
     low1 = len_b + 1 - cap_b
     if low1 < 1:
         low1 = 1
@@ -363,31 +288,35 @@ def _swap_counts(units_a: tuple[UnitCode, ...], units_b: tuple[UnitCode, ...], l
 @final
 class SwapBlock(Block):
     """Swaps giving from ``tile`` a set of low..high of ``units`` and from ``tile2`` a set of
-    low2..high2 of ``units2`` (R10.7), equal sets left out."""
+    low2..high2 of ``units2`` (R10.7), equal sets left out; ``info`` and ``info2`` are their
+    ``tile_info``."""
 
-    __slots__ = ("tile", "tile2", "units", "units2", "low", "high", "low2", "high2")
+    __slots__ = ("tile", "tile2", "units", "units2", "info", "info2", "low", "high", "low2",
+                 "high2")
 
     def __init__(self, tile: int, tile2: int, units: tuple[UnitCode, ...],
-                 units2: tuple[UnitCode, ...], low: int, high: int, low2: int,
-                 high2: int) -> None:
+                 units2: tuple[UnitCode, ...], info: TileInfo, info2: TileInfo, low: int,
+                 high: int, low2: int, high2: int) -> None:
         self.tile = tile
         self.tile2 = tile2
         self.units = units
         self.units2 = units2
+        self.info = info
+        self.info2 = info2
         self.low = low
         self.high = high
         self.low2 = low2
         self.high2 = high2
 
     def build(self) -> list[Action]:
-        from_a = tile_info(self.units).sized(self.low, self.high)
-        from_b = tile_info(self.units2).sized(self.low2, self.high2)
+        from_a = self.info.sized(self.low, self.high)
+        from_b = self.info2.sized(self.low2, self.high2)
         a, b = self.tile, self.tile2
         return [Action(A.SWAP, a, b, xa, xb) for xa in from_a for xb in from_b if xa != xb]
 
     def get(self, j: int) -> Action:
-        info_a = tile_info(self.units)
-        info_b = tile_info(self.units2)
+        info_a = self.info
+        info_b = self.info2
         codes_b = info_b.codes
         start_a = info_a.ends[self.low - 1]
         start_b = info_b.ends[self.low2 - 1]
@@ -437,12 +366,13 @@ def _action(state: GameState, seat: Seat) -> ActionList:
     for src in state.controlled(seat):
         units = state.own_units(seat, src) if teams else board[src]
         n = len(units)
-        ends = tile_info(units).ends
+        info = tile_info_at(state, src, units)
+        ends = info.ends
         for d in neighbours[src]:
             target = board[d]
             if target:
                 if team[target[0] >> OWNER_SHIFT] != me:
-                    attack_list.append(Action(A.ATTACK, src, d))
+                    attack_list.append(_attack(src, d))
                     continue
                 if d > src and (not teams or state.occupies(seat, d)):
                     pairs.append((src, d))
@@ -450,28 +380,53 @@ def _action(state: GameState, seat: Seat) -> ActionList:
             if room > 0:
                 count = ends[room if room < n else n]
                 starts.append(size)
-                parts.append(MoveBlock(src, d, units, count))
+                parts.append(MoveBlock(src, d, units, info, count))
                 size += count
     for a, b in pairs:
         if teams:
             own_a, own_b = state.own_units(seat, a), state.own_units(seat, b)
         else:
             own_a, own_b = board[a], board[b]
+        info_a, info_b = tile_info_at(state, a, own_a), tile_info_at(state, b, own_b)
         count1, low1, high1, count2, low2, high2 = _swap_counts(
-            own_a, own_b, len(board[a]), len(board[b]), cap[a], cap[b])
+            info_a, info_b, len(board[a]), len(board[b]), cap[a], cap[b])
         if count1:
             starts.append(size)
-            parts.append(SwapBlock(a, b, own_a, own_b, 1, 1, low1, high1))
+            parts.append(SwapBlock(a, b, own_a, own_b, info_a, info_b, 1, 1, low1, high1))
             size += count1
         if count2:
             starts.append(size)
-            parts.append(SwapBlock(a, b, own_a, own_b, low2, high2, 1, 1))
+            parts.append(SwapBlock(a, b, own_a, own_b, info_a, info_b, low2, high2, 1, 1))
             size += count2
     out.size = size
     out.add(attack_list)
     if "LAU-1" in state.hand[seat]:
         out.add(volleys(state, seat))
     return out
+
+
+# Every Action phase lists each attack it allows and most are never chosen: an attack is
+# the same value for the same two tiles, so each is made once (actions are immutable).
+# Rows by attacking tile, indexed by the attacked one (lists: an int-keyed dict cost more
+# than making the action, callgrind).
+_ATTACKS: Final[list[list[Action | None]]] = []
+
+
+def _attack(src: int, d: int) -> Action:
+    """R10.9: the attack from ``src`` on ``d``."""
+    if src < len(_ATTACKS):
+        row = _ATTACKS[src]
+        if d < len(row):
+            action = row[d]
+            if action is not None:
+                return action
+    while len(_ATTACKS) <= src:
+        _ATTACKS.append([])
+    row = _ATTACKS[src]
+    while len(row) <= d:
+        row.append(None)
+    made = row[d] = Action(A.ATTACK, src, d)
+    return made
 
 
 def volleys(state: GameState, seat: Seat) -> list[Action]:
@@ -582,22 +537,29 @@ def placement_tiles(state: GameState, seat: Seat, mine: list[int] | None = None)
         mine = state.friendly(seat)
     elif mine is None:
         mine = state.controlled(seat)
-    flags = [False] * len(board)
+    found = 0  # bit t: tile t is a placement tile (a set without a list per call)
     for t in mine:
         if len(board[t]) < cap[t]:
-            flags[t] = True
+            found |= 1 << t
     if state.purchase_empty < 0:
         neighbours = state.world.neighbours
         for t in mine:
             for d in neighbours[t]:
                 if not board[d]:
-                    flags[d] = True
-    return [t for t, ok in enumerate(flags) if ok]
+                    found |= 1 << d
+    out = []
+    t = 0
+    while found:
+        if found & 1:
+            out.append(t)
+        found >>= 1
+        t += 1
+    return out
 
 
 def _own_cards(realm: int, hand: list[str]) -> list[str]:
     """Distinct cards of the hand from the player's own realm (R11.12), sorted."""
-    return sorted({c for c in hand if c in _REALM_CARDS[realm]})
+    return [c for c in _REALM_CARDS[realm] if c in hand]
 
 
 @final
@@ -680,8 +642,8 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
         on: list[int] = []
         upgraded: list[UnitCode] = []
         for t in mine:
-            for cost, c in tile_info(state.own_units(seat, t) if state.teams
-                                     else board[t]).upgradable:
+            for cost, c in tile_info_at(state, t, state.own_units(seat, t) if state.teams
+                                        else board[t]).upgradable:
                 if cost <= gold:
                     on.append(t)
                     upgraded.append(c)
@@ -710,7 +672,7 @@ _CHEAPEST_UPGRADE: Final = min(cost for cost in UPGRADE_COST if cost > 0)
 _CHEAPEST_CARD: Final = min(SWAP_CARD_COST, EXTRA_CARD_COST, ELIMINATED_CARD_COST)
 _CHEAPEST_PURCHASE: Final = min(_CHEAPEST_UPGRADE, _CHEAPEST_CARD, CASTLE_UPGRADE_COST,
                                 min(cost for cost in PLACE_COST if cost > 0))
-_REALM_CARDS: Final = tuple(frozenset(magic.realm_cards(r)) for r in range(len(REALMS)))
+_REALM_CARDS: Final = tuple(tuple(sorted(set(magic.realm_cards(r)))) for r in range(len(REALMS)))
 
 
 @final
@@ -766,7 +728,7 @@ def _reinforce(state: GameState, seat: Seat) -> ActionList:
     me = team[seat]
     for src in state.controlled(seat):
         units = state.own_units(seat, src) if teams else board[src]
-        info = tile_info(units)
+        info = tile_info_at(state, src, units)
         kinds, n_kinds = info.codes, info.kinds
         for d in neighbours[src]:
             target = board[d]
@@ -784,11 +746,11 @@ def _reinforce(state: GameState, seat: Seat) -> ActionList:
                         target = state.own_units(seat, d)
                         if not target:
                             continue
-                    other = tile_info(target)
+                    other = tile_info_at(state, d, target)
                     count = n_kinds * other.kinds - info.shared_kinds(other)
                     if count:
                         starts.append(size)
-                        parts.append(SwapBlock(src, d, units, target, 1, 1, 1, 1))
+                        parts.append(SwapBlock(src, d, units, target, info, other, 1, 1, 1, 1))
                         size += count
     out.size = size
     return out

@@ -240,6 +240,7 @@ def _from_json(data: Mapping[str, Any]) -> GameState:
     s.last_event = data["last_event"]
     s.legal_cache = None
     s.mine_cache = [None] * n
+    s.tile_infos = [None] * len(s.board)
     s.sink = None
     s.teams = config.mode != "free_for_all"
     s.team = tuple(seat % 2 if s.teams else seat for seat in range(n))

@@ -93,6 +93,7 @@ def new_game(config: Config, seed: int, sink: Sink | None = None) -> GameState:
     s.last_event = None
     s.legal_cache = None
     s.mine_cache = [None] * n
+    s.tile_infos = [None] * len(s.board)
     s.sink = sink
     s.teams = config.mode != "free_for_all"
     s.team = tuple(seat % 2 if s.teams else seat for seat in range(n))  # R23.2

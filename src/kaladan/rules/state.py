@@ -9,7 +9,7 @@ copies. Who must decide next is the single ``pending`` field (STYLE principle 4)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, Final, final
 
@@ -21,6 +21,7 @@ from .world import World
 if TYPE_CHECKING:
     from .actions import Action
     from .gamelog import Entry
+    from .tiles import TileInfo
 
 
 class Phase(IntEnum):
@@ -105,16 +106,28 @@ def _by_fields(obj: EventContext | Battle | Result) -> tuple[object, ...]:
     return type(obj), tuple(getattr(obj, f.name) for f in fields(obj))
 
 
-@dataclass(slots=True)
+# EventContext, Battle and Result write their own ``__init__`` (``init=False``): the one
+# ``dataclass`` generates is interpreted Python even in the compiled engine, ~3,500
+# instructions a call (callgrind). The dataclass still gives ``==``, ``repr`` and ``fields``.
+
+
+@dataclass(slots=True, init=False)
 class EventContext:
     """The event card being resolved (R7.4): who still has to resolve it."""
 
     card: str
     queue: list[Seat]
     # Richest / Strongest players fixed when the card is revealed (R7.13).
-    marked: list[Seat] = field(default_factory=list)
+    marked: list[Seat]
     # EV15: the player currently resolving rolled a 1 and must lose a basic unit.
-    must_lose: bool = False
+    must_lose: bool
+
+    def __init__(self, card: str, queue: list[Seat], marked: list[Seat] | None = None,
+                 must_lose: bool = False) -> None:
+        self.card = card
+        self.queue = queue
+        self.marked = [] if marked is None else marked
+        self.must_lose = must_lose
 
     def __reduce__(self) -> tuple[object, ...]:
         return _by_fields(self)
@@ -134,7 +147,7 @@ class BattleStep(StrEnum):
     INVADE = "invade"  # step G: who stays behind on A (R17.6)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Battle:
     """A battle in progress (section 16)."""
 
@@ -142,32 +155,79 @@ class Battle:
     defender: Seat
     a_tile: int
     d_tile: int
-    step: BattleStep = BattleStep.DECLARE
-    magic_queue: list[Seat] = field(default_factory=list)  # sides still to declare
-    cards: dict[Seat, str] = field(default_factory=dict)  # selected / played card per side
-    used_card: dict[Seat, bool] = field(default_factory=dict)
-    ranged: bool = False  # LAU-1 Volley from Afar: only the attacker's Archers attack
-    sneak: bool = False  # ZHO-4 Ambush from the Shadows
-    shift: dict[Seat, int] = field(default_factory=dict)  # net die-size shift (R20.13)
-    d12_one: dict[Seat, tuple[int, ...]] = field(default_factory=dict)  # types: one D12 instead
-    d12_all: dict[Seat, tuple[int, ...]] = field(default_factory=dict)  # types: every die a D12
-    effect_queue: list[Seat] = field(default_factory=list)  # revealed W1 cards to resolve
-    choosing: str = ""  # the card whose holder is making a choice (Decision.CARD)
-    attack_units: tuple[UnitCode, ...] = ()  # the attacking side at step D (R16.13)
-    team: tuple[int, ...] = ()  # team of each seat (the state's), for side membership
-    holders: dict[Seat, Seat] = field(default_factory=dict)  # side leader -> card's holder
-    split_queue: list[Seat] = field(default_factory=list)  # side leaders still to split
-    participants: tuple[Seat, ...] = ()  # players with units on A or D at declaration (R20.2)
-    attack_dice: list[int] = field(default_factory=list)  # die sizes, then rolled values
-    defence_dice: list[int] = field(default_factory=list)
-    attack_rolls: list[int] = field(default_factory=list)
-    defence_rolls: list[int] = field(default_factory=list)
-    hits: dict[Seat, int] = field(default_factory=dict)  # casualties still to choose per seat
-    casualty_queue: list[Seat] = field(default_factory=list)
+    step: BattleStep
+    magic_queue: list[Seat]  # sides still to declare
+    cards: dict[Seat, str]  # selected / played card per side
+    used_card: dict[Seat, bool]
+    ranged: bool  # LAU-1 Volley from Afar: only the attacker's Archers attack
+    sneak: bool  # ZHO-4 Ambush from the Shadows
+    shift: dict[Seat, int]  # net die-size shift (R20.13)
+    d12_one: dict[Seat, tuple[int, ...]]  # types: one D12 instead
+    d12_all: dict[Seat, tuple[int, ...]]  # types: every die a D12
+    effect_queue: list[Seat]  # revealed W1 cards to resolve
+    choosing: str  # the card whose holder is making a choice (Decision.CARD)
+    attack_units: tuple[UnitCode, ...]  # the attacking side at step D (R16.13)
+    team: tuple[int, ...]  # team of each seat (the state's), for side membership
+    holders: dict[Seat, Seat]  # side leader -> card's holder
+    split_queue: list[Seat]  # side leaders still to split
+    participants: tuple[Seat, ...]  # players with units on A or D at declaration (R20.2)
+    attack_dice: list[int]  # die sizes, then rolled values
+    defence_dice: list[int]
+    attack_rolls: list[int]
+    defence_rolls: list[int]
+    hits: dict[Seat, int]  # casualties still to choose per seat
+    casualty_queue: list[Seat]
     # Killed units set aside until step G (R16.25): (unit, tile, seat credited with the kill).
-    set_aside: list[tuple[UnitCode, int, Seat]] = field(default_factory=list)
-    invade_left: int = 0  # units still to leave behind on A (R17.6)
-    staying: list[UnitCode] = field(default_factory=list)  # chosen to stay on A
+    set_aside: list[tuple[UnitCode, int, Seat]]
+    invade_left: int  # units still to leave behind on A (R17.6)
+    staying: list[UnitCode]  # chosen to stay on A
+
+    def __init__(
+        self, attacker: Seat, defender: Seat, a_tile: int, d_tile: int,
+        step: BattleStep = BattleStep.DECLARE, magic_queue: list[Seat] | None = None,
+        cards: dict[Seat, str] | None = None, used_card: dict[Seat, bool] | None = None,
+        ranged: bool = False, sneak: bool = False, shift: dict[Seat, int] | None = None,
+        d12_one: dict[Seat, tuple[int, ...]] | None = None,
+        d12_all: dict[Seat, tuple[int, ...]] | None = None,
+        effect_queue: list[Seat] | None = None, choosing: str = "",
+        attack_units: tuple[UnitCode, ...] = (), team: tuple[int, ...] = (),
+        holders: dict[Seat, Seat] | None = None, split_queue: list[Seat] | None = None,
+        participants: tuple[Seat, ...] = (), attack_dice: list[int] | None = None,
+        defence_dice: list[int] | None = None, attack_rolls: list[int] | None = None,
+        defence_rolls: list[int] | None = None, hits: dict[Seat, int] | None = None,
+        casualty_queue: list[Seat] | None = None,
+        set_aside: list[tuple[UnitCode, int, Seat]] | None = None, invade_left: int = 0,
+        staying: list[UnitCode] | None = None,
+    ) -> None:
+        self.attacker = attacker
+        self.defender = defender
+        self.a_tile = a_tile
+        self.d_tile = d_tile
+        self.step = step
+        self.magic_queue = [] if magic_queue is None else magic_queue
+        self.cards = {} if cards is None else cards
+        self.used_card = {} if used_card is None else used_card
+        self.ranged = ranged
+        self.sneak = sneak
+        self.shift = {} if shift is None else shift
+        self.d12_one = {} if d12_one is None else d12_one
+        self.d12_all = {} if d12_all is None else d12_all
+        self.effect_queue = [] if effect_queue is None else effect_queue
+        self.choosing = choosing
+        self.attack_units = attack_units
+        self.team = team
+        self.holders = {} if holders is None else holders
+        self.split_queue = [] if split_queue is None else split_queue
+        self.participants = participants
+        self.attack_dice = [] if attack_dice is None else attack_dice
+        self.defence_dice = [] if defence_dice is None else defence_dice
+        self.attack_rolls = [] if attack_rolls is None else attack_rolls
+        self.defence_rolls = [] if defence_rolls is None else defence_rolls
+        self.hits = {} if hits is None else hits
+        self.casualty_queue = [] if casualty_queue is None else casualty_queue
+        self.set_aside = [] if set_aside is None else set_aside
+        self.invade_left = invade_left
+        self.staying = [] if staying is None else staying
 
     def __reduce__(self) -> tuple[object, ...]:
         return _by_fields(self)
@@ -185,15 +245,23 @@ class Battle:
         )
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Result:
     """How the game ended (section 21) and the final scores (section 22)."""
 
     end: str  # last_crown | final_round | draw
     winner: Seat | None
     scores: list[int | None]
-    tie_break: list[list[int]] = field(default_factory=list)  # dice sums per re-roll (R22.4)
-    team: int | None = None  # team mode: the winning team (0 or 1); winner is then None
+    tie_break: list[list[int]]  # dice sums per re-roll (R22.4)
+    team: int | None  # team mode: the winning team (0 or 1); winner is then None
+
+    def __init__(self, end: str, winner: Seat | None, scores: list[int | None],
+                 tie_break: list[list[int]] | None = None, team: int | None = None) -> None:
+        self.end = end
+        self.winner = winner
+        self.scores = scores
+        self.tie_break = [] if tie_break is None else tie_break
+        self.team = team
 
     def __reduce__(self) -> tuple[object, ...]:
         return _by_fields(self)
@@ -213,7 +281,7 @@ class GameState:
         "end_card", "phase", "pending", "active", "slot", "turn", "final_slot", "oracles",
         "scales", "gilded_slot", "six_gates", "specials_waiting", "event", "spawn_left",
         "purchase_empty", "battle", "setup_queue", "setup_named", "result", "decisions",
-        "last_event", "legal_cache", "mine_cache", "team", "teams", "sink",
+        "last_event", "legal_cache", "mine_cache", "tile_infos", "team", "teams", "sink",
     )
 
     config: Config
@@ -272,6 +340,10 @@ class GameState:
     # Per seat, the tiles it controls; None when not known. Every change of a tile's
     # units goes through ``ops``, which forgets the entry of the seat concerned.
     mine_cache: list[list[int] | None]
+    # Per tile, the units last looked up there and their ``tiles.TileInfo``: valid while the
+    # board still holds that very tuple (tiles are replaced, never changed in place), so it
+    # needs no invalidation and is shared by every copy of the state (``legal.tile_info_at``).
+    tile_infos: list[tuple[tuple[UnitCode, ...], TileInfo] | None]
     # Team of each seat: the seat itself in free-for-all, seat % 2 in team mode (seating
     # alternates, R23.2). Tiles are friendly or enemy by team (R23.9).
     team: tuple[int, ...]
@@ -330,6 +402,7 @@ class GameState:
         s.last_event = self.last_event
         s.legal_cache = None
         s.mine_cache = self.mine_cache[:]
+        s.tile_infos = self.tile_infos
         s.team = self.team
         s.teams = self.teams
         s.sink = None
@@ -370,6 +443,8 @@ class GameState:
         units = self.board[tile]
         if not self.teams:
             return units if units and units[0] >> OWNER_SHIFT == seat else ()
+        if units and units[0] >> OWNER_SHIFT == seat and units[-1] >> OWNER_SHIFT == seat:
+            return units  # codes sort by owner first: all of them are the seat's
         return tuple(c for c in units if c >> OWNER_SHIFT == seat)
 
     def allies(self, seat: Seat) -> list[Seat]:
@@ -433,7 +508,7 @@ class GameState:
         return (seat - self.first) % self.n
 
 
-# Every field of GameState but the caches (legal_cache, mine_cache) and the sink.
+# Every field of GameState but the caches (legal_cache, mine_cache, tile_infos) and the sink.
 _PICKLED: Final = (
     "config", "world", "n", "chance", "first", "turn_rolls", "realm", "seat_of_realm", "gold",
     "reserve", "reserve_specials", "board", "fortified", "graveyard", "trophies", "removed",
@@ -451,5 +526,6 @@ def _unpickle_state(values: dict[str, object]) -> GameState:
         setattr(state, name, value)
     state.legal_cache = None
     state.mine_cache = [None] * state.n
+    state.tile_infos = [None] * len(state.board)
     state.sink = None
     return state

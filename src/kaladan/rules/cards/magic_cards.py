@@ -16,9 +16,9 @@ from .. import ops
 from ..actions import Action
 from ..combat import kill
 from ..gamelog import Moved, Swapped, UnitPlaced, UnitSaved
-from ..legal import tile_info
 from ..magic import EVADE, STOP, VOLLEY, CardEffect, card_of, register
 from ..state import Battle, GameState
+from ..tiles import tile_info
 from ..units import (
     ARCHER,
     BASIC_TYPES,

@@ -1,0 +1,141 @@
+"""What move, swap and upgrade generation needs of a tile's units (R10.2, R10.7, R11.8),
+worked out once per distinct tuple of units and kept by the process.
+
+Apart from ``legal`` (which imports it) so that ``state`` can name ``TileInfo`` in its
+per-tile cache without a cycle of imports.
+"""
+
+from __future__ import annotations
+
+from typing import Final, final
+
+from .units import CROWN, UPGRADE_COST, UnitCode, type_of
+
+
+@final
+class TileInfo:
+    """What move, swap and upgrade generation needs of one player's units on a tile, worked
+    out once per distinct tuple of units (``tile_info``)."""
+
+    __slots__ = ("size", "codes", "kinds", "subsets", "ends", "upgradable")
+
+    def __init__(self, units: tuple[UnitCode, ...]) -> None:
+        codes: list[UnitCode] = []
+        shape = 0  # how many of each distinct unit, as digits of _RUN_BITS bits (_pattern)
+        run = 0
+        last = -1
+        for c in units:
+            if c == last:
+                run += 1
+                if run > _RUN_MAX:
+                    raise ValueError(f"more than {_RUN_MAX} equal units: {units}")
+            else:
+                if run:
+                    shape = shape << _RUN_BITS | run
+                codes.append(c)
+                last = c
+                run = 1
+        self.size = len(units)
+        self.codes: tuple[UnitCode, ...] = tuple(codes)  # the distinct units, sorted
+        self.kinds = len(codes)
+        # Every non-empty sub-multiset as a tuple of indices into ``codes``, by size, and
+        # how many have at most k units (``ends[k]``).
+        pattern = _pattern(shape << _RUN_BITS | run if run else 0)
+        self.subsets: tuple[tuple[int, ...], ...] = pattern.subsets
+        self.ends: tuple[int, ...] = pattern.ends
+        # (cost, unit) for each distinct unit that can be upgraded (R11.8: not yet upgraded,
+        # not a Crown).
+        upgradable: list[tuple[int, UnitCode]] = []
+        for c in codes:
+            if not c & 1 and type_of(c) != CROWN:
+                upgradable.append((UPGRADE_COST[type_of(c)], c))
+        self.upgradable: tuple[tuple[int, UnitCode], ...] = tuple(upgradable)
+
+    def shared_kinds(self, other: TileInfo) -> int:
+        """How many distinct units both have."""
+        mine, theirs = self.codes, other.codes  # both sorted: one merge pass
+        i = j = shared = 0
+        while i < len(mine) and j < len(theirs):
+            a, b = mine[i], theirs[j]
+            if a == b:
+                shared += 1
+                i += 1
+                j += 1
+            elif a < b:
+                i += 1
+            else:
+                j += 1
+        return shared
+
+    def subset(self, j: int) -> tuple[UnitCode, ...]:
+        """The j-th sub-multiset (smallest first) as units."""
+        codes = self.codes
+        return tuple([codes[i] for i in self.subsets[j]])
+
+    def sized(self, low: int, high: int) -> list[tuple[UnitCode, ...]]:
+        """The sub-multisets of low..high units, smallest first."""
+        codes = self.codes
+        return [tuple([codes[i] for i in s])
+                for s in self.subsets[self.ends[low - 1]:self.ends[high]]]
+
+
+@final
+class _Pattern:
+    """The sub-multisets of a multiset with the given group sizes (R10.2: which units may
+    move together). Only the group sizes matter, so a tile's few patterns (at most 5 units)
+    are computed once; mapping indices to unit codes keeps the order, since codes are
+    sorted."""
+
+    __slots__ = ("subsets", "ends")
+
+    def __init__(self, counts: tuple[int, ...]) -> None:
+        subsets: list[tuple[int, ...]] = [()]
+        for group, count in enumerate(counts):
+            subsets = [s + (group,) * k for s in subsets for k in range(count + 1)]
+        subsets = sorted((s for s in subsets if s), key=lambda s: (len(s), s))
+        ends = [0] * (sum(counts) + 1)
+        for subset in subsets:
+            ends[len(subset)] += 1
+        for k in range(1, len(ends)):
+            ends[k] += ends[k - 1]
+        self.subsets: tuple[tuple[int, ...], ...] = tuple(subsets)
+        self.ends: tuple[int, ...] = tuple(ends)
+
+
+# Caches of pure functions of their key, kept by the process: a few thousand distinct unit
+# tuples occur in practice; the limit only guards endless runs with every realm.
+# Keyed by the tuple itself: a board's tuples live from one decision to the next, so most
+# lookups find the very object they were stored under and compare nothing (an int key made
+# of the units was slower, callgrind).
+_TILE_INFO: Final[dict[tuple[UnitCode, ...], TileInfo]] = {}
+_PATTERNS: Final[dict[int, _Pattern]] = {}
+_CACHE_LIMIT: Final = 1 << 16
+# A pattern's key: each group size a digit of _RUN_BITS bits, first group first (sizes are
+# at least 1, so no two patterns share a key). An int, not a tuple: nothing to build, and
+# cheap to hash (callgrind). A tile holds at most 5 units (R4.5).
+_RUN_BITS: Final = 4
+_RUN_MAX: Final = (1 << _RUN_BITS) - 1
+
+
+def tile_info(units: tuple[UnitCode, ...]) -> TileInfo:
+    """The ``TileInfo`` of a sorted tuple of units."""
+    info = _TILE_INFO.get(units)
+    if info is None:
+        if len(_TILE_INFO) >= _CACHE_LIMIT:
+            _TILE_INFO.clear()
+        info = _TILE_INFO[units] = TileInfo(units)
+    return info
+
+
+def _pattern(shape: int) -> _Pattern:
+    """The ``_Pattern`` of the group sizes packed in ``shape`` (see ``_RUN_BITS``)."""
+    pattern = _PATTERNS.get(shape)
+    if pattern is None:
+        counts: list[int] = []
+        rest = shape
+        while rest:
+            counts.append(rest & _RUN_MAX)
+            rest >>= _RUN_BITS
+        counts.reverse()
+        pattern = _PATTERNS[shape] = _Pattern(tuple(counts))
+    return pattern

@@ -1,0 +1,97 @@
+"""The engine's caches give what a fresh computation gives (R1.9, R10.2, R12.1).
+
+``state.tile_infos`` remembers, per tile, the move/swap facts of the very tuple of units
+last looked up there, and is shared by every copy of a state; ``state.mine_cache`` (the
+tiles a seat controls, R1.9) is kept while the seat neither comes onto a tile nor leaves
+one. The random-game invariants (test_invariants.py) check the controlled tiles after every
+decision; these tests pin what each cache may and may not keep.
+"""
+
+from __future__ import annotations
+
+import random
+
+from kaladan.rules import ops
+from kaladan.rules.actions import format_action
+from kaladan.rules.apply import apply_unchecked
+from kaladan.rules.config import Config
+from kaladan.rules.legal import legal_actions, tile_info_at
+from kaladan.rules.setup import new_game
+from kaladan.rules.state import GameState, Phase
+from kaladan.rules.tiles import tile_info
+from kaladan.rules.units import PLAIN_CODES, SWORD
+
+
+def played(players: int, seed: int, decisions: int) -> GameState:
+    """A position ``decisions`` random decisions into a seeded game."""
+    state = new_game(Config(players=players), seed)
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        if state.result is not None:
+            break
+        legal = legal_actions(state)
+        apply_unchecked(state, legal[rng.randrange(len(legal))])
+    return state
+
+
+def texts(state: GameState) -> list[str]:
+    return [format_action(a, state) for a in legal_actions(state)]
+
+
+def test_tile_info_is_remembered_by_the_very_tuple_on_the_tile() -> None:
+    state = played(2, 3, 40)
+    t = next(t for t, units in enumerate(state.board) if units)
+    units = state.board[t]
+    info = tile_info_at(state, t, units)
+    assert tile_info_at(state, t, units) is info
+    assert (info.size, info.codes) == (len(units), tuple(sorted(set(units))))
+    # An equal tuple that is another object is looked up again, with the same facts.
+    again = tile_info_at(state, t, tuple(list(units)))
+    assert again.codes == info.codes and again.ends == info.ends
+    # R10.2: a tile whose units changed has the facts of its new units.
+    seat = units[0] >> 7
+    ops.add_unit(state, t, PLAIN_CODES[seat][SWORD])
+    grown = tile_info_at(state, t, state.board[t])
+    assert grown.size == len(units) + 1
+    assert grown.ends == tile_info(state.board[t]).ends
+
+
+def test_copies_share_tile_infos_without_changing_each_others_actions() -> None:
+    """R10.1, R12.1: a copy played on (as a search does) leaves the original's actions as
+    they were, though both remember tiles in one shared list."""
+    rng = random.Random(11)
+    for seed in range(4):
+        state = played(4, seed, 0)
+        while state.result is None:
+            before = texts(state)
+            probe = state.copy()
+            assert probe.tile_infos is state.tile_infos
+            for _ in range(8):
+                if probe.result is not None:
+                    break
+                legal = legal_actions(probe)
+                apply_unchecked(probe, legal[rng.randrange(len(legal))])
+            state.legal_cache = None  # generate again, from the shared tile list
+            assert texts(state) == before
+            legal = legal_actions(state)
+            apply_unchecked(state, legal[rng.randrange(len(legal))])
+
+
+def test_controlled_tiles_are_kept_while_no_seat_comes_or_goes() -> None:
+    """R1.9: a unit added to a tile you already control changes nothing you control; a
+    unit on an empty tile, or the last one leaving, does."""
+    state = played(4, 5, 40)  # 17 tiles, 12 of them held
+    assert state.phase is not Phase.OVER
+    seat = state.active
+    mine = state.controlled(seat)
+    own = next(t for t in mine if len(state.board[t]) < state.world.capacity[t])
+    sword = PLAIN_CODES[seat][SWORD]
+    ops.add_unit(state, own, sword)
+    assert state.controlled(seat) is mine  # kept: nothing to recompute
+    empty = next(t for t, units in enumerate(state.board) if not units)
+    ops.add_unit(state, empty, sword)
+    assert empty in state.controlled(seat) and empty not in mine
+    ops.take_unit(state, empty, sword)
+    assert state.controlled(seat) == mine
+    fresh = [t for t, units in enumerate(state.board) if any(c >> 7 == seat for c in units)]
+    assert state.controlled(seat) == fresh
