@@ -124,7 +124,10 @@ def swap_units(state: GameState, a: int, b: int, from_a: tuple[UnitCode, ...],
     after_b = tuple(left_b)
     board[a] = after_a
     board[b] = after_b
-    for seat in (from_a[0] >> OWNER_SHIFT, from_b[0] >> OWNER_SHIFT):
+    seat_a, seat_b = from_a[0] >> OWNER_SHIFT, from_b[0] >> OWNER_SHIFT
+    if seat_a == seat_b:
+        return  # one seat's units both ways (R10.6, R12.1): it stays on both tiles
+    for seat in (seat_a, seat_b):
         if (_has(before_a, seat) != _has(after_a, seat)
                 or _has(before_b, seat) != _has(after_b, seat)):
             state.mine_cache[seat] = None
