@@ -104,9 +104,9 @@ class _Pattern:
 
 # Caches of pure functions of their key, kept by the process: a few thousand distinct unit
 # tuples occur in practice; the limit only guards endless runs with every realm.
-# Keyed by the tuple itself: a board's tuples live from one decision to the next, so most
-# lookups find the very object they were stored under and compare nothing (an int key made
-# of the units was slower, callgrind).
+# Keyed by the tuple itself. ``legal.tile_info_at`` finds a tuple still on its tile by
+# identity, so what comes here is mostly a tuple new to the board, hashed and compared unit
+# by unit; an int key made of the units was no cheaper (its boxing, callgrind).
 _TILE_INFO: Final[dict[tuple[UnitCode, ...], TileInfo]] = {}
 _PATTERNS: Final[dict[int, _Pattern]] = {}
 _CACHE_LIMIT: Final = 1 << 16
