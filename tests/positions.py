@@ -9,11 +9,14 @@ force dice with ``Game.play(..., dice=[...])`` or ``state.chance.force([...])``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 
 from kaladan.game import Game
 from kaladan.rules import flow
+from kaladan.rules.apply import apply_unchecked
 from kaladan.rules.config import Config
+from kaladan.rules.legal import legal_actions
 from kaladan.rules.notation import parse_unit_ref
 from kaladan.rules.observe import unit_ref
 from kaladan.rules.setup import new_game
@@ -202,3 +205,16 @@ def play_out(g: Game) -> list[int]:
         finish_turn(g)
         assert len(seats) < 50
     return seats
+
+
+def played(config: Config, seed: int, decisions: int) -> GameState:
+    """A position ``decisions`` uniformly random decisions into the game of ``seed`` (the
+    same seed drives the choices); stops early if the game ends."""
+    state = new_game(config, seed)
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        if state.result is not None:
+            break
+        legal = legal_actions(state)
+        apply_unchecked(state, legal[rng.randrange(len(legal))])
+    return state

@@ -17,6 +17,7 @@ from kaladan.rules.legal import legal_actions
 from kaladan.rules.setup import new_game
 from kaladan.rules.state import GameState
 from kaladan.rules.units import CROWN, SWORD, code, owner_of
+from positions import played
 
 CONFIGS = [
     Config(players=2),
@@ -113,14 +114,7 @@ def test_determinized_twin_has_the_same_observation(config: Config) -> None:
 
 
 def _mid_game(config: Config, seed: int = 3, steps: int = 120) -> GameState:
-    state = new_game(config, seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.result is not None:
-            break
-        acts = legal_actions(state)
-        apply_unchecked(state, acts[rng.randrange(len(acts))])
-    return state
+    return played(config, seed, steps)
 
 
 def test_hidden_cards_and_deck_order_do_not_show() -> None:

@@ -16,22 +16,10 @@ from kaladan.rules.actions import format_action
 from kaladan.rules.apply import apply_unchecked
 from kaladan.rules.config import Config
 from kaladan.rules.legal import legal_actions, tile_info_at
-from kaladan.rules.setup import new_game
 from kaladan.rules.state import GameState, Phase
 from kaladan.rules.tiles import tile_info
 from kaladan.rules.units import PLAIN_CODES, SWORD
-
-
-def played(players: int, seed: int, decisions: int) -> GameState:
-    """A position ``decisions`` random decisions into a seeded game."""
-    state = new_game(Config(players=players), seed)
-    rng = random.Random(seed)
-    for _ in range(decisions):
-        if state.result is not None:
-            break
-        legal = legal_actions(state)
-        apply_unchecked(state, legal[rng.randrange(len(legal))])
-    return state
+from positions import played
 
 
 def texts(state: GameState) -> list[str]:
@@ -39,7 +27,7 @@ def texts(state: GameState) -> list[str]:
 
 
 def test_tile_info_is_remembered_by_the_very_tuple_on_the_tile() -> None:
-    state = played(2, 3, 40)
+    state = played(Config(players=2), 3, 40)
     t = next(t for t, units in enumerate(state.board) if units)
     units = state.board[t]
     info = tile_info_at(state, t, units)
@@ -61,7 +49,7 @@ def test_copies_share_tile_infos_without_changing_each_others_actions() -> None:
     they were, though both remember tiles in one shared list."""
     rng = random.Random(11)
     for seed in range(4):
-        state = played(4, seed, 0)
+        state = played(Config(players=4), seed, 0)
         while state.result is None:
             before = texts(state)
             probe = state.copy()
@@ -80,7 +68,7 @@ def test_copies_share_tile_infos_without_changing_each_others_actions() -> None:
 def test_controlled_tiles_are_kept_while_no_seat_comes_or_goes() -> None:
     """R1.9: a unit added to a tile you already control changes nothing you control; a
     unit on an empty tile, or the last one leaving, does."""
-    state = played(4, 5, 40)  # 17 tiles, 12 of them held
+    state = played(Config(players=4), 5, 40)  # 17 tiles, 12 of them held
     assert state.phase is not Phase.OVER
     seat = state.active
     mine = state.controlled(seat)
