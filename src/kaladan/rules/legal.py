@@ -642,11 +642,15 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
         on: list[int] = []
         upgraded: list[UnitCode] = []
         for t in mine:
-            for cost, c in tile_info_at(state, t, state.own_units(seat, t) if state.teams
-                                        else board[t]).upgradable:
-                if cost <= gold:
-                    on.append(t)
-                    upgraded.append(c)
+            last = -1  # each distinct unit once, in the tile's order (equal units are one)
+            for c in state.own_units(seat, t) if state.teams else board[t]:
+                if c != last:
+                    last = c
+                    # R11.8: a unit not yet upgraded, not a Crown (its cost is -1).
+                    cost = UPGRADE_COST[(c >> 1) & 7]
+                    if not c & 1 and 0 < cost <= gold:
+                        on.append(t)
+                        upgraded.append(c)
             if terrain[t] is _CASTLE and not fortified[t] and gold >= CASTLE_UPGRADE_COST:
                 on.append(t)
                 upgraded.append(-1)

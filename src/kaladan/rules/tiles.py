@@ -1,5 +1,5 @@
-"""What move, swap and upgrade generation needs of a tile's units (R10.2, R10.7, R11.8),
-worked out once per distinct tuple of units and kept by the process.
+"""What move and swap generation needs of a tile's units (R10.2, R10.7, R12.1), worked out
+from the tuple of units; ``legal.tile_info_at`` keeps it per tile while that tuple stands.
 
 Apart from ``legal`` (which imports it) so that ``state`` can name ``TileInfo`` in its
 per-tile cache without a cycle of imports.
@@ -9,21 +9,25 @@ from __future__ import annotations
 
 from typing import Final, final
 
-from .units import CROWN, UPGRADE_COST, UnitCode, type_of
+from .units import UnitCode
 
 
 @final
 class TileInfo:
-    """What move, swap and upgrade generation needs of one player's units on a tile, worked
-    out once per distinct tuple of units (``tile_info``)."""
+    """What move and swap generation needs of one player's units on a tile.
 
-    __slots__ = ("size", "codes", "kinds", "subsets", "ends", "upgradable")
+    Made anew for each tuple new to a tile, not looked up in a dictionary kept by the
+    process: making one costs about what hashing and comparing the tuple did, and such a
+    dictionary grew to tens of thousands of entries that the garbage collector walked
+    (every game makes new tuples; bench_engine, callgrind)."""
+
+    __slots__ = ("size", "codes", "kinds", "subsets", "ends")
 
     def __init__(self, units: tuple[UnitCode, ...]) -> None:
-        codes: list[UnitCode] = []
         shape = 0  # how many of each distinct unit, as digits of _RUN_BITS bits (_pattern)
         run = 0
         last = -1
+        kinds = 0
         for c in units:
             if c == last:
                 run += 1
@@ -32,24 +36,20 @@ class TileInfo:
             else:
                 if run:
                     shape = shape << _RUN_BITS | run
-                codes.append(c)
                 last = c
                 run = 1
+                kinds += 1
         self.size = len(units)
-        self.codes: tuple[UnitCode, ...] = tuple(codes)  # the distinct units, sorted
-        self.kinds = len(codes)
+        # The distinct units, sorted: the tuple itself when no two are equal (no copy).
+        self.codes: tuple[UnitCode, ...] = (
+            units if kinds == len(units) else tuple([c for i, c in enumerate(units)
+                                                     if i == 0 or units[i - 1] != c]))
+        self.kinds = kinds
         # Every non-empty sub-multiset as a tuple of indices into ``codes``, by size, and
         # how many have at most k units (``ends[k]``).
         pattern = _pattern(shape << _RUN_BITS | run if run else 0)
         self.subsets: tuple[tuple[int, ...], ...] = pattern.subsets
         self.ends: tuple[int, ...] = pattern.ends
-        # (cost, unit) for each distinct unit that can be upgraded (R11.8: not yet upgraded,
-        # not a Crown).
-        upgradable: list[tuple[int, UnitCode]] = []
-        for c in codes:
-            if not c & 1 and type_of(c) != CROWN:
-                upgradable.append((UPGRADE_COST[type_of(c)], c))
-        self.upgradable: tuple[tuple[int, UnitCode], ...] = tuple(upgradable)
 
     def shared_kinds(self, other: TileInfo) -> int:
         """How many distinct units both have."""
@@ -102,29 +102,19 @@ class _Pattern:
         self.ends: tuple[int, ...] = tuple(ends)
 
 
-# Caches of pure functions of their key, kept by the process: a few thousand distinct unit
-# tuples occur in practice; the limit only guards endless runs with every realm.
-# Keyed by the tuple itself. ``legal.tile_info_at`` finds a tuple still on its tile by
-# identity, so what comes here is mostly a tuple new to the board, hashed and compared unit
-# by unit; an int key made of the units was no cheaper (its boxing, callgrind).
-_TILE_INFO: Final[dict[tuple[UnitCode, ...], TileInfo]] = {}
+# The sub-multiset patterns by their group sizes: a pure function of its key, and few (a
+# tile holds at most 5 units, R4.5), so kept by the process.
 _PATTERNS: Final[dict[int, _Pattern]] = {}
-_CACHE_LIMIT: Final = 1 << 16
 # A pattern's key: each group size a digit of _RUN_BITS bits, first group first (sizes are
 # at least 1, so no two patterns share a key). An int, not a tuple: nothing to build, and
-# cheap to hash (callgrind). A tile holds at most 5 units (R4.5).
+# cheap to hash (callgrind).
 _RUN_BITS: Final = 4
 _RUN_MAX: Final = (1 << _RUN_BITS) - 1
 
 
 def tile_info(units: tuple[UnitCode, ...]) -> TileInfo:
     """The ``TileInfo`` of a sorted tuple of units."""
-    info = _TILE_INFO.get(units)
-    if info is None:
-        if len(_TILE_INFO) >= _CACHE_LIMIT:
-            _TILE_INFO.clear()
-        info = _TILE_INFO[units] = TileInfo(units)
-    return info
+    return TileInfo(units)
 
 
 def _pattern(shape: int) -> _Pattern:
