@@ -9,6 +9,7 @@ decision; these tests pin what each cache may and may not keep.
 
 from __future__ import annotations
 
+import gc
 import random
 
 from kaladan.rules import ops
@@ -17,7 +18,7 @@ from kaladan.rules.apply import apply_unchecked
 from kaladan.rules.config import Config
 from kaladan.rules.legal import legal_actions, tile_info_at
 from kaladan.rules.state import GameState, Phase
-from kaladan.rules.tiles import tile_info
+from kaladan.rules.tiles import TileInfo, tile_info
 from kaladan.rules.units import PLAIN_CODES, SWORD
 from positions import played
 
@@ -42,6 +43,20 @@ def test_tile_info_is_remembered_by_the_very_tuple_on_the_tile() -> None:
     grown = tile_info_at(state, t, state.board[t])
     assert grown.size == len(units) + 1
     assert grown.ends == tile_info(state.board[t]).ends
+
+
+def test_tile_facts_live_only_as_long_as_the_states_that_hold_them() -> None:
+    """R10.2: tile facts are a function of the units, made per tile; the process keeps none
+    of them once the games are gone (every game makes new tuples of units, so a process-wide
+    table only grew)."""
+    states = [played(Config(players=p), seed, 400) for p in (2, 4, 6) for seed in range(3)]
+    held = [info for state in states for info in state.tile_infos if info is not None]
+    assert held  # the states hold some, each true of its own units
+    assert all(info.codes == tuple(sorted(set(info.units))) for info in held)
+    del held
+    del states
+    gc.collect()
+    assert not any(isinstance(o, TileInfo) for o in gc.get_objects())
 
 
 def test_copies_share_tile_infos_without_changing_each_others_actions() -> None:

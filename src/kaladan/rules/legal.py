@@ -125,11 +125,11 @@ def tile_info_at(state: GameState, tile: int, units: tuple[UnitCode, ...]) -> Ti
     """``tile_info(units)`` for ``units`` standing on ``tile`` (all of them, or one seat's):
     remembered per tile by the very tuple, which stays on the board until the tile changes,
     so most lookups compare one pointer instead of hashing and comparing the units."""
-    slot = state.tile_infos[tile]
-    if slot is not None and slot[0] is units:
-        return slot[1]
+    info = state.tile_infos[tile]
+    if info is not None and info.units is units:
+        return info
     info = tile_info(units)
-    state.tile_infos[tile] = (units, info)
+    state.tile_infos[tile] = info
     return info
 
 

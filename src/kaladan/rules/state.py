@@ -340,10 +340,10 @@ class GameState:
     # Per seat, the tiles it controls; None when not known. Every change of a tile's
     # units goes through ``ops``, which forgets the entry of the seat concerned.
     mine_cache: list[list[int] | None]
-    # Per tile, the units last looked up there and their ``tiles.TileInfo``: valid while the
-    # board still holds that very tuple (tiles are replaced, never changed in place), so it
+    # Per tile, the ``tiles.TileInfo`` of the units last looked up there (``info.units``):
+    # valid while the board still holds that very tuple (tiles are replaced, never changed in place), so it
     # needs no invalidation and is shared by every copy of the state (``legal.tile_info_at``).
-    tile_infos: list[tuple[tuple[UnitCode, ...], TileInfo] | None]
+    tile_infos: list[TileInfo | None]
     # Team of each seat: the seat itself in free-for-all, seat % 2 in team mode (seating
     # alternates, R23.2). Tiles are friendly or enemy by team (R23.9).
     team: tuple[int, ...]

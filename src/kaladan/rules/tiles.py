@@ -21,7 +21,7 @@ class TileInfo:
     dictionary grew to tens of thousands of entries that the garbage collector walked
     (every game makes new tuples; bench_engine, callgrind)."""
 
-    __slots__ = ("size", "codes", "kinds", "subsets", "ends")
+    __slots__ = ("units", "size", "codes", "kinds", "subsets", "ends")
 
     def __init__(self, units: tuple[UnitCode, ...]) -> None:
         shape = 0  # how many of each distinct unit, as digits of _RUN_BITS bits (_pattern)
@@ -39,6 +39,7 @@ class TileInfo:
                 last = c
                 run = 1
                 kinds += 1
+        self.units = units  # the very tuple, by which ``legal.tile_info_at`` finds it again
         self.size = len(units)
         # The distinct units, sorted: the tuple itself when no two are equal (no copy).
         self.codes: tuple[UnitCode, ...] = (
