@@ -4,6 +4,7 @@ callers apply only actions that ``legal_actions`` listed."""
 from __future__ import annotations
 
 from bisect import insort
+from typing import cast
 
 from .gamelog import FinalRound
 from .state import GameState
@@ -29,6 +30,17 @@ def lose_gold(state: GameState, seat: Seat, amount: int) -> None:
 def _without(units: tuple[UnitCode, ...], c: UnitCode) -> tuple[UnitCode, ...]:
     i = units.index(c)
     return units[:i] + units[i + 1:]
+
+
+def _less(units: tuple[UnitCode, ...], gone: tuple[UnitCode, ...]) -> list[UnitCode]:
+    """``units`` without ``gone``, as a new list. The codes are handled as objects: read as
+    ints, the compiled engine would unbox each and box it again into a new int object
+    (codes above 256 are not Python's cached small ints)."""
+    left: list[object] = list(units)
+    leaving: tuple[object, ...] = gone
+    for x in leaving:
+        left.remove(x)
+    return cast(list[UnitCode], left)
 
 
 def _with(units: tuple[UnitCode, ...], c: UnitCode) -> tuple[UnitCode, ...]:
@@ -89,10 +101,7 @@ def place_from_reserve(state: GameState, seat: Seat, c: UnitCode, tile: int) -> 
 
 def move_units(state: GameState, src: int, dst: int, units: tuple[UnitCode, ...]) -> None:
     board = state.board
-    left = list(board[src])
-    for c in units:
-        left.remove(c)
-    after_src = tuple(left)
+    after_src = tuple(_less(board[src], units))
     before_dst = board[dst]
     board[src] = after_src
     arrived = list(before_dst)
@@ -110,13 +119,9 @@ def swap_units(state: GameState, a: int, b: int, from_a: tuple[UnitCode, ...],
                from_b: tuple[UnitCode, ...]) -> None:
     board = state.board
     before_a, before_b = board[a], board[b]
-    left_a = list(before_a)
-    for c in from_a:
-        left_a.remove(c)
-    left_b = list(before_b)
-    for c in from_b:
-        left_b.remove(c)
-    left_a.extend(from_b)  # one list each, sorted in place: no concatenated copies
+    left_a = _less(before_a, from_a)  # one list each, sorted in place: no concatenations
+    left_b = _less(before_b, from_b)
+    left_a.extend(from_b)
     left_a.sort()
     left_b.extend(from_a)
     left_b.sort()

@@ -341,8 +341,9 @@ class GameState:
     # units goes through ``ops``, which forgets the entry of the seat concerned.
     mine_cache: list[list[int] | None]
     # Per tile, the ``tiles.TileInfo`` of the units last looked up there (``info.units``):
-    # valid while the board still holds that very tuple (tiles are replaced, never changed in place), so it
-    # needs no invalidation and is shared by every copy of the state (``legal.tile_info_at``).
+    # valid while the board still holds that very tuple (tiles are replaced, never changed
+    # in place), so it needs no invalidation and is shared by every copy of the state
+    # (``legal.tile_info_at``).
     tile_infos: list[TileInfo | None]
     # Team of each seat: the seat itself in free-for-all, seat % 2 in team mode (seating
     # alternates, R23.2). Tiles are friendly or enemy by team (R23.9).

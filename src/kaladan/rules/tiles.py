@@ -7,9 +7,14 @@ per-tile cache without a cycle of imports.
 
 from __future__ import annotations
 
-from typing import Final, final
+from typing import Final, TypeAlias, cast, final
 
 from .units import UnitCode
+
+# Code that only moves unit codes from one tuple to another reads them as objects: read as
+# ints, the compiled engine unboxes each code and boxes it again into a new int object
+# (codes above 256 are not Python's cached small ints: an allocation per unit).
+_Units: TypeAlias = tuple[UnitCode, ...]
 
 
 @final
@@ -70,13 +75,13 @@ class TileInfo:
 
     def subset(self, j: int) -> tuple[UnitCode, ...]:
         """The j-th sub-multiset (smallest first) as units."""
-        codes = self.codes
-        return tuple([codes[i] for i in self.subsets[j]])
+        codes: tuple[object, ...] = self.codes  # the codes' own objects (see _Units)
+        return cast(_Units, tuple([codes[i] for i in self.subsets[j]]))
 
     def sized(self, low: int, high: int) -> list[tuple[UnitCode, ...]]:
         """The sub-multisets of low..high units, smallest first."""
-        codes = self.codes
-        return [tuple([codes[i] for i in s])
+        codes: tuple[object, ...] = self.codes
+        return [cast(_Units, tuple([codes[i] for i in s]))
                 for s in self.subsets[self.ends[low - 1]:self.ends[high]]]
 
 
