@@ -2,13 +2,17 @@
 
 Prints decisions per second (legal-action generation + apply + a uniform random choice)
 and complete games per second for 2, 4 and 6 players, for the engine this process runs
-(mypyc-compiled after a normal install) and for the pure-Python engine (the same benchmark
-in a child process with ``KALADAN_PURE=1``), then the ratio compiled / pure and the 4-player
-rate of two processes at once (this machine's 2 cores). Targets of the compiled-engine issue:
+(mypyc-compiled after a normal install) and for the pure-Python engine (a child process
+with ``KALADAN_PURE=1``), then the ratio compiled / pure and the 4-player rate of two
+processes at once (this machine's 2 cores). Targets of the compiled-engine issue:
 compiled >= 5 x pure and >= 300,000 decisions/s for 4 random players. Seconds are CPU
 seconds of the measuring process. Never fails on time.
 
-    python bench/bench_engine.py [--games N] [--seed S]
+The two engines play the same games in alternating chunks (``--chunk`` games each), so a
+change of the machine's speed during the run (here +-20% within seconds) falls on both
+alike instead of on whichever half ran in the slow minute.
+
+    python bench/bench_engine.py [--games N] [--seed S] [--chunk K]
 """
 
 from __future__ import annotations
@@ -55,13 +59,54 @@ def measure(games: int, seed: int) -> dict[str, list[float]]:
     return {str(p): list(run(p, games, seed)) for p in PLAYERS}
 
 
-def pure_figures(games: int, seed: int) -> dict[str, list[float]]:
-    env = dict(os.environ, KALADAN_PURE="1")
-    out = subprocess.run([sys.executable, __file__, "--child", "--games", str(games),
-                          "--seed", str(seed)], env=env, check=True, capture_output=True,
-                         text=True).stdout
-    figures: dict[str, list[float]] = json.loads(out)
-    return figures
+class PureChild:
+    """A child process running the pure-Python engine, asked for one chunk at a time."""
+
+    def __init__(self) -> None:
+        env = dict(os.environ, KALADAN_PURE="1")
+        self.proc = subprocess.Popen([sys.executable, __file__, "--child"], env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def run(self, players: int, games: int, seed: int) -> tuple[int, float]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(f"{players} {games} {seed}\n")
+        self.proc.stdin.flush()
+        decisions, seconds = json.loads(self.proc.stdout.readline())
+        return int(decisions), float(seconds)
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def serve() -> None:
+    """Child mode: warm up, then answer ``players games seed`` lines with JSON figures."""
+    run(4, 10, 0)
+    for line in sys.stdin:
+        players, games, seed = map(int, line.split())
+        print(json.dumps(run(players, games, seed)), flush=True)
+
+
+def interleaved(games: int, seed: int, chunk: int) -> tuple[dict[str, list[float]],
+                                                             dict[str, list[float]]]:
+    """Figures of this process's engine and of the pure child, chunk by chunk alternately
+    over the same games."""
+    child = PureChild()
+    run(4, 10, 0)  # warm-up: imports, caches
+    mine = {str(p): [0.0, 0.0] for p in PLAYERS}
+    pure = {str(p): [0.0, 0.0] for p in PLAYERS}
+    try:
+        for p in PLAYERS:
+            for start in range(0, games, chunk):
+                n = min(chunk, games - start)
+                for figures, engine in ((mine, run), (pure, child.run)):
+                    d, t = engine(p, n, seed + start)
+                    figures[str(p)][0] += d
+                    figures[str(p)][1] += t
+    finally:
+        child.close()
+    return mine, pure
 
 
 def two_processes(games: int, seed: int) -> float:
@@ -94,23 +139,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--chunk", type=int, default=20,
+                        help="games per turn of each engine (default 20)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(measure(args.games, args.seed)))
+        serve()
         return
     mode = kaladan.engine_mode()
-    mine = measure(args.games, args.seed)
-    rate = table(f"engine: {mode}", mine, args.games)
     if mode == "pure":
+        table("engine: pure", measure(args.games, args.seed), args.games)
         print("\nthe compiled engine is not installed (pip install . with a C compiler)")
         return
-    pure = pure_figures(args.games, args.seed)
+    mine, pure = interleaved(args.games, args.seed, max(1, args.chunk))
+    rate = table(f"engine: {mode}", mine, args.games)
     pure_rate = table("engine: pure (KALADAN_PURE=1)", pure, args.games)
     d4, t4 = mine["4"]
     pd4, pt4 = pure["4"]
     print(f"\ncompiled / pure: {rate / pure_rate:.2f}x all, {(d4 / t4) / (pd4 / pt4):.2f}x "
-          f"4 players (target {TARGET_RATIO:.0f}x)")
+          f"4 players (target {TARGET_RATIO:.0f}x; the two played alternately, "
+          f"{args.chunk} games at a time)")
     both = two_processes(args.games, args.seed)
     print(f"4 players, compiled: {d4 / t4:,.0f} decisions/s in one process, {both:,.0f} in two "
           f"processes at once = {both / TARGET_4P:.2f} x target {TARGET_4P:,}")
