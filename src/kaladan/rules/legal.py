@@ -646,9 +646,10 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
             for c in state.own_units(seat, t) if state.teams else board[t]:
                 if c != last:
                     last = c
-                    # R11.8: a unit not yet upgraded, not a Crown (its cost is -1).
+                    # R11.8: a unit not yet upgraded, of a type that can be (a Crown's
+                    # cost is -1: never).
                     cost = UPGRADE_COST[(c >> 1) & 7]
-                    if not c & 1 and 0 < cost <= gold:
+                    if not c & 1 and 0 <= cost <= gold:
                         on.append(t)
                         upgraded.append(c)
             if terrain[t] is _CASTLE and not fortified[t] and gold >= CASTLE_UPGRADE_COST:
