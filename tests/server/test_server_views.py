@@ -20,7 +20,7 @@ from kaladan.rules.gamelog import (
     visible,
 )
 from kaladan.rules.logtext import templates, words
-from kaladan.server.live import LiveGame
+from kaladan.server.live import LiveGame, SeatInfo
 from kaladan.server.views import LOG_LIMIT, build_view, cached_view, view_text
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "kaladan" / "server" / "static"
@@ -208,3 +208,27 @@ def test_views_are_cached_per_version_and_seat() -> None:
     live.publish()
     assert cached_view(live, 0) is not first
     assert build_view(live, 0)["version"] == first.version + 1
+
+
+def test_a_game_is_over_for_clients_once_its_last_steps_are_published() -> None:
+    """Bots may play a game to its end before the last steps are stored: until they are
+    published, the status, the view and the record's gate say what clients may see (the
+    lobby once said "over" while the view still showed the game going on)."""
+    live = live_game(2, seed=4, quick=True)
+    live.seats = [SeatInfo("bot", "random") for _ in live.seats]
+    live.forget_views()
+    play(live, random.Random(4), 30)
+    assert live.status == "running"
+    rng = random.Random(5)
+    game = live.game
+    while not game.is_over:  # applied, not yet stored: nothing published
+        legal = game.legal_actions()
+        game.play(legal[rng.randrange(len(legal))], game.state.pending.seat)
+    assert not live.over and live.status == "running"
+    view = json.loads(view_text(live, None))
+    assert view["status"] == "running" and view["to_move"] is not None
+    live.publish()
+    assert live.over and live.status == "over"
+    view = json.loads(view_text(live, None))
+    assert view["status"] == "over" and view["to_move"] is None
+    assert view["log"][-1]["kind"] == "game_over"

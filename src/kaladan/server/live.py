@@ -220,8 +220,17 @@ class LiveGame:
         return self.snapshot.version
 
     @property
+    def over(self) -> bool:
+        """The game is over in what is published. Decisions applied but not yet stored are
+        nobody's to see (``publish``): until they are, the game is not over for clients,
+        however far the bots have played."""
+        assert self.snapshot is not None
+        return self.snapshot.state.is_over
+
+    @property
     def status(self) -> str:
-        if self.game.is_over:
+        """As clients are told it: from the published snapshot, like every view."""
+        if self.over:
             return "over"
         return "running" if self.all_joined else "open"
 

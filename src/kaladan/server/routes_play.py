@@ -119,7 +119,7 @@ async def act(game_id: GameId, body: ActionRequest, request: Request, service: S
             operation_id="getRecord")
 async def record(game_id: GameId, request: Request, service: Service) -> Any:
     live = await service.get(game_id, client_address(request.scope))
-    if not live.game.is_over:
+    if not live.over:  # over and stored: every step of ``live.game`` is published
         raise ApiError(409, "game_not_over", "the record is published when the game is over")
     return to_record(live.game)
 

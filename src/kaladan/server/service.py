@@ -410,7 +410,7 @@ class GameService:
     async def history(self, live: LiveGame, client: str = LOCAL) -> History:
         """The replayed history of a finished game (409 ``game_not_over`` before its end).
         Replaying counts as bringing a game back from storage (``load_rate`` per address)."""
-        if not live.game.is_over:
+        if not live.over:  # over and stored (``LiveGame.over``)
             raise ApiError(409, "game_not_over", "a game is replayed once it is over")
         known = self.histories.get(live.game_id)
         if known is not None:
