@@ -18,7 +18,7 @@ from kaladan.rules.apply import apply_unchecked
 from kaladan.rules.config import Config
 from kaladan.rules.legal import legal_actions, tile_info_at
 from kaladan.rules.state import GameState, Phase
-from kaladan.rules.tiles import TileInfo, tile_info
+from kaladan.rules.tiles import TileInfo
 from kaladan.rules.units import PLAIN_CODES, SWORD
 from positions import played
 
@@ -42,7 +42,7 @@ def test_tile_info_is_remembered_by_the_very_tuple_on_the_tile() -> None:
     ops.add_unit(state, t, PLAIN_CODES[seat][SWORD])
     grown = tile_info_at(state, t, state.board[t])
     assert grown.size == len(units) + 1
-    assert grown.ends == tile_info(state.board[t]).ends
+    assert grown.ends == TileInfo(state.board[t]).ends
 
 
 def live_tile_infos() -> int:

@@ -15,7 +15,7 @@ from .actionlist import ActionList, Block
 from .actions import Action
 from .magic import same_side, side_players
 from .state import Battle, BattleStep, Decision, GameState, Pending
-from .tiles import TileInfo, tile_info
+from .tiles import TileInfo
 from .units import (
     ARCHER,
     BASIC_TYPES,
@@ -122,13 +122,13 @@ def _generate(state: GameState, pending: Pending) -> Sequence[Action]:
 
 
 def tile_info_at(state: GameState, tile: int, units: tuple[UnitCode, ...]) -> TileInfo:
-    """``tile_info(units)`` for ``units`` standing on ``tile`` (all of them, or one seat's):
+    """``TileInfo(units)`` for ``units`` standing on ``tile`` (all of them, or one seat's):
     remembered per tile by the very tuple, which stays on the board until the tile changes,
     so most lookups compare one pointer instead of hashing and comparing the units."""
     info = state.tile_infos[tile]
     if info is not None and info.units is units:
         return info
-    info = tile_info(units)
+    info = TileInfo(units)
     state.tile_infos[tile] = info
     return info
 
@@ -202,7 +202,7 @@ def add_moves(out: ActionList, state: GameState, seat: Seat,
 class MoveBlock(Block):
     """The moves from ``tile`` to ``tile2`` of the first ``count`` sub-multisets of ``units``
     (ordered by size, so ``count`` caps how many units fit on ``tile2``); ``info`` is their
-    ``tile_info``."""
+    ``TileInfo``."""
 
     __slots__ = ("tile", "tile2", "units", "info", "count")
 
@@ -289,7 +289,7 @@ def _swap_counts(info_a: TileInfo, info_b: TileInfo, len_a: int, len_b: int, cap
 class SwapBlock(Block):
     """Swaps giving from ``tile`` a set of low..high of ``units`` and from ``tile2`` a set of
     low2..high2 of ``units2`` (R10.7), equal sets left out; ``info`` and ``info2`` are their
-    ``tile_info``."""
+    ``TileInfo``."""
 
     __slots__ = ("tile", "tile2", "units", "units2", "info", "info2", "low", "high", "low2",
                  "high2")
@@ -648,7 +648,7 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
                     last = c
                     # R11.8: a unit not yet upgraded, of a type that can be (a Crown's
                     # cost is -1: never).
-                    cost = UPGRADE_COST[(c >> 1) & 7]
+                    cost = UPGRADE_COST[type_of(c)]
                     if not c & 1 and 0 <= cost <= gold:
                         on.append(t)
                         upgraded.append(c)

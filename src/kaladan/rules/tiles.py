@@ -118,11 +118,6 @@ _RUN_BITS: Final = 4
 _RUN_MAX: Final = (1 << _RUN_BITS) - 1
 
 
-def tile_info(units: tuple[UnitCode, ...]) -> TileInfo:
-    """The ``TileInfo`` of a sorted tuple of units."""
-    return TileInfo(units)
-
-
 def _pattern(shape: int) -> _Pattern:
     """The ``_Pattern`` of the group sizes packed in ``shape`` (see ``_RUN_BITS``)."""
     pattern = _PATTERNS.get(shape)

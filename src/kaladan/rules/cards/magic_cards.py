@@ -18,7 +18,7 @@ from ..combat import kill
 from ..gamelog import Moved, Swapped, UnitPlaced, UnitSaved
 from ..magic import EVADE, STOP, VOLLEY, CardEffect, card_of, register
 from ..state import Battle, GameState
-from ..tiles import tile_info
+from ..tiles import TileInfo
 from ..units import (
     ARCHER,
     BASIC_TYPES,
@@ -96,7 +96,7 @@ def sub_multisets(units: Sequence[UnitCode], low: int, high: int) -> list[tuple[
     high = min(high, len(units))
     if high < low:
         return []
-    return tile_info(tuple(sorted(units))).sized(low, high)
+    return TileInfo(tuple(sorted(units))).sized(low, high)
 
 
 # --- kills (R20.10): NAN-3, ZHO-3, LAU-3 -----------------------------------------------
