@@ -10,6 +10,12 @@ against that of ``legal_actions``. Targets of the environment issue: 25,000 step
 the engine's decisions/s, a mask at most twice ``legal_actions``. CPU seconds of this
 process.
 
+Last, the floor of the AEC API itself: a do-nothing AEC env (``FloorEnv``) that hands the
+same agent copies of the observations and masks the real env gave, with no engine and no
+encoding behind them. Its time per step, plus the raw engine's time per token, is what any
+adapter of this API pays before it encodes anything; set against the time per step that 50%
+of the raw engine allows, it shows what is left for the adapter's own work.
+
     python bench/bench_env.py [--games N] [--players 2,4,6] [--rounds R]
 """
 
@@ -25,6 +31,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_engine import run as run_engine  # noqa: E402
+from pettingzoo import AECEnv  # noqa: E402
 
 from kaladan.env import kaladan_v0  # noqa: E402
 
@@ -52,6 +59,87 @@ def run_env(players: int, games: int, seed: int) -> tuple[int, int, float]:
             steps += 1
         decisions += env.core.state.decisions
     return steps, decisions, time.process_time() - start
+
+
+class FloorEnv(AECEnv):  # type: ignore[type-arg]
+    """An AEC env that does only what PettingZoo's API asks of every env: agents, rewards,
+    terminations, ``last()`` with a fresh observation and mask, ``step`` moving the
+    selection on. It replays recorded (seat, observation, mask) steps of the real env."""
+
+    metadata = {"name": "floor_v0"}
+
+    def __init__(self, players: int, steps: list[tuple[int, np.ndarray, bytes]]) -> None:
+        super().__init__()
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.recorded = steps
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.at = 0
+        self.agent_selection = self.possible_agents[self.recorded[0][0]]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        _, obs, mask = self.recorded[min(self.at, len(self.recorded) - 1)]
+        # what the real env returns: a vector the agent may keep, a mask of its own
+        return {"observation": obs.copy(),
+                "action_mask": np.frombuffer(bytearray(mask), dtype=np.int8)}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.at += 1
+        if self.at == len(self.recorded):
+            for a in self.agents:
+                self.terminations[a] = True
+        else:
+            self.agent_selection = self.possible_agents[self.recorded[self.at][0]]
+        self._deads_step_first()
+
+
+def record_steps(players: int, seed: int) -> list[tuple[int, np.ndarray, bytes]]:
+    """The (seat, observation, mask) of every step of one random game of the real env."""
+    env = kaladan_v0.raw_env(players=players)
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    steps = []
+    for _agent in env.agent_iter():
+        obs, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        steps.append((env.core.seat, obs["observation"], obs["action_mask"].tobytes()))
+        legal = obs["action_mask"].view(np.bool_).nonzero()[0]
+        env.step(int(legal[int(rng.random() * len(legal))]))
+    return steps
+
+
+def run_floor(players: int, games: int, seed: int) -> tuple[int, float]:
+    """(steps, CPU seconds) of the bench's agent on ``FloorEnv``: ``games`` replays of
+    recorded games, the same agent loop as ``run_env``."""
+    recorded = [record_steps(players, seed + g) for g in range(min(games, 10))]
+    rng = random.Random(seed)
+    steps = 0
+    start = time.process_time()
+    for g in range(games):
+        env = FloorEnv(players, recorded[g % len(recorded)])
+        env.reset(seed=seed + g)
+        for _agent in env.agent_iter():
+            obs, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            legal = obs["action_mask"].view(np.bool_).nonzero()[0]
+            env.step(int(legal[int(rng.random() * len(legal))]))
+            steps += 1
+    return steps, time.process_time() - start
 
 
 def mask_cost(players: int, games: int, seed: int) -> tuple[float, float]:
@@ -124,6 +212,19 @@ def main() -> None:
     legal_t, mask_t = mask_cost(4, args.games, args.seed)
     print(f"mask from legal_actions (4 players, every decision of {args.games} games): "
           f"{mask_t / legal_t:.2f} x the cost of legal_actions itself (target at most 2)")
+    floor_steps, floor_t = run_floor(4, args.games, args.seed)
+    e_steps, e_dec, e_t = run_env(4, args.games, args.seed)
+    r_dec, r_t = run_engine(4, args.games, args.seed)
+    us = 1e6
+    floor_us, env_us = floor_t / floor_steps * us, e_t / e_steps * us
+    engine_us = r_t / r_dec * us * e_dec / e_steps  # the raw engine's time per env step
+    budget_us = 1 / (TARGET_RATIO * r_dec / r_t) * us
+    print(f"\nfloor of the AEC API (4 players, {args.games} games): a do-nothing env with the "
+          f"same agent, {floor_steps / floor_t:.0f} steps/s = {floor_us:.2f} us a step")
+    print(f"a step of the env {env_us:.2f} us = floor {floor_us:.2f} + raw engine "
+          f"{engine_us:.2f} + the adapter's own work {env_us - floor_us - engine_us:.2f}; "
+          f"{TARGET_RATIO:.0%} of the raw engine allows {budget_us:.2f} us a step, leaving "
+          f"{budget_us - floor_us - engine_us:.2f} us for the adapter's own work")
 
 
 if __name__ == "__main__":
