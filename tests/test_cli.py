@@ -219,3 +219,27 @@ def test_team_record_replays(tmp_path: Path) -> None:
     record = json.loads(out.read_text())
     assert record["config"]["mode"] == "team_2v2"
     assert run("replay", str(out), "--verify").returncode == 0
+
+
+# What a command imports is most of its start-up, which a short run pays in full (issue 17:
+# `kaladan --help` and a short simulate import no web, database, terminal-UI or array stack).
+# The engine reads its data files without importlib.resources (its zip and temp-file support
+# cost a tenth of the engine's import), so a short simulate imports none of those either.
+_HEAVY = ("fastapi", "sqlalchemy", "rich", "numpy", "uvicorn")
+_ENGINE_AVOIDS = ("importlib.resources", "zipfile", "tempfile")
+
+
+@pytest.mark.parametrize(("argv", "avoided"), [
+    (["--help"], _HEAVY),
+    (["simulate", "--players", "random,random", "--games", "2", "--seed", "1"],
+     _HEAVY + _ENGINE_AVOIDS)])
+def test_a_short_command_imports_nothing_heavy(argv: list[str], avoided: tuple[str, ...]
+                                               ) -> None:
+    code = ("import sys\nfrom kaladan.cli.main import main\ntry:\n    main(sys.argv[1:])\n"
+            "except SystemExit:\n    pass\navoided = " + repr(avoided) + "\n"
+            "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in avoided"
+            " or m in avoided))\n")
+    done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "LOADED []" in done.stdout, done.stdout.splitlines()[-1]

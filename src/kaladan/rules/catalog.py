@@ -22,10 +22,10 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from importlib import resources
 from types import MappingProxyType
 from typing import Final, Literal, NoReturn, TypeAlias
 
+from kaladan.rules.datafiles import data_text
 from kaladan.rules.errors import FormatError
 
 __all__ = [
@@ -426,7 +426,7 @@ def validate_catalog_data(events: object, magic: object, realms: object, glossar
 
 def _read_json(file: str) -> object:
     try:
-        raw = resources.files("kaladan.rules.data").joinpath(file).read_text(encoding="utf-8")
+        raw = data_text(file)
     except OSError as exc:
         raise FormatError(f"{file}: cannot be read: {exc}") from exc
     try:

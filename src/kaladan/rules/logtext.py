@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from functools import cache
-from importlib import resources
 from string import Formatter
 from typing import Any
 
 from .catalog import END_GAME_CARD_BY_ID, EVENT_CARD_BY_ID, GLOSSARY, MAGIC_CARD_BY_ID, REALM_BY_ID
+from .datafiles import data_text
 from .units import REALMS, SPECIAL, is_upgraded, realm_of, type_of
 
 LANGS = ("en", "nl", "de")
@@ -25,7 +25,7 @@ _SEAT_FIELDS = frozenset({"seat", "attacker", "defender", "holder", "killer", "t
 
 @cache
 def _data() -> dict[str, Any]:
-    text = resources.files("kaladan.rules.data").joinpath("log_texts.json").read_text("utf-8")
+    text = data_text("log_texts.json")
     data: dict[str, Any] = json.loads(text)
     return data
 

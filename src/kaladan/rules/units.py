@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from enum import IntEnum
 from functools import cache
-from importlib import resources
 from typing import Final, TypeAlias
 
+from .datafiles import data_text
 from .errors import FormatError, InvalidActionError, KaladanError
 
 UnitCode: TypeAlias = int
@@ -60,7 +60,7 @@ UNIT_TYPE_BY_LABEL: Final = {t.label: int(t) for t in UnitType}
 
 
 def _load() -> dict[str, object]:
-    text = resources.files("kaladan.rules.data").joinpath("units.json").read_text("utf-8")
+    text = data_text("units.json")
     data: dict[str, object] = json.loads(text)
     return data
 

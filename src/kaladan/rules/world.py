@@ -12,8 +12,8 @@ import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
 
+from kaladan.rules.datafiles import data_text
 from kaladan.rules.errors import ConfigError, InvalidActionError, LayoutError
 
 __all__ = [
@@ -365,9 +365,7 @@ def _renumbered(
 
 
 def _load_layouts() -> tuple[dict[int, World], dict[Terrain, int]]:
-    raw = json.loads(
-        resources.files("kaladan.rules.data").joinpath("layouts.json").read_text("utf-8")
-    )
+    raw = json.loads(data_text("layouts.json"))
     box = {t: int(raw["box"][t.label]) for t in (Terrain.FIELD, Terrain.FOREST, Terrain.MOUNTAIN)}
     worlds: dict[int, World] = {}
     for key, layout in raw["layouts"].items():
