@@ -8,8 +8,10 @@ two ways that share no code.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Sequence, Sized
 from itertools import combinations
+
+import pytest
 
 from kaladan.rules import actions as A
 from kaladan.rules.actionlist import ActionList
@@ -200,16 +202,29 @@ def test_kinds_and_of_kind_agree_with_the_built_list_and_build_only_what_they_ne
 
 
 def test_an_action_list_is_a_sequence_and_a_list_is_not_an_action_list() -> None:
-    """isinstance stays exact for the compiled class (it has ABC state of its own)."""
+    """ActionList is a Sequence by registration (isinstance holds, and stays exact for the
+    compiled class), with every method Sequence would mix in. It does not inherit Sized:
+    that would give it CPython's generic length slot, which looks ``__len__`` up by name at
+    every ``len()`` of every legal list."""
     assert isinstance([], Sequence) and isinstance((), Sequence)  # fill Sequence's caches
     assert not isinstance([], ActionList) and not isinstance((), ActionList)
+    assert Sized not in ActionList.__mro__
     state = new_game(Config(players=2, quick_setup=True), 3)
     legal = legal_actions(state)
     while type(legal) is not ActionList:  # play on to the first Action phase
         apply_unchecked(state, legal[0])
         legal = legal_actions(state)
     assert isinstance(legal, ActionList) and isinstance(legal, Sequence)
-    assert legal == list(legal) and legal[0] == list(legal)[0]
+    assert issubclass(ActionList, Sequence) and issubclass(ActionList, Sized)
+    built = list(legal)
+    assert legal == built and legal[0] == built[0] and len(legal) == len(built) > 10
+    last = built[-1]
+    assert legal.index(last) == built.index(last) and legal.count(last) == 1
+    assert legal.index(built[3], 2, 5) == 3
+    with pytest.raises(ValueError):
+        legal.index(built[1], 2)
+    assert list(reversed(legal)) == built[::-1]
+    assert last in legal and Action(A.PASS, tile=99) not in legal
 
 
 def test_actions_compare_hash_sort_and_print_by_their_fields() -> None:

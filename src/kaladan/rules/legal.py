@@ -7,7 +7,7 @@ it implements; ``apply`` accepts exactly what these functions list.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final, final
+from typing import Final, cast, final
 
 from . import actions as A
 from . import magic
@@ -109,16 +109,18 @@ def ask_or_skip(state: GameState) -> bool:
 def _generate(state: GameState, pending: Pending) -> Sequence[Action]:
     """The actions of ``pending``: the decisions of every turn by direct calls (native ones
     when compiled), the others through ``_GENERATORS``."""
+    # An ActionList is a Sequence by registration, not by inheritance (actionlist.py says
+    # why), so the type checker is told; cast costs nothing at run time.
     kind = pending.kind
     if kind is _ASK_ACTION:
-        return _action(state, pending.seat)
+        return cast(Sequence[Action], _action(state, pending.seat))
     if kind is _ASK_REINFORCE:
-        return _reinforce(state, pending.seat)
+        return cast(Sequence[Action], _reinforce(state, pending.seat))
     if kind is _ASK_PURCHASE:
-        return _purchase(state, pending.seat)
+        return cast(Sequence[Action], _purchase(state, pending.seat))
     if kind is _ASK_SPAWN:
-        return _spawn(state, pending.seat)
-    return _GENERATORS[kind](state, pending.seat)
+        return cast(Sequence[Action], _spawn(state, pending.seat))
+    return cast(Sequence[Action], _GENERATORS[kind](state, pending.seat))
 
 
 def tile_info_at(state: GameState, tile: int, units: tuple[UnitCode, ...]) -> TileInfo:
@@ -496,7 +498,7 @@ def event_options(state: GameState, seat: Seat) -> Sequence[Action]:
     if card == "EV08":  # R7.10 free move, or gold
         moves = ActionList([_GOLD])
         add_moves(moves, state, seat)
-        return moves
+        return cast(Sequence[Action], moves)
     if card == "EV12" or (card == "EV18" and seat in ctx.marked):
         return _lose_options(state, seat)
     if card == "EV24":  # R7.14 return a fallen unit
@@ -867,7 +869,7 @@ def _none(state: GameState, seat: Seat) -> list[Action]:
     return []
 
 
-_GENERATORS: Final[dict[Decision, Callable[[GameState, Seat], Sequence[Action]]]] = {
+_GENERATORS: Final[dict[Decision, Callable[[GameState, Seat], Sequence[Action] | ActionList]]] = {
     Decision.REALM: _realm,
     Decision.START_CARD: _start_card,
     Decision.CASTLE: _castle,
