@@ -79,7 +79,7 @@ def test_copies_share_tile_infos_without_changing_each_others_actions() -> None:
                     break
                 legal = legal_actions(probe)
                 apply_unchecked(probe, legal[rng.randrange(len(legal))])
-            state.legal_cache = None  # generate again, from the shared tile list
+            state.legal_for = None  # generate again, from the shared tile list
             assert texts(state) == before
             legal = legal_actions(state)
             apply_unchecked(state, legal[rng.randrange(len(legal))])

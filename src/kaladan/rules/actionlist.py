@@ -66,7 +66,8 @@ class ActionList:
             self.size = 0
 
     def add(self, items: list[Action]) -> None:
-        """Append actions that are already built."""
+        """Append actions that are already built. The list is held, not copied, and never
+        changed (``legal`` shares some first parts between lists)."""
         if items:
             self.starts.append(self.size)
             self.parts.append(items)

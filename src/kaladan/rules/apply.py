@@ -88,7 +88,7 @@ def apply_unchecked(state: GameState, action: Action, sink: Sink | None = None,
     receives the log entries (None: nothing is built). ``giver``: the seat that gives gold
     out of turn (R23.11); every other action is the pending seat's."""
     state.decisions += 1
-    state.legal_cache = None
+    state.legal_for = None
     if sink is None and giver is None:
         _dispatch(state, action)
         return

@@ -51,6 +51,10 @@ _ASK_SPAWN: Final = Decision.SPAWN
 _END: Final = Action(A.END)
 _GOLD: Final = Action(A.GOLD)
 _NOMAGIC: Final = Action(A.NOMAGIC)
+# The first part of the lists of the Action, Reinforce and Purchase phases: shared, since an
+# ActionList never changes a part it holds (one list fewer at most decisions).
+_PASS_FIRST: Final = [_PASS]
+_END_FIRST: Final = [_END]
 
 
 def legal_actions(state: GameState) -> Sequence[Action]:
@@ -58,9 +62,8 @@ def legal_actions(state: GameState) -> Sequence[Action]:
 
     The list may be shared with the state's cache: do not modify it.
     """
-    cached = state.legal_cache
-    if cached is not None and cached[0] is state.pending:
-        actions = cached[1]
+    if state.legal_for is state.pending:
+        actions = state.legal_list
     else:
         actions = _generate(state, state.pending)
     if state.teams and state.pending.seat >= 0 and state.gold[state.pending.seat] > 0:
@@ -101,7 +104,8 @@ def ask_or_skip(state: GameState) -> bool:
     # An ActionList's size read directly: len() of it goes through a slot that looks
     # ``__len__`` up by name (its base, Sequence, is a Python class), 20x slower compiled.
     if (actions.size if isinstance(actions, ActionList) else len(actions)) > 1:
-        state.legal_cache = (pending, actions)
+        state.legal_for = pending
+        state.legal_list = actions
         return True
     return False
 
@@ -113,14 +117,14 @@ def _generate(state: GameState, pending: Pending) -> Sequence[Action]:
     # why), so the type checker is told; cast costs nothing at run time.
     kind = pending.kind
     if kind is _ASK_ACTION:
-        return cast(Sequence[Action], _action(state, pending.seat))
+        return cast("Sequence[Action]", _action(state, pending.seat))
     if kind is _ASK_REINFORCE:
-        return cast(Sequence[Action], _reinforce(state, pending.seat))
+        return cast("Sequence[Action]", _reinforce(state, pending.seat))
     if kind is _ASK_PURCHASE:
-        return cast(Sequence[Action], _purchase(state, pending.seat))
+        return cast("Sequence[Action]", _purchase(state, pending.seat))
     if kind is _ASK_SPAWN:
-        return cast(Sequence[Action], _spawn(state, pending.seat))
-    return cast(Sequence[Action], _GENERATORS[kind](state, pending.seat))
+        return cast("Sequence[Action]", _spawn(state, pending.seat))
+    return cast("Sequence[Action]", _GENERATORS[kind](state, pending.seat))
 
 
 def tile_info_at(state: GameState, tile: int, units: tuple[UnitCode, ...]) -> TileInfo:
@@ -327,7 +331,11 @@ class SwapBlock(Block):
             # One unit from a; the one-unit set of b equal to it is left out.
             for ia in range(start_a, info_a.ends[1]):
                 c = info_a.codes[info_a.subsets[ia][0]]
-                skip = codes_b.index(c) if c in codes_b else -1  # its place among b's singles
+                skip = -1  # its place among b's singles (a loop: no generic method call)
+                for ib in range(len(codes_b)):
+                    if codes_b[ib] == c:
+                        skip = ib
+                        break
                 valid = size_b - (1 if skip >= 0 else 0)
                 if j < valid:
                     k = j + 1 if 0 <= skip <= j else j
@@ -335,7 +343,8 @@ class SwapBlock(Block):
                                   info_b.subset(start_b + k))
                 j -= valid
             raise IndexError("swap index out of range")
-        ia, ib = divmod(j, size_b)
+        ia = j // size_b  # not divmod: no pair of boxed ints
+        ib = j - ia * size_b
         return Action(A.SWAP, self.tile, self.tile2, info_a.subset(start_a + ia),
                       info_b.subset(start_b + ib))
 
@@ -353,7 +362,7 @@ def _action(state: GameState, seat: Seat) -> ActionList:
     over your tiles and their neighbours, since this runs at every Action phase. In team mode
     only your own units move (R23.16, R23.17) but capacity counts everyone's (R23.8).
     """
-    out = ActionList([_PASS])
+    out = ActionList(_PASS_FIRST)
     board = state.board
     cap = state.world.capacity
     neighbours = state.world.neighbours
@@ -363,7 +372,7 @@ def _action(state: GameState, seat: Seat) -> ActionList:
     starts = out.starts
     parts = out.parts
     size = 1
-    pairs: list[tuple[int, int]] = []  # adjacent tiles you occupy, for swaps
+    pairs: list[int] = []  # adjacent tiles you occupy, for swaps: a, b, a, b, ... (no tuples)
     attack_list: list[Action] = []
     for src in state.controlled(seat):
         units = state.own_units(seat, src) if teams else board[src]
@@ -377,14 +386,16 @@ def _action(state: GameState, seat: Seat) -> ActionList:
                     attack_list.append(_attack(src, d))
                     continue
                 if d > src and (not teams or state.occupies(seat, d)):
-                    pairs.append((src, d))
+                    pairs.append(src)
+                    pairs.append(d)
             room = cap[d] - len(target)
             if room > 0:
                 count = ends[room if room < n else n]
                 starts.append(size)
                 parts.append(MoveBlock(src, d, units, info, count))
                 size += count
-    for a, b in pairs:
+    for i in range(0, len(pairs), 2):
+        a, b = pairs[i], pairs[i + 1]
         if teams:
             own_a, own_b = state.own_units(seat, a), state.own_units(seat, b)
         else:
@@ -498,7 +509,7 @@ def event_options(state: GameState, seat: Seat) -> Sequence[Action]:
     if card == "EV08":  # R7.10 free move, or gold
         moves = ActionList([_GOLD])
         add_moves(moves, state, seat)
-        return cast(Sequence[Action], moves)
+        return cast("Sequence[Action]", moves)
     if card == "EV12" or (card == "EV18" and seat in ctx.marked):
         return _lose_options(state, seat)
     if card == "EV24":  # R7.14 return a fallen unit
@@ -624,7 +635,7 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
     gold = spendable_gold(state, seat) if state.teams else state.gold[seat]
     realm = state.realm[seat]
     reserve = state.reserve[seat]
-    result = ActionList([_END])
+    result = ActionList(_END_FIRST)
     if gold < _CHEAPEST_PURCHASE:
         return result
     # Place units (R11.2 first four rows; R11.7 a General only once returned by R7.14).
@@ -726,7 +737,7 @@ def _reinforce(state: GameState, seat: Seat) -> ActionList:
     board = state.board
     cap = state.world.capacity
     neighbours = state.world.neighbours
-    out = ActionList([_PASS])
+    out = ActionList(_PASS_FIRST)
     starts = out.starts
     parts = out.parts
     size = 1

@@ -238,7 +238,8 @@ def _from_json(data: Mapping[str, Any]) -> GameState:
         res.get("team"))
     s.decisions = int(data["decisions"])
     s.last_event = data["last_event"]
-    s.legal_cache = None
+    s.legal_for = None
+    s.legal_list = ()
     s.mine_cache = [None] * n
     s.tile_infos = [None] * len(s.board)
     s.sink = None

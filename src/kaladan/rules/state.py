@@ -281,7 +281,8 @@ class GameState:
         "end_card", "phase", "pending", "active", "slot", "turn", "final_slot", "oracles",
         "scales", "gilded_slot", "six_gates", "specials_waiting", "event", "spawn_left",
         "purchase_empty", "battle", "setup_queue", "setup_named", "result", "decisions",
-        "last_event", "legal_cache", "mine_cache", "tile_infos", "team", "teams", "sink",
+        "last_event", "legal_for", "legal_list", "mine_cache", "tile_infos", "team", "teams",
+        "sink",
     )
 
     config: Config
@@ -333,10 +334,12 @@ class GameState:
     result: Result | None
     decisions: int
     last_event: str | None
-    # The legal actions of the pending decision (the very Pending object) when the engine
-    # already computed them while deciding whether to ask at all; cleared by every apply and
-    # by ``invalidate``; never copied.
-    legal_cache: tuple[Pending, Sequence[Action]] | None
+    # The legal actions of the pending decision when the engine already computed them while
+    # deciding whether to ask at all: ``legal_list`` holds them while ``legal_for`` is the
+    # very Pending object (two fields, not a pair: no tuple made at every decision). Cleared
+    # by every apply and by ``invalidate``; never copied.
+    legal_for: Pending | None
+    legal_list: Sequence[Action]
     # Per seat, the tiles it controls; None when not known. Every change of a tile's
     # units goes through ``ops``, which forgets the entry of the seat concerned.
     mine_cache: list[list[int] | None]
@@ -401,7 +404,8 @@ class GameState:
         s.result = self.result.copy() if self.result is not None else None
         s.decisions = self.decisions
         s.last_event = self.last_event
-        s.legal_cache = None
+        s.legal_for = None
+        s.legal_list = ()
         s.mine_cache = self.mine_cache[:]
         s.tile_infos = self.tile_infos
         s.team = self.team
@@ -416,7 +420,8 @@ class GameState:
 
     def invalidate(self) -> None:
         """Forget cached legal actions and tiles: call after editing a state by hand."""
-        self.legal_cache = None
+        self.legal_for = None
+        self.legal_list = ()
         self.mine_cache = [None] * self.n
 
     # --- queries used everywhere -------------------------------------------------------
@@ -509,7 +514,8 @@ class GameState:
         return (seat - self.first) % self.n
 
 
-# Every field of GameState but the caches (legal_cache, mine_cache, tile_infos) and the sink.
+# Every field of GameState but the caches (legal_for and legal_list, mine_cache, tile_infos)
+# and the sink.
 _PICKLED: Final = (
     "config", "world", "n", "chance", "first", "turn_rolls", "realm", "seat_of_realm", "gold",
     "reserve", "reserve_specials", "board", "fortified", "graveyard", "trophies", "removed",
@@ -525,7 +531,8 @@ def _unpickle_state(values: dict[str, object]) -> GameState:
     state = GameState()
     for name, value in values.items():
         setattr(state, name, value)
-    state.legal_cache = None
+    state.legal_for = None
+    state.legal_list = ()
     state.mine_cache = [None] * state.n
     state.tile_infos = [None] * len(state.board)
     state.sink = None
