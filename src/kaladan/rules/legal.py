@@ -101,8 +101,8 @@ def ask_or_skip(state: GameState) -> bool:
     """
     pending = state.pending
     actions = _generate(state, pending)
-    # An ActionList's size read directly: len() of it goes through a slot that looks
-    # ``__len__`` up by name (its base, Sequence, is a Python class), 20x slower compiled.
+    # An ActionList's size read directly: a native attribute, where len() of a Sequence is
+    # a generic call.
     if (actions.size if isinstance(actions, ActionList) else len(actions)) > 1:
         state.legal_for = pending
         state.legal_list = actions

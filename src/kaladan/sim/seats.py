@@ -24,6 +24,7 @@ from ..rules.units import SWORD, type_of
 # looking it up in ``time`` twice a decision.
 _CLOCK: Final = time.perf_counter
 
+
 class Seats:
     """Who decides each decision of one game: the design's realm for a realm decision, a
     seeded deal for the rest of setup when quick setup was asked with fixed realms, otherwise
