@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Final
+from typing import Final, cast
 
 from .. import odds as odds_module
 from ..rules import actions as A
@@ -32,7 +32,9 @@ class GreedyBot:
     def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
         # An ActionList is asked for kinds, so that the Action phase's hundreds of moves and
         # swaps are built only when a rule below looks at them (the choice is the same).
-        lazy = legal if isinstance(legal, ActionList) else ActionList(list(legal))
+        # (cast: a native ActionList for the compiled bot, not a Sequence narrowed to one)
+        lazy = (cast("ActionList", legal) if isinstance(legal, ActionList)
+                else ActionList(list(legal)))
         kinds = lazy.kinds()
         if A.ATTACK in kinds:
             best = self._best_attack(view, list(lazy.of_kind(A.ATTACK)))

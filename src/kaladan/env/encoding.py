@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, SupportsIndex
+from typing import Any, SupportsIndex, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -409,7 +409,8 @@ class Choice:
         heads: dict[int, Action | None] = {}
         groups: dict[int, list[int | Action]] = {}
         if isinstance(legal, ActionList):
-            for i, part in enumerate(legal.parts):
+            # cast: the native class, not a Sequence narrowed to it (rules/legal.py, with_gifts)
+            for i, part in enumerate(cast("ActionList", legal).parts):
                 if isinstance(part, list):
                     self._add(part, heads, groups)
                 elif isinstance(part, (L.MoveBlock, L.SingleMoveBlock, L.SwapBlock)):
@@ -529,7 +530,7 @@ class Choice:
         for item in self._groups[head]:
             if isinstance(item, int):
                 assert isinstance(legal, ActionList)
-                out += legal.part(item)
+                out += cast("ActionList", legal).part(item)
             else:
                 out.append(item)
         return out

@@ -89,7 +89,9 @@ def with_gifts(actions: Sequence[Action], extra: list[Action]) -> Sequence[Actio
     if not extra:
         return actions
     if isinstance(actions, ActionList):
-        return actions.extended(extra)
+        # cast: isinstance narrows a Sequence to a class that is not a subclass of it, which
+        # mypyc would reach through generic attribute lookups (actionlist.py says why)
+        return cast("ActionList", actions).extended(extra)
     return list(actions) + extra
 
 
@@ -102,8 +104,9 @@ def ask_or_skip(state: GameState) -> bool:
     pending = state.pending
     actions = _generate(state, pending)
     # An ActionList's size read directly: a native attribute, where len() of a Sequence is
-    # a generic call.
-    if (actions.size if isinstance(actions, ActionList) else len(actions)) > 1:
+    # a generic call (cast, as in with_gifts).
+    if (cast("ActionList", actions).size if isinstance(actions, ActionList)
+            else len(actions)) > 1:
         state.legal_for = pending
         state.legal_list = actions
         return True
