@@ -131,9 +131,23 @@ def wait_past(page: Any, before: int) -> None:
         timeout=TURN_TIMEOUT)
 
 
+# The view's version, and whether an answer is already on its way without a click: the page
+# is about to answer a forced decision itself (data-auto-answering) or is sending one
+# (.sending). Read in one call, so that no answer slips between the two.
+_VERSION_AND_ANSWERING = ("() => { const g = document.getElementById('game');"
+                          " return [Number(g.dataset.version),"
+                          " g.dataset.autoAnswering === 'true'"
+                          " || g.classList.contains('sending')]; }")
+
+
 def click_and_wait(page: Any, selector: str) -> None:
-    before = version(page)
-    page.click(selector)
+    """Click ``selector`` and wait for the view that follows. A forced "no magic card" or
+    "pass" is left to the page when it is answering it by itself (its auto-answer, on by
+    default, 0.7 s after the view). A click would race it: under CI's load one once came
+    after the button was gone and waited for it until its timeout."""
+    before, answering = page.evaluate(_VERSION_AND_ANSWERING)
+    if not answering:
+        page.click(selector)
     wait_past(page, before)
 
 

@@ -18,6 +18,8 @@ from e2e_support import (
     create_game,
     first_or_pass,
     public_view,
+    version,
+    wait_for_decision,
 )
 
 from kaladan.rules.gamelog import ScoreParts
@@ -191,6 +193,37 @@ def test_forced_no_card_is_answered_without_a_click(page: Any, server: str) -> N
     assert int(page.get_attribute("#game", "data-auto-answered") or 0) >= 1
     log = public_view(server, created["game_id"])["log"]
     assert any(e["kind"] == "no_card" and e["seat"] == 0 for e in log)  # the engine asked
+
+
+# Hides every "no magic card" button as the actions are drawn (through the CSSOM, which the
+# page's Content-Security-Policy allows): a click on one cannot land, as when CI's load
+# kept a button moving until the page had answered by itself and the button was gone.
+HIDE_NO_CARD = ("() => new MutationObserver(() => document.querySelectorAll("
+                "\"#actions button[data-action='nomagic']\").forEach((b) => {"
+                " b.style.visibility = 'hidden'; })).observe(document.getElementById('actions'),"
+                " {childList: true, subtree: true})")
+
+
+def test_a_click_the_page_answered_before_is_not_a_failure(page: Any, server: str) -> None:
+    """The playing loops' ``click_and_wait`` leaves a forced "no card" to the page while
+    the page says it is answering it (``data-auto-answering``): the view moves on without a
+    click. (Clicking raced the page; under CI's load a click once came after the button was
+    gone and waited for it until its timeout.)"""
+    created = create_game(server, ["human", "greedy"], seed=7)
+    page.goto(server + created["join"][0]["url"])
+    page.wait_for_selector("#board .tile")
+    page.evaluate(HIDE_NO_CARD)
+    for _ in range(400):
+        assert wait_for_decision(page), "no forced no-card decision came"
+        if page.evaluate(ONLY_NO_CARD):
+            before = version(page)
+            click_and_wait(page, "#actions button[data-action='nomagic']")  # hidden
+            assert version(page) > before
+            assert int(page.get_attribute("#game", "data-auto-answered") or 0) >= 1
+            return
+        click_and_wait(page, "#actions button[data-action]:not([data-action='nomagic'])"
+                             " >> nth=0")
+    pytest.fail("no forced no-card decision came")
 
 
 def test_forced_no_card_waits_when_the_setting_is_off(page: Any, server: str) -> None:

@@ -375,11 +375,16 @@ function maybeAutoAnswer() {
   const only = forcedAnswer(game.view);
   if (game.autoTimer || !only || !autoAnswerOn()) return;
   toast(t("actions.auto", {what: actionLabel(only)}));  // the visible moment
+  // While the answer is pending, #game says so (data-auto-answering): a test that plays by
+  // clicking leaves the decision to the page instead of racing it.
+  const pending = byId("game");
+  if (pending) pending.dataset.autoAnswering = "true";
   game.autoTimer = setTimeout(() => {
     game.autoTimer = null;
+    const root = byId("game");
+    if (root) delete root.dataset.autoAnswering;
     const still = forcedAnswer(game.view);
     if (!still || game.sending || !autoAnswerOn()) return;
-    const root = byId("game");
     if (root) root.dataset.autoAnswered = String(Number(root.dataset.autoAnswered || 0) + 1);
     sendAction(still.text);
   }, AUTO_DELAY_MS);
