@@ -5,13 +5,16 @@ C extensions placed next to their ``.py`` sources, which stay in the package: Py
 the extension first, and ``KALADAN_PURE=1`` at run time makes ``kaladan`` load the sources
 instead (``kaladan/_pure.py``). The build falls back to the pure-Python package, with a
 one-line notice, when there is no C compiler, when mypyc is missing, when
-``KALADAN_BUILD_PURE=1`` is set, or when compiling fails.
+``KALADAN_BUILD_PURE=1`` is set, or when compiling fails. With GCC 10 or later the engine
+is linked with link-time optimization, and built again without it if that fails.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import subprocess
 import sys
 import sysconfig
 from pathlib import Path
@@ -45,9 +48,35 @@ def notice(message: str) -> None:
         print(f"kaladan: {message}; installing the pure-Python engine", file=sys.stderr)
 
 
+def c_compiler() -> list[str]:
+    return (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
+
+
 def has_c_compiler() -> bool:
-    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
-    return shutil.which(cc) is not None
+    return shutil.which(c_compiler()[0]) is not None
+
+
+LINK_TIME_FLAGS = ("-flto=auto", "-fvisibility=hidden")
+
+
+def link_time_flags(cc: list[str]) -> list[str]:
+    """Flags for link-time optimization, with GCC 10 or later only (``-flto=auto``); none
+    for any other compiler. The group's modules are C files that call each other; hidden
+    symbols let the linker inline those calls and reach them without the PLT (-3% of
+    instructions per decision), and LTO's parallel code generation builds the group faster
+    on 2 cores (docs/compiled.md, seventh part). Only ``PyInit_*`` is looked up from
+    outside, and Python exports it whatever the default visibility."""
+    try:
+        about = subprocess.run([*cc, "--version"], capture_output=True, text=True,
+                               timeout=30).stdout
+        version = subprocess.run([*cc, "-dumpfullversion", "-dumpversion"],
+                                 capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    major = re.match(r"\d+", version.strip())
+    if "Free Software Foundation" not in about or major is None or int(major[0]) < 10:
+        return []
+    return list(LINK_TIME_FLAGS)
 
 
 def engine_sources() -> list[str]:
@@ -92,15 +121,20 @@ def _compiled_extensions() -> list[object]:
         # more than doubled the build. Its arrays are then Any, which leaves some of the
         # strict checks' ignores unused and returns Any: `mypy --strict` with numpy is the
         # tests' job, and the compiler treats arrays as plain objects either way.
-        return list(mypycify(["--follow-imports=silent", "--ignore-missing-imports",
-                              "--no-site-packages", "--no-warn-unused-ignores",
-                              "--no-warn-return-any",
-                              *engine_sources(), *ALSO_COMPILED],
-                             opt_level="3", multi_file=True,
-                             group_name="kaladan_engine"))
+        extensions = list(mypycify(["--follow-imports=silent", "--ignore-missing-imports",
+                                    "--no-site-packages", "--no-warn-unused-ignores",
+                                    "--no-warn-return-any",
+                                    *engine_sources(), *ALSO_COMPILED],
+                                   opt_level="3", multi_file=True,
+                                   group_name="kaladan_engine"))
     except (Exception, SystemExit) as exc:  # mypyc refused the sources (it type-checks them)
         notice(f"mypyc could not compile the engine ({exc})")
         return []
+    lto = link_time_flags(c_compiler())
+    for extension in extensions:
+        extension.extra_compile_args = [*extension.extra_compile_args, *lto]
+        extension.extra_link_args = [*extension.extra_link_args, *lto]
+    return extensions
 
 
 class OptionalBuildExt(build_ext):
@@ -112,16 +146,43 @@ class OptionalBuildExt(build_ext):
             self.parallel = os.cpu_count() or 1
 
     def run(self) -> None:
+        # run() replaces the compiler's name with the compiler, and clears inplace until done
+        chosen = self.compiler, self.inplace
         try:
             super().run()
+            return
         except Exception as exc:  # a compiler error: the sources still work
-            for built in self.get_outputs():  # no half-compiled engine
-                Path(built).unlink(missing_ok=True)
-            remove_stale_extensions()
-            notice(f"compiling the engine failed ({exc})")
+            failure = exc
+        if self.without_link_time_flags():
+            print(f"kaladan: building with link-time optimization failed ({failure}); "
+                  "trying without", file=sys.stderr)
+            (self.compiler, self.inplace), self.force = chosen, True
+            try:
+                super().run()
+                return
+            except Exception as exc:
+                failure = exc
+        for built in self.get_outputs():  # no half-compiled engine
+            Path(built).unlink(missing_ok=True)
+        remove_stale_extensions()
+        notice(f"compiling the engine failed ({failure})")
+
+    def without_link_time_flags(self) -> bool:
+        """Drops the link-time flags (a linker without GCC's LTO plugin, say); False if
+        there were none."""
+        dropped = False
+        for extension in self.extensions:
+            for field in ("extra_compile_args", "extra_link_args"):
+                kept = [flag for flag in getattr(extension, field)
+                        if flag not in LINK_TIME_FLAGS]
+                dropped |= len(kept) < len(getattr(extension, field))
+                setattr(extension, field, kept)
+        return dropped
 
 
 # Metadata (pip's first call, ``dist_info``) does not depend on the extensions: compiling is
 # done once, for the build itself.
-setup(ext_modules=compiled_extensions() if BUILDING else [],
-      cmdclass={"build_ext": OptionalBuildExt})
+# setuptools runs this file as __main__; tests import it for its helpers.
+if __name__ == "__main__":
+    setup(ext_modules=compiled_extensions() if BUILDING else [],
+          cmdclass={"build_ext": OptionalBuildExt})
