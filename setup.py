@@ -19,7 +19,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).parent
@@ -131,10 +131,12 @@ def _compiled_extensions() -> list[object]:
     except (Exception, SystemExit) as exc:  # mypyc refused the sources (it type-checks them)
         notice(f"mypyc could not compile the engine ({exc})")
         return []
+    # Only the group's library: the per-module shims are one function each.
     lto = link_time_flags(c_compiler())
     for extension in extensions:
-        extension.extra_compile_args = [*extension.extra_compile_args, *lto]
-        extension.extra_link_args = [*extension.extra_link_args, *lto]
+        if extension.name == "kaladan_engine__mypyc":
+            extension.extra_compile_args = [*extension.extra_compile_args, *lto]
+            extension.extra_link_args = [*extension.extra_link_args, *lto]
     return extensions
 
 
@@ -147,38 +149,35 @@ class OptionalBuildExt(build_ext):
             self.parallel = os.cpu_count() or 1
 
     def run(self) -> None:
-        # run() replaces the compiler's name with the compiler, and clears inplace until done
-        chosen = self.compiler, self.inplace
         try:
             super().run()
-            return
         except Exception as exc:  # a compiler error: the sources still work
-            failure = exc
-        if self.without_link_time_flags():
-            print(f"kaladan: building with link-time optimization failed ({failure}); "
-                  "trying without", file=sys.stderr)
-            (self.compiler, self.inplace), self.force = chosen, True
-            try:
-                super().run()
-                return
-            except Exception as exc:
-                failure = exc
-        for built in self.get_outputs():  # no half-compiled engine
-            Path(built).unlink(missing_ok=True)
-        remove_stale_extensions()
-        notice(f"compiling the engine failed ({failure})")
+            for built in self.get_outputs():  # no half-compiled engine
+                Path(built).unlink(missing_ok=True)
+            remove_stale_extensions()
+            notice(f"compiling the engine failed ({exc})")
 
-    def without_link_time_flags(self) -> bool:
-        """Drops the link-time flags (a linker without GCC's LTO plugin, say); False if
-        there were none."""
-        dropped = False
-        for extension in self.extensions:
-            for field in ("extra_compile_args", "extra_link_args"):
-                kept = [flag for flag in getattr(extension, field)
-                        if flag not in LINK_TIME_FLAGS]
-                dropped |= len(kept) < len(getattr(extension, field))
-                setattr(extension, field, kept)
-        return dropped
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:
+            if not without_link_time_flags(ext):
+                raise
+            print(f"kaladan: building with link-time optimization failed ({exc}); "
+                  "trying without", file=sys.stderr)
+            super().build_extension(ext)
+
+
+def without_link_time_flags(extension: Extension) -> bool:
+    """Drops the link-time flags from an extension (a linker without GCC's LTO plugin,
+    say); False if it had none."""
+    dropped = False
+    for field in ("extra_compile_args", "extra_link_args"):
+        flags = getattr(extension, field)
+        kept = [flag for flag in flags if flag not in LINK_TIME_FLAGS]
+        dropped |= len(kept) < len(flags)
+        setattr(extension, field, kept)
+    return dropped
 
 
 # Metadata (pip's first call, ``dist_info``) does not depend on the extensions: compiling is
