@@ -225,14 +225,17 @@ def test_team_record_replays(tmp_path: Path) -> None:
 # `kaladan --help` and a short simulate import no web, database, terminal-UI or array stack).
 # The engine reads its data files without importlib.resources (its zip and temp-file support
 # cost a tenth of the engine's import), so a short simulate imports none of those either.
+# Nor the modules only file output needs (pathlib, with urllib.parse and ipaddress; csv),
+# nor shutil (with zlib, bz2 and lzma), which argparse imported for the terminal's width.
 _HEAVY = ("fastapi", "sqlalchemy", "rich", "numpy", "uvicorn")
 _ENGINE_AVOIDS = ("importlib.resources", "zipfile", "tempfile")
+_STARTUP_AVOIDS = ("pathlib", "shutil", "csv", "urllib")
 
 
 @pytest.mark.parametrize(("argv", "avoided"), [
     (["--help"], _HEAVY),
     (["simulate", "--players", "random,random", "--games", "2", "--seed", "1"],
-     _HEAVY + _ENGINE_AVOIDS)])
+     _HEAVY + _ENGINE_AVOIDS + _STARTUP_AVOIDS)])
 def test_a_short_command_imports_nothing_heavy(argv: list[str], avoided: tuple[str, ...]
                                                ) -> None:
     code = ("import sys\nfrom kaladan.cli.main import main\ntry:\n    main(sys.argv[1:])\n"
@@ -243,3 +246,22 @@ def test_a_short_command_imports_nothing_heavy(argv: list[str], avoided: tuple[s
                           timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     assert "LOADED []" in done.stdout, done.stdout.splitlines()[-1]
+
+
+@pytest.mark.parametrize("columns", [60, 200])
+def test_help_is_as_wide_as_the_terminal_says(columns: int) -> None:
+    """Help texts are wrapped to COLUMNS less 2, as argparse does (a usage part or an option
+    longer than that stays whole); the width is found without shutil (the test above)."""
+    import os
+
+    env = dict(os.environ, COLUMNS=str(columns))
+    done = subprocess.run([sys.executable, "-m", "kaladan.cli.main", "simulate", "--help"],
+                          capture_output=True, text=True, timeout=60, check=False, env=env)
+    assert done.returncode == 0, done.stderr
+    options = done.stdout.split("\noptions:\n")[1]
+    texts = [line for line in options.splitlines() if line.startswith(" " * 24)]
+    assert texts
+    widest = max(len(line) for line in texts)
+    assert widest <= columns - 2
+    if columns > 100:  # a wide terminal gets long lines: the help texts are longer than 60
+        assert widest > 60

@@ -6,7 +6,6 @@ import importlib
 import importlib.util
 import random
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 from ..rules.actions import Action
 from ..rules.errors import ConfigError, KaladanError
@@ -57,6 +56,8 @@ def bot_codes() -> list[str]:
 
 def load_bot_file(spec: str) -> Bot:
     """A custom bot from a Python file: ``path/to/file.py:ClassName`` (see docs/bots.md)."""
+    from pathlib import Path  # not at the top: every command loads this module
+
     path_text, _, class_name = spec.partition(".py:")
     path = Path(path_text + ".py")
     if not path.is_file():

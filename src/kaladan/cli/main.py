@@ -12,7 +12,6 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from ..bots.registry import parse_bot_list
 from ..rules.errors import KaladanError
@@ -27,6 +26,8 @@ def _add_game_args(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_record(args: argparse.Namespace) -> int:
+    from pathlib import Path  # only where a file is used (common.check_output_args)
+
     from ..record import dumps  # the record and replay modules load only for these commands
     from ..sim.runner import play_game
 
@@ -48,6 +49,8 @@ def cmd_record(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     try:
         record = json.loads(Path(args.file).read_text("utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
@@ -110,10 +113,35 @@ _OWN_MODULES = {"simulate": "sim", "tournament": "sim", "balance": "balance", "o
                 "play": "play", "serve": "serve"}
 
 
+def _help_width() -> int:
+    """The width argparse gives its help: the terminal's columns (``COLUMNS`` first, 80 when
+    there is no terminal) less 2, as ``shutil.get_terminal_size`` finds them."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    stdout = sys.__stdout__
+    if columns <= 0 and stdout is not None:
+        try:
+            columns = os.get_terminal_size(stdout.fileno()).columns
+        except (AttributeError, ValueError, OSError):  # not a terminal, or no file behind it
+            columns = 0
+    return (columns or 80) - 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser with the help width found here: argparse imports ``shutil`` for it
+    (with zlib, bz2 and lzma), at every ``add_argument``; that was 5 ms of every command's
+    start-up. Subcommands' parsers are of this class too (``add_subparsers``)."""
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        return self.formatter_class(prog=self.prog, width=_help_width())  # type: ignore[call-arg]
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The ``kaladan`` parser; with ``command`` (one of ``_OWN_MODULES``) only that command's
     module is loaded and the other modules' subparsers are left out."""
-    parser = argparse.ArgumentParser(prog="kaladan", description=__doc__)
+    parser = _Parser(prog="kaladan", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     wanted = _OWN_MODULES.get(command) if command is not None else None
 

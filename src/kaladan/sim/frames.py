@@ -7,14 +7,14 @@ extra (``pip install 'kaladan[sim]'``: pyarrow, and pandas; polars works when in
 
 from __future__ import annotations
 
-import csv
 import importlib
 import json
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # runner builds frames of its summaries: the import points one way
+    from pathlib import Path
+
     from .runner import GameSummary
 
 INSTALL_HINT = "pip install 'kaladan[sim]'"
@@ -81,7 +81,9 @@ def rows(games: Sequence[GameSummary], ruleset: str = "default") -> list[dict[st
 
 def write_csv(path: str | Path, table: Sequence[dict[str, Any]]) -> None:
     """The rows as CSV with a header; nulls are empty fields."""
-    with Path(path).open("w", newline="", encoding="utf-8") as f:
+    import csv  # loads only when a CSV file is written: simulate starts sooner
+
+    with open(path, "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=NAMES)
         writer.writeheader()
         for row in table:
@@ -147,6 +149,8 @@ def write_games(path: str, table: Sequence[dict[str, Any]],
                 games_json: Sequence[dict[str, Any]]) -> None:
     """``--out``: Parquet for ``.parquet``, CSV rows for ``.csv``, else one JSON line per game
     (``games_json``, the format kept from before)."""
+    from pathlib import Path
+
     target = Path(path)
     try:
         if target.suffix == ".parquet":

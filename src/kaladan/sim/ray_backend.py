@@ -15,7 +15,6 @@ import contextlib
 import importlib
 import os
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 from .runner import GameSpec, GameSummary, play_spec
@@ -68,6 +67,8 @@ def check_reachable(address: str, timeout: float = 5.0) -> None:
 
 
 def _package_dir() -> str:
+    from pathlib import Path  # not at the top: simulate loads this module on every run
+
     return str(Path(__file__).resolve().parent.parent)
 
 
