@@ -10,6 +10,7 @@ decision; these tests pin what each cache may and may not keep.
 from __future__ import annotations
 
 import gc
+import itertools
 import random
 
 from kaladan.rules import ops
@@ -43,6 +44,29 @@ def test_tile_info_is_remembered_by_the_very_tuple_on_the_tile() -> None:
     grown = tile_info_at(state, t, state.board[t])
     assert grown.size == len(units) + 1
     assert grown.ends == TileInfo(state.board[t]).ends
+
+
+def test_tile_info_lists_every_group_of_units_that_may_move_together() -> None:
+    """R10.2: the sub-multisets of a tile's units, smallest first, each once (equal units
+    are interchangeable), and how many have at most k units; against all index subsets,
+    for every way up to 7 units fall into groups of equal units (the patterns of up to 6
+    units come from a list, larger ones from a dict)."""
+    for n in range(8):
+        for cuts in itertools.product((False, True), repeat=max(n - 1, 0)):
+            units, code = [], 10
+            for i in range(n):
+                if i and cuts[i - 1]:
+                    code += 2  # a new kind of unit (an even code: not upgraded)
+                units.append(code)
+            info = TileInfo(tuple(units))
+            distinct = sorted(set(units))
+            assert (info.size, info.codes, info.kinds) == (n, tuple(distinct), len(distinct))
+            expected = sorted({tuple(sorted(units[i] for i in chosen))
+                               for k in range(1, n + 1)
+                               for chosen in itertools.combinations(range(n), k)},
+                              key=lambda s: (len(s), s))
+            assert [info.subset(j) for j in range(len(info.subsets))] == expected
+            assert list(info.ends) == [sum(len(s) <= k for s in expected) for k in range(n + 1)]
 
 
 def live_tile_infos() -> int:

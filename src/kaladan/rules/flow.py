@@ -12,15 +12,6 @@ from .state import NO_DECISION, Decision, GameState, Pending, Phase, Result
 from .units import Seat
 from .world import Terrain
 
-# The phases of a turn in each phase order of R6.2.
-PHASE_ORDERS: Final = {
-    "seeds": (Phase.EVENT, Phase.SPAWN, Phase.INCOME, Phase.ACTION, Phase.PURCHASE,
-              Phase.REINFORCE),
-    "official": (Phase.EVENT, Phase.INCOME, Phase.SPAWN, Phase.ACTION, Phase.PURCHASE,
-                 Phase.REINFORCE),
-}  # R6.2
-
-
 # Enum members as module constants: a global lookup is several times cheaper than an
 # attribute of the enum class, and these run at every phase of every turn.
 _EVENT: Final = Phase.EVENT
@@ -94,26 +85,22 @@ def _income(state: GameState, seat: Seat) -> None:
                                  state.gold[seat], frozen))
 
 
-assert all(order[0] is Phase.EVENT and order[3:] == (Phase.ACTION, Phase.PURCHASE,
-                                                      Phase.REINFORCE)
-           for order in PHASE_ORDERS.values())  # what start_turn and next_phase rely on
-# The phase after each phase (indexed by phase), per phase order; None after the last one.
-# Tuples, not dicts: an index costs less than hashing the enum member.
-_NEXT: Final = {name: tuple(order[order.index(p) + 1] if p in order[:-1] else None
-                            for p in Phase) for name, order in PHASE_ORDERS.items()}
-
-
 def next_phase(state: GameState) -> None:
+    """R6.2: every phase order is Event, two early phases (Spawn and Income, in the order's
+    order: ``state.early_phases``), Action, Purchase, Reinforce (``state.PHASE_ORDERS``)."""
     phase = state.phase
-    # The last three phases follow each other in every order (R6.2): no table needed.
     if phase is _ACTION:
         following: Phase | None = _PURCHASE
     elif phase is _PURCHASE:
         following = _REINFORCE
     elif phase is _REINFORCE:
         following = None
+    elif phase is _EVENT:
+        following = state.early_phases[0]
+    elif phase is _SPAWN or phase is _INCOME:
+        following = state.early_phases[1] if phase is state.early_phases[0] else _ACTION
     else:
-        following = _NEXT[state.config.phase_order][phase]
+        following = None  # not a phase of a turn
     if following is not None:
         enter_phase(state, following)
     else:

@@ -574,8 +574,16 @@ def placement_tiles(state: GameState, seat: Seat, mine: list[int] | None = None)
 
 
 def _own_cards(realm: int, hand: list[str]) -> list[str]:
-    """Distinct cards of the hand from the player's own realm (R11.12), sorted."""
-    return [c for c in _REALM_CARDS[realm] if c in hand]
+    """Distinct cards of the hand from the player's own realm (R11.12), sorted. The hand's
+    few cards are looked up in the realm's set (each ``in hand`` compared strings)."""
+    own = _REALM_CARD_SETS[realm]
+    out: list[str] = []
+    for c in hand:
+        if c in own and c not in out:
+            out.append(c)
+    if len(out) > 1:
+        out.sort()
+    return out
 
 
 @final
@@ -676,7 +684,7 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
     pool = state.pool[seat]
     buyable = state.buyable[seat] if gold >= ELIMINATED_CARD_COST else []
     if (pool or buyable) and gold >= _CHEAPEST_CARD:
-        choose = state.config.starting_magic == "choose"
+        choose = state.choose_magic
         own = _own_cards(realm, state.hand[seat])
         gives = own if pool and gold >= SWAP_CARD_COST else []
         extra = bool(pool) and gold >= EXTRA_CARD_COST
@@ -693,7 +701,7 @@ _CHEAPEST_UPGRADE: Final = min(cost for cost in UPGRADE_COST if cost > 0)
 _CHEAPEST_CARD: Final = min(SWAP_CARD_COST, EXTRA_CARD_COST, ELIMINATED_CARD_COST)
 _CHEAPEST_PURCHASE: Final = min(_CHEAPEST_UPGRADE, _CHEAPEST_CARD, CASTLE_UPGRADE_COST,
                                 min(cost for cost in PLACE_COST if cost > 0))
-_REALM_CARDS: Final = tuple(tuple(sorted(set(magic.realm_cards(r)))) for r in range(len(REALMS)))
+_REALM_CARD_SETS: Final = tuple(frozenset(magic.realm_cards(r)) for r in range(len(REALMS)))
 
 
 @final

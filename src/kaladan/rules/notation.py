@@ -170,9 +170,8 @@ def _from_json(data: Mapping[str, Any]) -> GameState:
     index = world.index
     n = config.players
     s = GameState()
-    s.config = config
+    s.take_config(config, n)
     s.world = world
-    s.n = n
     s.chance = Chance(int(data["rng"]))
     s.first = int(data["first"])
     s.turn_rolls = [[int(x) for x in r] for r in data["turn_rolls"]]
@@ -243,8 +242,6 @@ def _from_json(data: Mapping[str, Any]) -> GameState:
     s.mine_cache = [None] * n
     s.tile_infos = [None] * len(s.board)
     s.sink = None
-    s.teams = config.mode != "free_for_all"
-    s.team = tuple(seat % 2 if s.teams else seat for seat in range(n))
     if s.battle is not None:
         s.battle.team = s.team
     return s

@@ -55,9 +55,8 @@ def new_game(config: Config, seed: int, sink: Sink | None = None) -> GameState:
     world = build_world(config, chance)
     n = config.players
     s = GameState()
-    s.config = config
+    s.take_config(config, n)
     s.world = world
-    s.n = n
     s.chance = chance
     s.realm = [-1] * n
     s.seat_of_realm = [-1] * len(REALMS)
@@ -96,8 +95,6 @@ def new_game(config: Config, seed: int, sink: Sink | None = None) -> GameState:
     s.mine_cache = [None] * n
     s.tile_infos = [None] * len(s.board)
     s.sink = sink
-    s.teams = config.mode != "free_for_all"
-    s.team = tuple(seat % 2 if s.teams else seat for seat in range(n))  # R23.2
     s.setup_named = [-1] * n
     # R5.3: everyone rolls; only those tied for highest roll again.
     sides = 12 if config.turn_order_die == "d12" else 10

@@ -29,20 +29,15 @@ class TileInfo:
     __slots__ = ("units", "size", "codes", "kinds", "subsets", "ends")
 
     def __init__(self, units: tuple[UnitCode, ...]) -> None:
-        shape = 0  # how many of each distinct unit, as digits of _RUN_BITS bits (_pattern)
-        run = 0
+        key = 1  # the units' group sizes (_pattern): a 1 bit for each first of equal units
         last = -1
         kinds = 0
         for c in units:
             if c == last:
-                run += 1
-                if run > _RUN_MAX:
-                    raise ValueError(f"more than {_RUN_MAX} equal units: {units}")
+                key <<= 1
             else:
-                if run:
-                    shape = shape << _RUN_BITS | run
+                key = key << 1 | 1
                 last = c
-                run = 1
                 kinds += 1
         self.units = units  # the very tuple, by which ``legal.tile_info_at`` finds it again
         self.size = len(units)
@@ -53,7 +48,7 @@ class TileInfo:
         self.kinds = kinds
         # Every non-empty sub-multiset as a tuple of indices into ``codes``, by size, and
         # how many have at most k units (``ends[k]``).
-        pattern = _pattern(shape << _RUN_BITS | run if run else 0)
+        pattern = _pattern(key)
         self.subsets: tuple[tuple[int, ...], ...] = pattern.subsets
         self.ends: tuple[int, ...] = pattern.ends
 
@@ -108,25 +103,35 @@ class _Pattern:
         self.ends: tuple[int, ...] = tuple(ends)
 
 
-# The sub-multiset patterns by their group sizes: a pure function of its key, and few (a
-# tile holds at most 5 units, R4.5), so kept by the process.
+# The sub-multiset patterns by their units' group sizes, kept by the process: a pure function
+# of the key, and few. The key: a 1 bit, then a bit per unit in order, 1 where a new group
+# starts (sizes 2, 1: 0b1101), so it tells the sizes of any number of units. A tile holds
+# at most 5 units (R4.5): their keys are below 64 and index a list; a dict keyed by a boxed
+# int took 465 instructions a lookup in the compiled engine (callgrind).
+_SMALL_KEYS: Final = 128  # up to 6 units
+_SMALL_PATTERNS: Final[list[_Pattern | None]] = [None] * _SMALL_KEYS
 _PATTERNS: Final[dict[int, _Pattern]] = {}
-# A pattern's key: each group size a digit of _RUN_BITS bits, first group first (sizes are
-# at least 1, so no two patterns share a key). An int, not a tuple: nothing to build, and
-# cheap to hash (callgrind).
-_RUN_BITS: Final = 4
-_RUN_MAX: Final = (1 << _RUN_BITS) - 1
 
 
-def _pattern(shape: int) -> _Pattern:
-    """The ``_Pattern`` of the group sizes packed in ``shape`` (see ``_RUN_BITS``)."""
-    pattern = _PATTERNS.get(shape)
+def _pattern(key: int) -> _Pattern:
+    """The ``_Pattern`` of the group sizes that ``key`` encodes (``TileInfo.__init__``)."""
+    if key < _SMALL_KEYS:
+        known = _SMALL_PATTERNS[key]
+        if known is None:
+            known = _SMALL_PATTERNS[key] = _Pattern(group_sizes(key))
+        return known
+    pattern = _PATTERNS.get(key)
     if pattern is None:
-        counts: list[int] = []
-        rest = shape
-        while rest:
-            counts.append(rest & _RUN_MAX)
-            rest >>= _RUN_BITS
-        counts.reverse()
-        pattern = _PATTERNS[shape] = _Pattern(tuple(counts))
+        pattern = _PATTERNS[key] = _Pattern(group_sizes(key))
     return pattern
+
+
+def group_sizes(key: int) -> tuple[int, ...]:
+    """The group sizes, first group first, that a pattern key encodes."""
+    counts: list[int] = []
+    for bit in bin(key)[3:]:  # after "0b" and the leading 1
+        if bit == "1":
+            counts.append(1)
+        else:
+            counts[-1] += 1
+    return tuple(counts)
