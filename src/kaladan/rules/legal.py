@@ -505,7 +505,8 @@ def event_options(state: GameState, seat: Seat) -> Sequence[Action]:
         allowed = BASIC_TYPES if card == "EV09" else (1, 2, 3, 4, 5, SPECIAL)
         out = [_GOLD]
         for t in state.controlled(seat):
-            for c in distinct(state.own_units(seat, t)):
+            # The tile's distinct units, sorted, as its TileInfo has them (no set, no sort).
+            for c in tile_info_at(state, t, state.own_units(seat, t)).codes:
                 if not c & 1 and type_of(c) in allowed:
                     out.append(Action(A.UPGRADE, t, -1, (c,)))
         return out

@@ -28,7 +28,11 @@ def lose_gold(state: GameState, seat: Seat, amount: int) -> None:
 
 
 def _without(units: tuple[UnitCode, ...], c: UnitCode) -> tuple[UnitCode, ...]:
-    i = units.index(c)
+    """``units`` without one ``c``, which it holds (found by a native loop: a tuple's
+    ``index`` is a method call by name when compiled)."""
+    i = 0
+    while units[i] != c:
+        i += 1
     return units[:i] + units[i + 1:]
 
 
@@ -44,8 +48,13 @@ def _less(units: tuple[UnitCode, ...], gone: tuple[UnitCode, ...]) -> list[UnitC
 
 
 def _with(units: tuple[UnitCode, ...], c: UnitCode) -> tuple[UnitCode, ...]:
+    """``units`` (sorted) with ``c`` in its place. Found by a loop of native comparisons:
+    ``bisect.insort`` was a call through the module's globals comparing boxed ints."""
+    i = len(units)
+    while i and units[i - 1] > c:
+        i -= 1
     out = list(units)  # one list, not two slices and two concatenations
-    insort(out, c)
+    out.insert(i, c)
     return tuple(out)
 
 
@@ -139,14 +148,29 @@ def swap_units(state: GameState, a: int, b: int, from_a: tuple[UnitCode, ...],
 
 
 def upgrade(state: GameState, tile: int, c: UnitCode) -> None:
-    board = state.board
-    board[tile] = _with(_without(board[tile], c), c | 1)
+    """The last of the tile's units ``c`` becomes ``c | 1`` (R11.8). Codes sort with the
+    upgrade bit last, so the upgraded code sorts right after ``c``: the tuple stays sorted."""
+    units = state.board[tile]
+    i = len(units) - 1
+    while units[i] != c:
+        i -= 1
+    state.board[tile] = _replaced(units, i, c | 1)
 
 
 def downgrade(state: GameState, tile: int, c: UnitCode) -> None:
-    """An upgraded unit flips back (R13.4, R17.4 ``losing_side``)."""
-    board = state.board
-    board[tile] = _with(_without(board[tile], c), c & ~1)
+    """An upgraded unit flips back (R13.4, R17.4 ``losing_side``): the first of the tile's
+    units ``c`` becomes ``c & ~1``, which sorts right before it."""
+    units = state.board[tile]
+    i = 0
+    while units[i] != c:
+        i += 1
+    state.board[tile] = _replaced(units, i, c & ~1)
+
+
+def _replaced(units: tuple[UnitCode, ...], i: int, c: UnitCode) -> tuple[UnitCode, ...]:
+    out = list(units)
+    out[i] = c
+    return tuple(out)
 
 
 def remove_from_game(state: GameState, tile: int, c: UnitCode) -> None:
