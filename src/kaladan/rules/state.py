@@ -365,8 +365,8 @@ class GameState:
     team: tuple[int, ...]
     teams: bool
     # Facts of the config read at every turn, kept as native fields (the config is a Python
-    # object to the compiled engine: reading it, and hashing its enums, took 1.7% of the
-    # compiled engine's time, callgrind): the second and third phases of the turn in the
+    # object to the compiled engine: reading it, and hashing its enums, was 1.7% of the
+    # compiled engine's instructions, callgrind): the second and third phases of the turn in the
     # phase order (R6.2), and whether magic cards are chosen rather than drawn (R11.13).
     early_phases: tuple[Phase, Phase]
     choose_magic: bool
