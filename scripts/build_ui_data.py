@@ -24,10 +24,9 @@ from pathlib import Path
 from kaladan.rules.catalog import END_GAME_CARDS, EVENT_CARDS, GLOSSARY, MAGIC_CARDS, REALMS, Text
 from kaladan.rules.combat import bonus_dice
 from kaladan.rules.config import Config
-from kaladan.rules.flow import PHASE_ORDERS  # R6.2
 from kaladan.rules.scoring import parts
 from kaladan.rules.setup import new_game
-from kaladan.rules.state import GameState
+from kaladan.rules.state import PHASE_ORDERS, GameState  # PHASE_ORDERS: R6.2
 from kaladan.rules.units import CROWN, SWORD, code
 from kaladan.rules.world import CAPACITY, Terrain
 

@@ -576,7 +576,8 @@ def placement_tiles(state: GameState, seat: Seat, mine: list[int] | None = None)
 
 def _own_cards(realm: int, hand: list[str]) -> list[str]:
     """Distinct cards of the hand from the player's own realm (R11.12), sorted. The hand's
-    few cards are looked up in the realm's set (each ``in hand`` compared strings)."""
+    few cards are looked up in the realm's set, not each realm card in the hand (a string
+    comparison per pair)."""
     own = _REALM_CARD_SETS[realm]
     out: list[str] = []
     for c in hand:
