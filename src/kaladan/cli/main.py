@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from ..bots.registry import parse_bot_list
 from ..rules.errors import KaladanError
-from .common import UsageError, add_ruleset_args
+from .common import UsageError, add_ruleset_args, write_text
 from .common import build_config as _config
 
 
@@ -26,8 +26,6 @@ def _add_game_args(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_record(args: argparse.Namespace) -> int:
-    from pathlib import Path  # only where a file is used (common.check_output_args)
-
     from ..record import dumps  # the record and replay modules load only for these commands
     from ..sim.runner import play_game
 
@@ -39,10 +37,7 @@ def cmd_record(args: argparse.Namespace) -> int:
     if args.out == "-":
         sys.stdout.write(text)
     else:
-        try:
-            Path(args.out).write_text(text, "utf-8")
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.out!r}: {exc}") from exc
+        write_text(args.out, text)
         print(f"wrote {args.out}: {len(game.record['steps'])} decisions, end {game.end}, "
               f"winner {game.winner}")
     return 0

@@ -27,12 +27,17 @@ def lose_gold(state: GameState, seat: Seat, amount: int) -> None:
     state.gold[seat] = max(0, state.gold[seat] - amount)
 
 
-def _without(units: tuple[UnitCode, ...], c: UnitCode) -> tuple[UnitCode, ...]:
-    """``units`` without one ``c``, which it holds (found by a native loop: a tuple's
+def _first(units: tuple[UnitCode, ...], c: UnitCode) -> int:
+    """The index of the first ``c`` in ``units``, which holds one (a native loop: a tuple's
     ``index`` is a method call by name when compiled)."""
     i = 0
     while units[i] != c:
         i += 1
+    return i
+
+
+def _without(units: tuple[UnitCode, ...], c: UnitCode) -> tuple[UnitCode, ...]:
+    i = _first(units, c)
     return units[:i] + units[i + 1:]
 
 
@@ -161,10 +166,7 @@ def downgrade(state: GameState, tile: int, c: UnitCode) -> None:
     """An upgraded unit flips back (R13.4, R17.4 ``losing_side``): the first of the tile's
     units ``c`` becomes ``c & ~1``, which sorts right before it."""
     units = state.board[tile]
-    i = 0
-    while units[i] != c:
-        i += 1
-    state.board[tile] = _replaced(units, i, c & ~1)
+    state.board[tile] = _replaced(units, _first(units, c), c & ~1)
 
 
 def _replaced(units: tuple[UnitCode, ...], i: int, c: UnitCode) -> tuple[UnitCode, ...]:

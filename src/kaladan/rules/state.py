@@ -544,16 +544,15 @@ class GameState:
         return (seat - self.first) % self.n
 
 
-# Every field of GameState but the caches (legal_for and legal_list, mine_cache, tile_infos)
-# and the sink.
+# Every field of GameState but the caches (legal_for and legal_list, mine_cache, tile_infos),
+# the sink, and what ``take_config`` derives from the config.
 _PICKLED: Final = (
     "config", "world", "n", "chance", "first", "turn_rolls", "realm", "seat_of_realm", "gold",
     "reserve", "reserve_specials", "board", "fortified", "graveyard", "trophies", "removed",
     "hand", "pool", "spent", "buyable", "eliminated", "home", "deck", "discard", "end_card",
     "phase", "pending", "active", "slot", "turn", "final_slot", "oracles", "scales",
     "gilded_slot", "six_gates", "specials_waiting", "event", "spawn_left", "purchase_empty",
-    "battle", "setup_queue", "setup_named", "result", "decisions", "last_event", "team",
-    "teams", "early_phases", "choose_magic",
+    "battle", "setup_queue", "setup_named", "result", "decisions", "last_event",
 )
 
 
@@ -561,6 +560,7 @@ def _unpickle_state(values: dict[str, object]) -> GameState:
     state = GameState()
     for name, value in values.items():
         setattr(state, name, value)
+    state.take_config(state.config, state.n)
     state.legal_for = None
     state.legal_list = ()
     state.mine_cache = [None] * state.n
