@@ -51,7 +51,7 @@ GCC_ABOUT = ("gcc (Debian 12.2.0-14) 12.2.0\n"
 @pytest.mark.skipif(sys.platform == "win32", reason="fake compilers are shell scripts")
 def test_gcc_10_or_later_gets_link_time_optimization(tmp_path: Path) -> None:
     flags = SETUP.link_time_flags(_fake_compiler(tmp_path, GCC_ABOUT, "12.2.0"))
-    assert flags == ["-flto=auto", "-fvisibility=hidden"]
+    assert flags == ["-flto=auto", "-fvisibility=hidden", "-fno-plt"]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="fake compilers are shell scripts")

@@ -17,8 +17,10 @@ from collections.abc import Iterator, Sequence
 from typing import final, overload
 
 from .actions import Action
+from .native import mypyc_attr
 
 
+@mypyc_attr(acyclic=True)
 class Block:
     """A run of actions of one kind made when first needed (subclasses in ``legal``)."""
 
@@ -43,6 +45,7 @@ class Block:
 
 
 @final
+@mypyc_attr(acyclic=True, free_list_len=1)
 class ActionList:
     """A sequence of actions made of built parts and lazily built blocks.
 

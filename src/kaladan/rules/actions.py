@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import Final, Protocol, final
 
 from .errors import InvalidActionError
+from .native import mypyc_attr
 from .units import REALM_INDEX, Seat, UnitCode, owner_of, parse_unit_token, unit_token
 from .world import World
 
@@ -102,6 +103,7 @@ class Position(Protocol):
 
 
 @final
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Action:
     """One decision. Each field has one meaning; fields a kind does not use keep their
     defaults, so equal actions compare equal. Immutable by convention: a value compares,

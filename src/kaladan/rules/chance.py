@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from .errors import InvalidActionError
+from .native import mypyc_attr
 
 _MASK: Final = (1 << 64) - 1
 _M32: Final = 0xFFFFFFFF
@@ -49,6 +50,7 @@ def _mul64(hi: int, lo: int, c_hi: int, c_lo: int) -> tuple[int, int]:
     return (high + _mul_lo32(lo, c_hi) + _mul_lo32(hi, c_lo)) & _M32, low & _M32
 
 
+@mypyc_attr(acyclic=True)
 class Chance:
     """Seeded source of dice and draws, with forced outcomes and an outcome log."""
 

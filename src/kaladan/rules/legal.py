@@ -14,6 +14,7 @@ from . import magic
 from .actionlist import ActionList, Block
 from .actions import Action
 from .magic import same_side, side_players
+from .native import mypyc_attr
 from .state import Battle, BattleStep, Decision, GameState, Pending
 from .tiles import TileInfo
 from .units import (
@@ -208,6 +209,7 @@ def add_moves(out: ActionList, state: GameState, seat: Seat,
 
 
 @final
+@mypyc_attr(acyclic=True, free_list_len=1)
 class MoveBlock(Block):
     """The moves from ``tile`` to ``tile2`` of the first ``count`` sub-multisets of ``units``
     (ordered by size, so ``count`` caps how many units fit on ``tile2``); ``info`` is their
@@ -239,6 +241,7 @@ class MoveBlock(Block):
 
 
 @final
+@mypyc_attr(acyclic=True, free_list_len=1)
 class SingleMoveBlock(Block):
     """One unit of each kind in ``kinds`` from ``tile`` to ``tile2`` (R12.1)."""
 
@@ -295,6 +298,7 @@ def _swap_counts(info_a: TileInfo, info_b: TileInfo, len_a: int, len_b: int, cap
 
 
 @final
+@mypyc_attr(acyclic=True, free_list_len=1)
 class SwapBlock(Block):
     """Swaps giving from ``tile`` a set of low..high of ``units`` and from ``tile2`` a set of
     low2..high2 of ``units2`` (R10.7), equal sets left out; ``info`` and ``info2`` are their
@@ -589,6 +593,7 @@ def _own_cards(realm: int, hand: list[str]) -> list[str]:
 
 
 @final
+@mypyc_attr(acyclic=True, free_list_len=1)
 class BuyBlock(Block):
     """Each of ``units`` bought onto each of ``tiles`` (R11.2-R11.6), tile by tile."""
 
@@ -613,6 +618,7 @@ class BuyBlock(Block):
 
 
 @final
+@mypyc_attr(acyclic=True, free_list_len=1)
 class UpgradeBlock(Block):
     """Upgrades (R11.8-R11.10) and castle upgrades (R11.11): the i-th action upgrades unit
     ``units[i]`` on ``tiles[i]``, or the castle there when that is -1. Listed, not built:
@@ -707,6 +713,7 @@ _REALM_CARD_SETS: Final = tuple(frozenset(magic.realm_cards(r)) for r in range(l
 
 
 @final
+@mypyc_attr(acyclic=True, free_list_len=1)
 class CardBlock(Block):
     """Card trades (R11.12-R11.14, R18.6): each card of ``gives`` swapped for one of the pool
     (``choose``: each of them; otherwise a random one), an extra card from the pool, and each

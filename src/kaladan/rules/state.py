@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Final, final
 
 from .chance import Chance
 from .config import Config
+from .native import mypyc_attr
 from .units import BASIC_TYPES, OWNER_SHIFT, Seat, UnitCode, type_of
 from .world import World
 
@@ -76,6 +77,7 @@ class Decision(IntEnum):
 
 
 @final
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Pending:
     """Who must decide what next. A new value is made for every decision handed out (the
     legal-action cache is keyed by the very object); equal when kind and seat are."""
@@ -124,6 +126,7 @@ def _by_fields(obj: EventContext | Battle | Result) -> tuple[object, ...]:
 
 
 @dataclass(slots=True, init=False)
+@mypyc_attr(acyclic=True, free_list_len=1)
 class EventContext:
     """The event card being resolved (R7.4): who still has to resolve it."""
 
@@ -160,6 +163,7 @@ class BattleStep(StrEnum):
 
 
 @dataclass(slots=True, init=False)
+@mypyc_attr(acyclic=True, free_list_len=1)
 class Battle:
     """A battle in progress (section 16)."""
 

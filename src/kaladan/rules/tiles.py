@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Final, TypeAlias, cast, final
 
+from .native import mypyc_attr
 from .units import UnitCode
 
 # Code that only moves unit codes from one tuple to another reads them as objects: read as
@@ -18,6 +19,7 @@ _Units: TypeAlias = tuple[UnitCode, ...]
 
 
 @final
+@mypyc_attr(acyclic=True, free_list_len=1)
 class TileInfo:
     """What move and swap generation needs of one player's units on a tile.
 
