@@ -13,40 +13,35 @@ from collections.abc import Iterable
 from typing import Final
 
 from .errors import InvalidActionError
-from .native import mypyc_attr
+from .native import i64, mypyc_attr
 
 _MASK: Final = (1 << 64) - 1
 _M32: Final = 0xFFFFFFFF
 _TWO32: Final = 1 << 32
-# SplitMix64's constants as 32-bit halves: the generator runs on halves, so every number in
-# it fits a machine word and the compiled engine never falls back to big integers.
-_GAMMA_HI: Final = 0x9E3779B9
-_GAMMA_LO: Final = 0x7F4A7C15
-_MUL1_HI: Final = 0xBF58476D
-_MUL1_LO: Final = 0x1CE4E5B9
-_MUL2_HI: Final = 0x94D049BB
-_MUL2_LO: Final = 0x133111EB
+# SplitMix64's constants as 32-bit halves: the generator runs on halves held in machine
+# integers (``i64`` to the compiler, ``int`` to the interpreter). No product of two halves
+# is formed whole (it could reach 2**64): a half is multiplied by 16 bits of the other, so
+# every intermediate value stays below 2**49 and the two engines compute the same numbers.
+_GAMMA_HI: Final[i64] = 0x9E3779B9
+_GAMMA_LO: Final[i64] = 0x7F4A7C15
+_MUL1_HI: Final[i64] = 0xBF58476D
+_MUL1_LO: Final[i64] = 0x1CE4E5B9
+_MUL2_HI: Final[i64] = 0x94D049BB
+_MUL2_LO: Final[i64] = 0x133111EB
 
 
-# Multiplications take 16-bit pieces: the compiled engine multiplies machine integers only
-# below 2**30 without a detour through Python's big integers.
-def _mul_lo32(a: int, b: int) -> int:
-    """(a * b) mod 2**32 for a, b < 2**32."""
-    a0 = a & 0xFFFF
-    b0 = b & 0xFFFF
-    mid = a0 * (b >> 16) + (a >> 16) * b0
-    return (a0 * b0 + ((mid & 0xFFFF) << 16)) & _M32
+def _mul_lo32(a: i64, b: i64) -> i64:
+    """(a * b) mod 2**32 for a, b < 2**32: a times b's low 16 bits, plus the low 16 bits of
+    a times b's high 16 bits, shifted."""
+    return (a * (b & 0xFFFF) + (((a * (b >> 16)) & 0xFFFF) << 16)) & _M32
 
 
-def _mul64(hi: int, lo: int, c_hi: int, c_lo: int) -> tuple[int, int]:
+def _mul64(hi: i64, lo: i64, c_hi: i64, c_lo: i64) -> tuple[i64, i64]:
     """(hi:lo * c_hi:c_lo) mod 2**64 as 32-bit halves."""
-    l0 = lo & 0xFFFF
-    l1 = lo >> 16
-    c0 = c_lo & 0xFFFF
-    c1 = c_lo >> 16
-    mid = l0 * c1 + l1 * c0
-    low = l0 * c0 + ((mid & 0xFFFF) << 16)
-    high = l1 * c1 + (mid >> 16) + (low >> 32)  # the high half of lo * c_lo
+    low = lo * (c_lo & 0xFFFF)  # lo * c_lo = low + mid * 2**16, both below 2**48
+    mid = lo * (c_lo >> 16)
+    low += (mid & 0xFFFF) << 16
+    high = (mid >> 16) + (low >> 32)  # the high half of lo * c_lo
     return (high + _mul_lo32(lo, c_hi) + _mul_lo32(hi, c_lo)) & _M32, low & _M32
 
 
@@ -58,15 +53,15 @@ class Chance:
 
     def __init__(self, seed: int) -> None:
         seed &= _MASK
-        self.hi = seed >> 32
-        self.lo = seed & _M32
+        self.hi: i64 = seed >> 32
+        self.lo: i64 = seed & _M32
         self.forced: deque[int] = deque()
         self.log: list[int] = []
 
     @property
     def state(self) -> int:
         """The generator's 64-bit state (positions store it)."""
-        return self.hi << 32 | self.lo
+        return int(self.hi) << 32 | int(self.lo)  # as an int: i64 would overflow
 
     def copy(self) -> Chance:
         other = Chance(0)
@@ -96,7 +91,7 @@ class Chance:
         hi, lo = _mul64(hi ^ (hi >> 27), lo ^ (((hi << 5) | (lo >> 27)) & _M32),
                         _MUL2_HI, _MUL2_LO)
         hi, lo = hi ^ (hi >> 31), lo ^ (((hi << 1) | (lo >> 31)) & _M32)
-        return ((hi % n) * (_TWO32 % n) + lo) % n
+        return int(((hi % n) * (_TWO32 % n) + lo) % n)
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n) (used for shuffles and draws)."""

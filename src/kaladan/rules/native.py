@@ -22,8 +22,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from mypy_extensions import i64 as i64
     from mypy_extensions import mypyc_attr as mypyc_attr
 else:
+    i64 = int  # a machine integer to the compiler, an int to the interpreter
+
     def mypyc_attr(*flags, **attrs):
         """The class unchanged: in pure Python the compiler's attributes have no effect."""
         return lambda cls: cls
