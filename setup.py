@@ -30,8 +30,9 @@ ENGINE = HERE / "src" / "kaladan" / "rules"
 # - ``gamelog``'s entry classes are made at import by ``@entry`` (a new class with slots and
 #   a generated ``__init__``), which a native class cannot be. Entries are built only with
 #   a sink.
-# - ``native`` gives the compiler ``mypy_extensions.mypyc_attr`` and the interpreter a
-#   decorator that does nothing: compiled, the second half would not exist at run time.
+# - ``native`` gives the compiler ``mypy_extensions``' ``mypyc_attr`` and ``i64``, and the
+#   interpreter a decorator that does nothing and ``int``: compiled, the interpreter's half
+#   would not exist at run time.
 INTERPRETED = {"config.py", "gamelog.py", "native.py"}
 # Other modules compiled with the engine (hot loops outside kaladan.rules).
 ALSO_COMPILED: list[str] = ["src/kaladan/odds.py", "src/kaladan/bots/greedy.py",
