@@ -107,7 +107,9 @@ def entry(cls: type[_E]) -> type[_E]:
     """Make ``cls`` a frozen value class of its annotated fields (not the ``ClassVar`` ones):
     what ``@dataclass(frozen=True, slots=True)`` makes of it, at a tenth of the cost. With
     some 45 kinds of entry, dataclass's generated methods (six compiled per class) took half
-    of the command line's start-up; here only ``__init__`` is generated, the rest is Entry's."""
+    of the command line's start-up; here only ``__init__`` is generated, the rest is Entry's,
+    and only when the class's first entry is made: a command that logs nothing (a
+    simulation without records) compiles none."""
     names = [(name, str(kind)) for name, kind in cls.__dict__.get("__annotations__", {}).items()
              if not str(kind).startswith("ClassVar")]
     defaults = {name: cls.__dict__[name] for name, _ in names if name in cls.__dict__}
@@ -115,17 +117,36 @@ def entry(cls: type[_E]) -> type[_E]:
                  if key not in defaults and key not in ("__dict__", "__weakref__")}
     namespace["__slots__"] = tuple(name for name, _ in names)
     namespace["FIELDS"] = tuple(names)
+    namespace["__init__"] = _first_init
+    made: type[_E] = type(cls.__name__, cls.__bases__, namespace)
+    _DEFAULTS[made] = defaults
+    return made
+
+
+_DEFAULTS: dict[type, dict[str, Any]] = {}  # each entry class's field defaults, by @entry
+
+
+def _first_init(self: Entry, *args: Any, **kwargs: Any) -> None:
+    """The ``__init__`` of an entry class until its first entry: compiles the class's own
+    (named parameters, defaults, one slot store each), puts it on the class, and runs it."""
+    cls = type(self)
+    init = _make_init(cls)
+    type.__setattr__(cls, "__init__", init)
+    init(self, *args, **kwargs)
+
+
+def _make_init(cls: type[Entry]) -> Callable[..., None]:
+    defaults = _DEFAULTS[cls]
     params = ", ".join(f"{name}=_default_{name}" if name in defaults else name
-                       for name, _ in names)
-    body = "".join(f"    _set(self, {name!r}, {name})\n" for name, _ in names) or "    pass\n"
+                       for name, _ in cls.FIELDS)
+    body = "".join(f"    _set(self, {name!r}, {name})\n" for name, _ in cls.FIELDS) \
+        or "    pass\n"
     scope: dict[str, Any] = {"_set": object.__setattr__,
                              **{f"_default_{name}": value for name, value in defaults.items()}}
     exec(f"def __init__(self, {params}):\n{body}", scope)  # noqa: S102 (names from annotations)
-    init = scope["__init__"]
+    init: Callable[..., None] = scope["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    namespace["__init__"] = init
-    made: type[_E] = type(cls.__name__, cls.__bases__, namespace)
-    return made
+    return init
 
 
 Convert = Callable[[Any], Any]
