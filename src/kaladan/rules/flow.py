@@ -87,7 +87,8 @@ def _income(state: GameState, seat: Seat) -> None:
 
 def next_phase(state: GameState) -> None:
     """R6.2: every phase order is Event, two early phases (Spawn and Income, in the order's
-    order: ``state.early_phases``), Action, Purchase, Reinforce (``state.PHASE_ORDERS``)."""
+    order: ``state.early_phases``), Action, Purchase, Reinforce (``PHASE_ORDERS`` in
+    ``rules/state.py``)."""
     phase = state.phase
     if phase is _ACTION:
         following: Phase | None = _PURCHASE

@@ -36,6 +36,14 @@ def _first(units: tuple[UnitCode, ...], c: UnitCode) -> int:
     return i
 
 
+def _last(units: tuple[UnitCode, ...], c: UnitCode) -> int:
+    """The index of the last ``c`` in ``units``, which holds one."""
+    i = len(units) - 1
+    while units[i] != c:
+        i -= 1
+    return i
+
+
 def _without(units: tuple[UnitCode, ...], c: UnitCode) -> tuple[UnitCode, ...]:
     i = _first(units, c)
     return units[:i] + units[i + 1:]
@@ -156,10 +164,7 @@ def upgrade(state: GameState, tile: int, c: UnitCode) -> None:
     """The last of the tile's units ``c`` becomes ``c | 1`` (R11.8). Codes sort with the
     upgrade bit last, so the upgraded code sorts right after ``c``: the tuple stays sorted."""
     units = state.board[tile]
-    i = len(units) - 1
-    while units[i] != c:
-        i -= 1
-    state.board[tile] = _replaced(units, i, c | 1)
+    state.board[tile] = _replaced(units, _last(units, c), c | 1)
 
 
 def downgrade(state: GameState, tile: int, c: UnitCode) -> None:
