@@ -33,7 +33,8 @@ ENGINE = HERE / "src" / "kaladan" / "rules"
 # - ``native`` gives the compiler ``mypy_extensions``' ``mypyc_attr`` and ``i64``, and the
 #   interpreter a decorator that does nothing and ``int``: compiled, the interpreter's half
 #   would not exist at run time.
-INTERPRETED = {"config.py", "gamelog.py", "native.py"}
+# - ``values`` makes value classes at run time (``@value``), as ``gamelog`` does.
+INTERPRETED = {"config.py", "gamelog.py", "native.py", "values.py"}
 # Other modules compiled with the engine (hot loops outside kaladan.rules).
 ALSO_COMPILED: list[str] = ["src/kaladan/odds.py", "src/kaladan/bots/greedy.py",
                              "src/kaladan/bots/mcts.py", "src/kaladan/bots/base.py",

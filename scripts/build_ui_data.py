@@ -92,7 +92,7 @@ def scoring() -> dict[str, int]:
         change(state)  # type: ignore[operator]
         state.invalidate()
         before, after = parts(start, 0), parts(state, 0)
-        return {k: getattr(after, k) - getattr(before, k) for k in before.__dataclass_fields__}
+        return {k: getattr(after, k) - getattr(before, k) for k, _ in before.FIELDS}
 
     def tile(state: GameState, kind: Terrain) -> None:
         spot = next(t for t in others if state.world.terrain[t] == kind)

@@ -25,7 +25,7 @@ from e2e_support import (
 from kaladan.rules.gamelog import ScoreParts
 
 STATIC = Path(__file__).parents[2] / "src" / "kaladan" / "server" / "static"
-PARTS = ScoreParts.__dataclass_fields__.keys()  # the rows of R22.1, as the log names them
+PARTS = [name for name, _ in ScoreParts.FIELDS]  # the rows of R22.1, as the log names them
 
 
 def finished_game(server: str) -> str:

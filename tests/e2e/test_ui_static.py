@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-from dataclasses import fields
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -93,7 +92,7 @@ def test_strings_exist_for_every_key_the_code_uses() -> None:
     assert {"battle.loser_attacker", "battle.loser_defender", "battle.loser_none"} <= english
     assert {"battle.none_declare", "battle.none_after"} <= english
     assert {f"battle.card_{state}" for state in ("revealed", "spent", "returned")} <= english
-    parts = [f.name for f in fields(ScoreParts)]
+    parts = [name for name, _ in ScoreParts.FIELDS]
     assert {f"end.{part}" for part in parts} <= english
 
 

@@ -39,6 +39,8 @@ END_GAME_CARD_OF_OPTION: Final = {
 }
 
 _ASK_EVENT: Final = Decision.EVENT
+# Who resolves each card (R7.4): its catalog scope, as a table compiled code reads fast.
+_SCOPE: Final = {card: info.scope for card, info in EVENT_CARD_BY_ID.items()}
 
 # Plain gold changes: card -> delta (R7.11).
 _GOLD_DELTA: Final = {"EV10": -1, "EV11": -2, "EV27": 1}
@@ -67,9 +69,8 @@ def begin(state: GameState) -> bool:
     if not state.deck and (state.config.end_game_card == "none"
                            or state.config.end_game_trigger == "deck_end"):
         ops.trigger_final_round(state)  # R21.2 (b)
-    info = EVENT_CARD_BY_ID[card]
     active = state.active
-    if info.scope == "player":
+    if _SCOPE[card] == "player":
         queue = [active]
     else:
         queue = [(active + k) % state.n for k in range(state.n)

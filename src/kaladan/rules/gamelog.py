@@ -19,11 +19,11 @@ Tiles are written by name (``"T3"``), units are unit codes (``units.py``) and ap
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import FrozenInstanceError, dataclass
 from typing import Any, ClassVar, Final, TypeAlias, TypeVar, dataclass_transform
 
 from .logtext import describe
 from .units import Seat, UnitCode, parse_unit_ref, unit_ref
+from .values import Value, value
 
 Tile: TypeAlias = str  # a tile's name, as in the notation
 Card: TypeAlias = str  # a magic, event or end-game card id
@@ -35,46 +35,13 @@ __all__ = [
 Sink: TypeAlias = list["Entry"]
 
 
-class Entry:
+class Entry(Value):
     """One thing that happened. Subclasses are frozen value classes made by ``@entry``, with
     a ``KIND``: they compare, hash, print and pickle by their fields, like a frozen
-    dataclass."""
+    dataclass (``Value``)."""
 
     __slots__ = ()
     KIND: ClassVar[str] = ""
-    FIELDS: ClassVar[tuple[tuple[str, str], ...]] = ()  # (name, annotation text), by @entry
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-    def values(self) -> tuple[Any, ...]:
-        """Every field's value, in declaration order."""
-        return tuple([getattr(self, name) for name, _ in self.FIELDS])
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        assert isinstance(other, Entry)
-        return self.values() == other.values()
-
-    def __hash__(self) -> int:
-        return hash(self.values())
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name, _ in self.FIELDS)
-        return f"{type(self).__qualname__}({shown})"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return type(self), self.values()
-
-    def replace(self: _E, **changes: Any) -> _E:
-        """A copy with some fields changed (``dataclasses.replace``)."""
-        values = dict(zip([name for name, _ in self.FIELDS], self.values(), strict=True))
-        values.update(changes)
-        return type(self)(**values)
 
     @property
     def private_to(self) -> int | None:
@@ -89,8 +56,8 @@ class Entry:
         """The entry as JSON: ``{"kind": ..., field: value, ...}`` (docs/formats.md)."""
         out: dict[str, Any] = {"kind": self.KIND}
         for name, convert in json_fields(type(self)):
-            value = getattr(self, name)
-            out[name] = value if convert is None else convert(value)
+            item = getattr(self, name)
+            out[name] = item if convert is None else convert(item)
         return out
 
     def text(self, lang: str = "en", realms: Sequence[int] = ()) -> str:
@@ -104,49 +71,12 @@ _E = TypeVar("_E", bound=Entry)
 
 @dataclass_transform(frozen_default=True)
 def entry(cls: type[_E]) -> type[_E]:
-    """Make ``cls`` a frozen value class of its annotated fields (not the ``ClassVar`` ones):
-    what ``@dataclass(frozen=True, slots=True)`` makes of it, at a tenth of the cost. With
+    """Make ``cls`` a frozen value class of its annotated fields (``values.value``). With
     some 45 kinds of entry, dataclass's generated methods (six compiled per class) took half
-    of the command line's start-up; here only ``__init__`` is generated, the rest is Entry's,
-    and only when the class's first entry is made: a command that logs nothing (a
-    simulation without records) compiles none."""
-    names = [(name, str(kind)) for name, kind in cls.__dict__.get("__annotations__", {}).items()
-             if not str(kind).startswith("ClassVar")]
-    defaults = {name: cls.__dict__[name] for name, _ in names if name in cls.__dict__}
-    namespace = {key: value for key, value in cls.__dict__.items()
-                 if key not in defaults and key not in ("__dict__", "__weakref__")}
-    namespace["__slots__"] = tuple(name for name, _ in names)
-    namespace["FIELDS"] = tuple(names)
-    namespace["__init__"] = _first_init
-    made: type[_E] = type(cls.__name__, cls.__bases__, namespace)
-    _DEFAULTS[made] = defaults
-    return made
-
-
-_DEFAULTS: dict[type, dict[str, Any]] = {}  # each entry class's field defaults, by @entry
-
-
-def _first_init(self: Entry, *args: Any, **kwargs: Any) -> None:
-    """The ``__init__`` of an entry class until its first entry: compiles the class's own
-    (named parameters, defaults, one slot store each), puts it on the class, and runs it."""
-    cls = type(self)
-    init = _make_init(cls)
-    type.__setattr__(cls, "__init__", init)
-    init(self, *args, **kwargs)
-
-
-def _make_init(cls: type[Entry]) -> Callable[..., None]:
-    defaults = _DEFAULTS[cls]
-    params = ", ".join(f"{name}=_default_{name}" if name in defaults else name
-                       for name, _ in cls.FIELDS)
-    body = "".join(f"    _set(self, {name!r}, {name})\n" for name, _ in cls.FIELDS) \
-        or "    pass\n"
-    scope: dict[str, Any] = {"_set": object.__setattr__,
-                             **{f"_default_{name}": value for name, value in defaults.items()}}
-    exec(f"def __init__(self, {params}):\n{body}", scope)  # noqa: S102 (names from annotations)
-    init: Callable[..., None] = scope["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    return init
+    of the command line's start-up; here only ``__init__`` is generated, and only when the
+    class's first entry is made: a command that logs nothing (a simulation without records)
+    compiles none."""
+    return value(cls)
 
 
 Convert = Callable[[Any], Any]
@@ -194,8 +124,8 @@ def _converter(type_text: str) -> Convert | None:
 # --- parts of entries -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Die:
+@value
+class Die(Value):
     """One die of a battle (R16.14-R16.15): its size, its face, and whose unit rolled it
     (``unit``) or which bonus it is (``bonus``: forest, mountain, castle)."""
 
@@ -209,8 +139,8 @@ class Die:
                 "unit": unit_ref(self.unit) if self.unit >= 0 else None, "bonus": self.bonus}
 
 
-@dataclass(frozen=True, slots=True)
-class Pair:
+@value
+class Pair(Value):
     """Two dice compared by rank (R16.18-R16.19); ``loser`` is the side that takes the hit:
     ``attacker``, ``defender`` or ``""`` for a tie without hit."""
 
@@ -222,8 +152,8 @@ class Pair:
         return {"attack": self.attack, "defence": self.defence, "loser": self.loser}
 
 
-@dataclass(frozen=True, slots=True)
-class ScoreParts:
+@value
+class ScoreParts(Value):
     """A score split into the rows of R22.1 (team mode: the team's, R23.34), in points."""
 
     trophies: int

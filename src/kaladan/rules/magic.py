@@ -8,8 +8,7 @@ card without a registered effect is never offered.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, final
 
 from .catalog import MAGIC_CARD_BY_ID, magic_cards_of
 from .gamelog import CardSpent
@@ -29,7 +28,7 @@ VOLLEY: Final = "volley"  # LAU-1: declared with the attack itself (R16.9)
 EFFECT: Final = "effect"  # everything else, applied in the card's window
 
 
-@dataclass(frozen=True, slots=True)
+@final
 class CardEffect:
     """What a card does.
 
@@ -37,12 +36,32 @@ class CardEffect:
     given, lists the choices the holder makes as the effect takes place (a unit to kill, where
     to place units, which units to save); ``apply`` carries the effect out with the chosen
     action (None when there is nothing to choose).
+
+    A frozen value (``Final`` fields, read-only when compiled), read whenever a card may be
+    selected: a native class that writes the methods a frozen dataclass would generate.
     """
 
-    condition: Condition
-    kind: str = EFFECT
-    options: Options | None = None
-    apply: Effect | None = None
+    def __init__(self, condition: Condition, kind: str = EFFECT, options: Options | None = None,
+                 apply: Effect | None = None) -> None:
+        self.condition: Final = condition
+        self.kind: Final = kind
+        self.options: Final = options
+        self.apply: Final = apply
+
+    def _fields(self) -> tuple[object, ...]:
+        return self.condition, self.kind, self.options, self.apply
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CardEffect):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"CardEffect(condition={self.condition!r}, kind={self.kind!r}, "
+                f"options={self.options!r}, apply={self.apply!r})")
 
 
 EFFECTS: Final[dict[str, CardEffect]] = {}
@@ -54,17 +73,25 @@ def register(card_id: str, effect: CardEffect) -> None:
     EFFECTS[card_id] = effect
 
 
+# The catalog's facts read during play, as tables: the catalog's value classes are Python
+# classes (values.py), whose fields compiled code would look up by name.
+_REALM_CARDS: Final = tuple(tuple(info.id for info in magic_cards_of(realm)) for realm in REALMS)
+_REALM_OF: Final = {card.id: card.realm for card in MAGIC_CARD_BY_ID.values()}
+_WINDOW_OF: Final = {card.id: card.window for card in MAGIC_CARD_BY_ID.values()}
+_USABLE_BY: Final = {card.id: card.usable_by for card in MAGIC_CARD_BY_ID.values()}
+
+
 def realm_cards(realm: int) -> list[str]:
     """The five card ids of a realm, in id order (R20.1)."""
-    return [info.id for info in magic_cards_of(REALMS[realm])]
+    return list(_REALM_CARDS[realm])
 
 
 def card_realm(card_id: str) -> str:
-    return MAGIC_CARD_BY_ID[card_id].realm
+    return _REALM_OF[card_id]
 
 
 def window(card_id: str) -> str:
-    return MAGIC_CARD_BY_ID[card_id].window
+    return _WINDOW_OF[card_id]
 
 
 def same_side(battle: Battle, seat: Seat, leader: Seat) -> bool:
@@ -99,8 +126,7 @@ def playable(state: GameState, battle: Battle, leader: Seat,
             effect = EFFECTS.get(card_id)
             if effect is None or effect.kind == VOLLEY:
                 continue
-            info = MAGIC_CARD_BY_ID[card_id]
-            if info.window not in windows or info.usable_by not in (side, "either"):
+            if _WINDOW_OF[card_id] not in windows or _USABLE_BY[card_id] not in (side, "either"):
                 continue
             if effect.condition(state, battle, holder):
                 out.add(card_id)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import flow, magic
 from .catalog import EVENT_CARDS
 from .chance import Chance
@@ -33,6 +35,9 @@ from .units import (
     code,
 )
 from .world import World, custom_world, random_terrain_world, standard_world
+
+# R5.10: the event deck before it is shuffled, every copy of each card.
+_EVENT_DECK: Final = tuple(info.id for info in EVENT_CARDS for _ in range(info.count))
 
 
 def build_world(config: Config, chance: Chance) -> World:
@@ -125,7 +130,7 @@ def _build_deck(config: Config, chance: Chance) -> tuple[list[str], str | None]:
 
     The list's last element is the top of the deck.
     """
-    deck = [info.id for info in EVENT_CARDS for _ in range(info.count)]
+    deck = list(_EVENT_DECK)
     chance.shuffle(deck)
     option = config.end_game_card
     if option == "none":

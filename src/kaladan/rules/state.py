@@ -9,9 +9,8 @@ copies. Who must decide next is the single ``pending`` field (STYLE principle 4)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
 from enum import IntEnum, StrEnum
-from typing import TYPE_CHECKING, Final, final
+from typing import TYPE_CHECKING, ClassVar, Final, final
 
 from .chance import Chance
 from .config import Config
@@ -114,21 +113,33 @@ class Pending:
 NO_DECISION: Final = Pending(Decision.NONE, -1)
 
 
+# EventContext, Battle and Result are native classes when compiled: they write the methods
+# ``@dataclass(slots=True)`` would generate (interpreted Python even in the compiled engine,
+# ~3,500 instructions an ``__init__``, and compiled with ``exec`` at import), naming their
+# fields once in ``FIELDS``.
+
+
 def _by_fields(obj: EventContext | Battle | Result) -> tuple[object, ...]:
     """Pickling by constructor arguments: a compiled (mypyc) class is rebuilt through its
     ``__init__``, which needs them (the server's bot workers receive pickled states)."""
-    return type(obj), tuple(getattr(obj, f.name) for f in fields(obj))
+    return type(obj), _values(obj)
 
 
-# EventContext, Battle and Result write their own ``__init__`` (``init=False``): the one
-# ``dataclass`` generates is interpreted Python even in the compiled engine, ~3,500
-# instructions a call (callgrind). The dataclass still gives ``==``, ``repr`` and ``fields``.
+def _values(obj: EventContext | Battle | Result) -> tuple[object, ...]:
+    return tuple([getattr(obj, name) for name in obj.FIELDS])
 
 
-@dataclass(slots=True, init=False)
+def _repr(obj: EventContext | Battle | Result) -> str:
+    shown = ", ".join(f"{name}={getattr(obj, name)!r}" for name in obj.FIELDS)
+    return f"{type(obj).__name__}({shown})"
+
+
 @mypyc_attr(acyclic=True, free_list_len=1)
 class EventContext:
     """The event card being resolved (R7.4): who still has to resolve it."""
+
+    FIELDS: ClassVar[tuple[str, ...]] = ("card", "queue", "marked", "must_lose")
+    __slots__ = FIELDS
 
     card: str
     queue: list[Seat]
@@ -143,6 +154,14 @@ class EventContext:
         self.queue = queue
         self.marked = [] if marked is None else marked
         self.must_lose = must_lose
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, EventContext):
+            return NotImplemented
+        return _values(self) == _values(other)
+
+    def __repr__(self) -> str:
+        return _repr(self)
 
     def __reduce__(self) -> tuple[object, ...]:
         return _by_fields(self)
@@ -162,10 +181,17 @@ class BattleStep(StrEnum):
     INVADE = "invade"  # step G: who stays behind on A (R17.6)
 
 
-@dataclass(slots=True, init=False)
 @mypyc_attr(acyclic=True, free_list_len=1)
 class Battle:
     """A battle in progress (section 16)."""
+
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "attacker", "defender", "a_tile", "d_tile", "step", "magic_queue", "cards", "used_card",
+        "ranged", "sneak", "shift", "d12_one", "d12_all", "effect_queue", "choosing",
+        "attack_units", "team", "holders", "split_queue", "participants", "attack_dice",
+        "defence_dice", "attack_rolls", "defence_rolls", "hits", "casualty_queue", "set_aside",
+        "invade_left", "staying")
+    __slots__ = FIELDS
 
     attacker: Seat
     defender: Seat
@@ -245,6 +271,14 @@ class Battle:
         self.invade_left = invade_left
         self.staying = [] if staying is None else staying
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Battle):
+            return NotImplemented
+        return _values(self) == _values(other)
+
+    def __repr__(self) -> str:
+        return _repr(self)
+
     def __reduce__(self) -> tuple[object, ...]:
         return _by_fields(self)
 
@@ -261,9 +295,11 @@ class Battle:
         )
 
 
-@dataclass(slots=True, init=False)
 class Result:
     """How the game ended (section 21) and the final scores (section 22)."""
+
+    FIELDS: ClassVar[tuple[str, ...]] = ("end", "winner", "scores", "tie_break", "team")
+    __slots__ = FIELDS
 
     end: str  # last_crown | final_round | draw
     winner: Seat | None
@@ -278,6 +314,14 @@ class Result:
         self.scores = scores
         self.tie_break = [] if tie_break is None else tie_break
         self.team = team
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Result):
+            return NotImplemented
+        return _values(self) == _values(other)
+
+    def __repr__(self) -> str:
+        return _repr(self)
 
     def __reduce__(self) -> tuple[object, ...]:
         return _by_fields(self)
