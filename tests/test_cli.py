@@ -250,6 +250,25 @@ def test_a_short_command_imports_nothing_heavy(argv: list[str], avoided: tuple[s
     assert "LOADED []" in done.stdout, done.stdout.splitlines()[-1]
 
 
+def test_only_the_command_in_its_own_process_freezes_what_it_imported() -> None:
+    """``kaladan`` (run(): its own process) moves what it has loaded out of the collector's
+    passes (gc.freeze); main() called by another program (these tests) leaves its objects
+    collectable."""
+    import gc
+
+    before = gc.get_freeze_count()
+    from kaladan.cli.main import main
+
+    assert main(["cards", "--realm", "kimbria"]) == 0
+    assert gc.get_freeze_count() == before
+    code = ("import gc, sys\nfrom kaladan.cli.main import run\ntry:\n    run()\n"
+            "except SystemExit as done:\n    print('FROZEN', gc.get_freeze_count(), done.code)\n")
+    done = subprocess.run([sys.executable, "-c", code, "cards", "--realm", "kimbria"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    frozen, exit_code = done.stdout.split("FROZEN ")[1].split()
+    assert int(frozen) > 10_000 and exit_code == "0"
+
+
 @pytest.mark.parametrize("columns", [60, 200])
 def test_help_is_as_wide_as_the_terminal_says(columns: int) -> None:
     """Help texts are wrapped to COLUMNS less 2, as argparse does (a usage part or an option
