@@ -2,10 +2,13 @@
 four random players) in decisions/s beside the raw engine loop of bench_engine.py (target of
 the compiled-engine issue: within 15%) and, with ``--catanatron PYTHON`` (an interpreter that
 has catanatron 3.2.1), beside catanatron's random players in the same run (target >= 5x);
-then `simulate` and `balance` throughput with 1 and 2 local processes (the speed-up should be
-close to 2 on 2 cores). Prints figures only.
+``kaladan tournament`` (random against greedy) beside its own games played in a loop (its
+start-up and ratings are what it adds: within 15% as well); then `simulate` and `balance`
+throughput with 1 and 2 local processes (the speed-up should be close to 2 on 2 cores).
+Prints figures only.
 
-    python bench/bench_sim.py [--games N] [--balance-games N] [--catanatron PYTHON]
+    python bench/bench_sim.py [--games N] [--tournament-games N] [--balance-games N]
+                              [--catanatron PYTHON]
 """
 
 from __future__ import annotations
@@ -53,12 +56,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--balance-games", type=int, default=block_size(4),
-                        help="games of the balance study (default: one design block)")
+                        help="games of the balance study (default: one design block; 0: none)")
     parser.add_argument("--catanatron", metavar="PYTHON",
                         help="an interpreter with catanatron installed, for the comparison")
+    parser.add_argument("--tournament-games", type=int, default=600,
+                        help="games of the timed tournament (random against greedy)")
     args = parser.parse_args()
     print(f"state copy: {copy_time():.1f} us")
     user_path(1000, args.catanatron)
+    tournament_path(args.tournament_games)
     config = Config(players=4)
     rates = {}
     for jobs in (1, 2):
@@ -69,7 +75,8 @@ def main() -> None:
         print(f"simulate, 4 random players, {args.games} games, jobs={jobs}: {seconds:.2f} s, "
               f"{rates[jobs]:.1f} games/s (wall clock)")
     print(f"speed-up with 2 jobs: {rates[2] / rates[1]:.2f}x")
-    balance(args.balance_games)
+    if args.balance_games > 0:
+        balance(args.balance_games)
 
 
 def _decisions(out: str, games: int) -> float:
@@ -143,6 +150,47 @@ def user_path(games: int, catanatron: str | None, chunk: int = 50) -> None:
         print(f"catanatron 3.2.1, 4 random players, {theirs_run['games']} games: "
               f"{theirs:,.0f} decisions/s; kaladan simulate = {direct / theirs:.2f}x "
               f"(target >= 5x)")
+
+
+# The games of a tournament played by simulate's loop alone, in a process of its own: the
+# greedy bot's caches fill as they would in the command's process (in this process a second
+# pass over the same games would find them full).
+_TOURNAMENT_LOOP = """
+import json, sys, time
+from kaladan.rules.config import Config
+from kaladan.sim.runner import plan, play_spec
+from kaladan.sim.tournament import pairings
+bots, games = sys.argv[1].split(","), int(sys.argv[2])
+specs = [spec for order, count, seed in pairings(bots, games, 1)
+         for spec in plan(Config(players=2), list(order), count, seed)]
+start = time.process_time()
+decisions = sum(play_spec(spec).decisions for spec in specs)
+print(json.dumps([decisions, time.process_time() - start]))
+"""
+
+
+def tournament_path(games: int, rounds: int = 5) -> None:
+    """``kaladan tournament --bots random,greedy`` (CPU time of the command, start-up and
+    ratings included) against the same games played by ``simulate``'s loop alone (CPU time
+    of the loop, in a fresh process too): the bots' thinking is in both, so the ratio is
+    what the command adds (its start-up, bookkeeping and the ratings' bootstrap). The two
+    alternate ``rounds`` times."""
+    bots = "random,greedy"
+    cli = [sys.executable, "-m", "kaladan.cli.main", "tournament", "--bots", bots,
+           "--games", str(games), "--seed", "1", "--json"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    ratios = []
+    for _ in range(rounds):
+        decisions, loop = json.loads(subprocess.run(
+            [sys.executable, "-c", _TOURNAMENT_LOOP, bots, str(games)], check=True,
+            capture_output=True, text=True, env=env).stdout)
+        cpu = _children_cpu()
+        subprocess.run(cli, check=True, capture_output=True, env=env)
+        ratios.append(loop / (_children_cpu() - cpu))
+    print(f"kaladan tournament, random against greedy, {games} games, {decisions:,} decisions: "
+          f"{statistics.median(ratios):.2f}x the decisions/s of its games in the loop alone "
+          f"(median of {rounds}, {min(ratios):.2f}-{max(ratios):.2f}x; target >= 0.85; CPU "
+          f"time, start-up and ratings included)")
 
 
 def balance(games: int) -> None:

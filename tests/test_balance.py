@@ -329,3 +329,10 @@ def test_the_notebook_example_of_the_docs_runs(tmp_path: Path,
     frames.write_parquet("games.parquet", frames.rows(
         synthetic(dict.fromkeys(REALMS, 1.0), 10, 1)))
     exec(compile(small, str(DOCS), "exec"), {})  # the docs' own code, on a smaller study
+
+
+def test_a_study_of_no_games_is_refused_before_it_starts() -> None:
+    """The library refuses what the command line refuses (--games must be at least 1),
+    instead of failing on the empty tables."""
+    with pytest.raises(ValueError, match="at least one game"):
+        run([Ruleset("default", Config(players=2))], "random", 0, seed=1)

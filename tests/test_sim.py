@@ -145,6 +145,41 @@ def test_bradley_terry_ratings_match_the_score_share() -> None:
     assert (r["a"] + r["b"]) / 2 == pytest.approx(1500, abs=0.5)
 
 
+def _standings_from_resampled_lists(bots: list[str], matches: list[tuple[str, str, float]],
+                                    seed: int, bootstrap: int) -> list[tuple[float, ...]]:
+    """The bootstrap as it was first written: each resample a list of matches, rated."""
+    import random
+
+    from kaladan.sim.tournament import ratings
+
+    point, rng = ratings(bots, matches), random.Random(seed)
+    samples: dict[str, list[float]] = {bot: [] for bot in bots}
+    for _ in range(bootstrap):
+        resample = [matches[rng.randrange(len(matches))] for _ in matches]
+        for bot, value in ratings(bots, resample, iterations=60).items():
+            samples[bot].append(value)
+    return sorted(((point[bot], sorted(samples[bot])[int(0.025 * (bootstrap - 1))],
+                    sorted(samples[bot])[int(0.975 * (bootstrap - 1))]) for bot in bots),
+                  reverse=True)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_counted_bootstrap_gives_the_figures_of_resampled_lists(seed: int) -> None:
+    """standings() rates each resample from how often it drew each kind of match; its
+    ratings and intervals are those of rating the resampled lists, to the last bit."""
+    import random
+
+    from kaladan.sim.tournament import standings
+
+    rng = random.Random(seed)
+    bots = ["a", "b", "c"]
+    matches = [(x, y, rng.choice((1.0, 1.0, 0.5, 0.0))) for x, y in
+               (rng.sample(bots, 2) for _ in range(120))]
+    mine = standings(bots, matches, seed, bootstrap=40)
+    assert [(s.rating, s.low, s.high) for s in mine] == \
+        _standings_from_resampled_lists(bots, matches, seed, 40)
+
+
 def test_tournament_is_reproducible_and_ranks_greedy_first() -> None:
     from kaladan.sim.tournament import play
 

@@ -117,8 +117,17 @@ def test_a_field_without_default_after_one_with_is_refused_at_definition() -> No
         class Wrong(Value):  # noqa: F841
             a: int = 0
             b: int  # type: ignore[misc]
+    with pytest.raises(TypeError, match="'c'"):
+        @value
+        class AlsoWrong(Value):  # noqa: F841
+            a: int = 0
+            c: int = field(compare=False)  # a field() without a default is none either
     with pytest.raises(TypeError, match="Value"):
         value(type("Plain", (), {}))  # type: ignore[type-var]
+    with pytest.raises(TypeError, match="extended"):
+        @value
+        class Extended(Point):  # noqa: F841 (its fields would hide Point's)
+            z: int = 0
 
 
 def test_the_init_is_generated_once_by_the_first_instance() -> None:

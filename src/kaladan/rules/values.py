@@ -4,7 +4,7 @@ part).
 
 ``dataclasses`` compiles up to six methods per class with ``exec`` when the class is
 defined, and importing it brings ``inspect``, ``ast`` and ``tokenize``. For the nineteen
-value classes that ``kaladan simulate`` imports that was 18 ms of a 60 ms start-up. Here
+value classes that ``kaladan simulate`` imports that was about 18 ms of a 60 ms start-up. Here
 ``==``, ``hash``, ``repr``, pickling, ``replace`` and immutability are the ``Value`` base
 class's, written once; only ``__init__`` is generated, per class, when the class's first
 instance is made.
@@ -61,6 +61,8 @@ class Value:
     __slots__ = ()
     FIELDS: ClassVar[tuple[tuple[str, str], ...]] = ()  # (name, annotation text), in order
     COMPARED: ClassVar[tuple[str, ...]] = ()  # the fields ``==`` and ``hash`` look at
+    # The fields' defaults: values, and factories called for each instance.
+    DEFAULTS: ClassVar[tuple[dict[str, Any], dict[str, Callable[[], Any]]]] = ({}, {})
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
@@ -111,13 +113,11 @@ def mutable_value(cls: type[_V]) -> type[_V]:
     return _make(cls, frozen=False)
 
 
-# Each class's field defaults: values, and factories called for each instance.
-_DEFAULTS: dict[type, tuple[dict[str, Any], dict[str, Callable[[], Any]]]] = {}
-
-
 def _make(cls: type[_V], frozen: bool) -> type[_V]:
     if not issubclass(cls, Value):
         raise TypeError(f"{cls.__qualname__} must subclass Value")
+    if any(base.FIELDS for base in cls.__mro__[1:] if issubclass(base, Value)):
+        raise TypeError(f"{cls.__qualname__}: a value class with fields cannot be extended")
     names = [(name, str(kind)) for name, kind in cls.__dict__.get("__annotations__", {}).items()
              if not str(kind).startswith("ClassVar")]
     plain: dict[str, Any] = {}
@@ -125,30 +125,25 @@ def _make(cls: type[_V], frozen: bool) -> type[_V]:
     compared = []
     for name, _ in names:
         item = cls.__dict__.get(name, _MISSING)
-        if isinstance(item, Field):
-            if item.factory is not None:
-                factories[name] = item.factory
-            elif item.default is not _MISSING:
-                plain[name] = item.default
-        elif item is not _MISSING:
-            plain[name] = item
+        spec = item if isinstance(item, Field) else Field(item, None, True)
+        if spec.factory is not None:
+            factories[name] = spec.factory
+        elif spec.default is not _MISSING:
+            plain[name] = spec.default
         elif plain or factories:
             raise TypeError(f"{cls.__qualname__}: field {name!r} without a default follows "
                             "one with a default")
-        if not (isinstance(item, Field) and not item.compare):
+        if spec.compare:
             compared.append(name)
     namespace = {key: item for key, item in cls.__dict__.items()
                  if key not in ("__dict__", "__weakref__") and key not in dict(names)}
-    namespace["__slots__"] = tuple(name for name, _ in names)
-    namespace["FIELDS"] = tuple(names)
-    namespace["COMPARED"] = tuple(compared)
-    namespace["__init__"] = _first_init
+    namespace.update(__slots__=tuple(name for name, _ in names), FIELDS=tuple(names),
+                     COMPARED=tuple(compared), DEFAULTS=(plain, factories),
+                     __init__=_first_init)
     if not frozen:
         namespace.update(__setattr__=object.__setattr__, __delattr__=object.__delattr__,
                          __hash__=None)
-    made: type[_V] = type(cls.__name__, cls.__bases__, namespace)
-    _DEFAULTS[made] = plain, factories
-    return made
+    return type(cls.__name__, cls.__bases__, namespace)
 
 
 def _first_init(self: Value, *args: Any, **kwargs: Any) -> None:
@@ -162,7 +157,7 @@ def _first_init(self: Value, *args: Any, **kwargs: Any) -> None:
 
 
 def _make_init(cls: type[Value]) -> Callable[..., None]:
-    defaults, factories = _DEFAULTS[cls]
+    defaults, factories = cls.DEFAULTS
     params = ", ".join(
         f"{name}=_missing" if name in factories else
         f"{name}=_default_{name}" if name in defaults else name for name, _ in cls.FIELDS)

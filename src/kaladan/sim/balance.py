@@ -114,6 +114,8 @@ def run(rulesets: Sequence[Ruleset], bot: str, games: int, seed: int,
     each batch (the command line shows the widest interval there)."""
     if not 1 <= len(rulesets) <= 2:
         raise ValueError("a study has one ruleset or two to compare")
+    if games < 1:
+        raise ValueError(f"a study plays at least one game, not {games}")
     if len({rs.label for rs in rulesets}) != len(rulesets):
         raise ValueError("the rulesets of a study need different labels")
     players = rulesets[0].config.players

@@ -9,18 +9,20 @@ bootstrap over the games, so a tournament is reproducible from its seed.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Iterable
 from itertools import combinations
 from math import log10
 
 from ..rules.config import Config
+from ..rules.values import Value, field, mutable_value
 from .runner import simulate
 
 Match = tuple[str, str, float]  # (bot a, bot b, score of a: 1 win, 0.5 draw, 0 loss)
 
 
-@dataclass(slots=True)
-class Standing:
+@mutable_value
+class Standing(Value):
     bot: str
     rating: float
     low: float
@@ -29,8 +31,8 @@ class Standing:
     score: float
 
 
-@dataclass(slots=True)
-class Tournament:
+@mutable_value
+class Tournament(Value):
     matches: list[Match] = field(default_factory=list)
     standings: list[Standing] = field(default_factory=list)
 
@@ -48,36 +50,50 @@ def play(bots: list[str], games: int, seed: int, jobs: int = 1,
     return _play(bots, games, seed, jobs, bootstrap, backend, ray_address)
 
 
-def _play(bots: list[str], games: int, seed: int, jobs: int, bootstrap: int, backend: str,
-          ray_address: str | None) -> Tournament:
-    result = Tournament()
+def pairings(bots: list[str], games: int, seed: int) -> list[tuple[tuple[str, str], int, int]]:
+    """The runs a tournament makes: (the two bots in seat order, games, run seed), each
+    pairing's games split between its two seat orders."""
+    runs = []
     for i, (a, b) in enumerate(combinations(bots, 2)):
         first = (games + 1) // 2
         for k, (order, count) in enumerate((((a, b), first), ((b, a), games - first))):
-            if count == 0:
-                continue
-            summary = simulate(Config(players=2), list(order), count,
-                               seed=seed * 1000 + i * 2 + k, jobs=jobs, backend=backend,
-                               ray_address=ray_address)
-            for game in summary.games:
-                if game.winner is None:
-                    score = 0.5
-                else:
-                    score = 1.0 if order[game.winner] == a else 0.0
-                result.matches.append((a, b, score))
+            if count > 0:
+                runs.append((order, count, seed * 1000 + i * 2 + k))
+    return runs
+
+
+def _play(bots: list[str], games: int, seed: int, jobs: int, bootstrap: int, backend: str,
+          ray_address: str | None) -> Tournament:
+    result = Tournament()
+    for order, count, run_seed in pairings(bots, games, seed):
+        summary = simulate(Config(players=2), list(order), count, seed=run_seed, jobs=jobs,
+                           backend=backend, ray_address=ray_address)
+        a, b = sorted(order, key=bots.index)  # the pairing as the bot list orders it
+        for game in summary.games:
+            if game.winner is None:
+                score = 0.5
+            else:
+                score = 1.0 if order[game.winner] == a else 0.0
+            result.matches.append((a, b, score))
     result.standings = standings(bots, result.matches, seed, bootstrap)
     return result
 
 
 def ratings(bots: list[str], matches: list[Match], iterations: int = 200) -> dict[str, float]:
     """Bradley-Terry strengths by the minorisation-maximisation iteration, on the Elo scale."""
+    return _strengths(bots, ((match, 1) for match in matches), iterations)
+
+
+def _strengths(bots: list[str], counted: Iterable[tuple[Match, int]],
+               iterations: int) -> dict[str, float]:
+    """``ratings`` of the matches given as (match, how many times it was played)."""
     wins = {bot: 0.0 for bot in bots}
     pairs: dict[tuple[str, str], int] = {}
-    for a, b, score in matches:
-        wins[a] += score
-        wins[b] += 1 - score
+    for (a, b, score), n in counted:
+        wins[a] += score * n  # sums of halves: exact, in any order
+        wins[b] += (1 - score) * n
         key = (a, b) if a < b else (b, a)
-        pairs[key] = pairs.get(key, 0) + 1
+        pairs[key] = pairs.get(key, 0) + n
     strength = {bot: 1.0 for bot in bots}
     for _ in range(iterations):
         updated = {}
@@ -98,9 +114,27 @@ def standings(bots: list[str], matches: list[Match], seed: int,
     point = ratings(bots, matches)
     rng = random.Random(seed)
     samples: dict[str, list[float]] = {bot: [] for bot in bots}
+    # A resample matters only by how often it drew each kind of match (pairing and score):
+    # counted, not listed, its ratings cost a few kinds instead of every match. The counts
+    # keep the kinds in the order the draws first met them, which is the order the pairs'
+    # sums are taken in, so the figures are those of the resampled list itself.
+    kinds = list(dict.fromkeys(matches))
+    index = {kind: k for k, kind in enumerate(kinds)}
+    kind_of = [index[match] for match in matches]
+    n = len(matches)
+    # rng.randrange(n) draws getrandbits(n.bit_length()) until the value is below n: the
+    # same draws, without its argument checks at each of the bootstrap * n calls.
+    bits, getrandbits = n.bit_length(), rng.getrandbits
     for _ in range(bootstrap):
-        resample = [matches[rng.randrange(len(matches))] for _ in matches]
-        for bot, value in ratings(bots, resample, iterations=60).items():
+        picks = []
+        for _ in range(n):
+            r = getrandbits(bits)
+            while r >= n:
+                r = getrandbits(bits)
+            picks.append(kind_of[r])
+        drawn = Counter(picks)
+        counted = [(kinds[k], times) for k, times in drawn.items()]
+        for bot, value in _strengths(bots, counted, iterations=60).items():
             samples[bot].append(value)
     out = []
     for bot in bots:
