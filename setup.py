@@ -27,7 +27,7 @@ ENGINE = HERE / "src" / "kaladan" / "rules"
 # Kept interpreted, for behaviour the compiled form would change:
 # - ``config`` coerces option text to enums in ``__post_init__``; a native class checks field
 #   types before that. Configs are read once per game.
-# - ``gamelog``'s entry classes are made at import by ``@entry`` (a new class with slots and
+# - ``gamelog``'s entry classes are made at import by ``@value`` (a new class with slots and
 #   a generated ``__init__``), which a native class cannot be. Entries are built only with
 #   a sink.
 # - ``native`` gives the compiler ``mypy_extensions``' ``mypyc_attr`` and ``i64``, and the

@@ -161,7 +161,7 @@ from kaladan.rules.config import Config
 from kaladan.sim.runner import plan, play_spec
 from kaladan.sim.tournament import pairings
 bots, games = sys.argv[1].split(","), int(sys.argv[2])
-specs = [spec for order, count, seed in pairings(bots, games, 1)
+specs = [spec for _, order, count, seed in pairings(bots, games, 1)
          for spec in plan(Config(players=2), list(order), count, seed)]
 start = time.process_time()
 decisions = sum(play_spec(spec).decisions for spec in specs)

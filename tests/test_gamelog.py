@@ -279,7 +279,7 @@ def test_every_entry_round_trips_through_json() -> None:
 
 
 def test_entries_are_frozen_values_like_dataclasses() -> None:
-    """@entry (cheaper to define than @dataclass) keeps what the log's users rely on: fields
+    """@value (cheaper to define than @dataclass) keeps what the log's users rely on: fields
     by name and position with defaults, immutability, equality and hashing by value, a repr
     that names the fields, pickling and replace()."""
     import pickle
@@ -305,10 +305,10 @@ def test_entries_are_frozen_values_like_dataclasses() -> None:
 
 
 def test_an_entry_class_compiles_its_init_at_its_first_entry() -> None:
-    """@entry generates ``__init__`` when the class's first entry is made (a command that
+    """@value generates ``__init__`` when the class's first entry is made (a command that
     logs nothing generates none): the first call checks its arguments like every later one."""
 
-    @G.entry
+    @values.value
     class Probe(G.Entry):
         KIND: ClassVar[str] = "probe"
         seat: int

@@ -19,7 +19,7 @@ Tiles are written by name (``"T3"``), units are unit codes (``units.py``) and ap
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar, Final, TypeAlias, TypeVar, dataclass_transform
+from typing import Any, ClassVar, Final, TypeAlias
 
 from .logtext import describe
 from .units import Seat, UnitCode, parse_unit_ref, unit_ref
@@ -36,9 +36,11 @@ Sink: TypeAlias = list["Entry"]
 
 
 class Entry(Value):
-    """One thing that happened. Subclasses are frozen value classes made by ``@entry``, with
+    """One thing that happened. Subclasses are frozen value classes made by ``@value``, with
     a ``KIND``: they compare, hash, print and pickle by their fields, like a frozen
-    dataclass (``Value``)."""
+    dataclass. With some 45 kinds, dataclass's generated methods (six compiled per class)
+    took half of the command line's start-up; ``@value`` generates only ``__init__``, when a
+    kind's first entry is made: a command that logs nothing compiles none."""
 
     __slots__ = ()
     KIND: ClassVar[str] = ""
@@ -64,19 +66,6 @@ class Entry(Value):
         """A short sentence in ``lang`` (en, nl, de); ``realms`` (per seat) names the seats'
         realms after P1, P2, ..."""
         return describe(self, lang, realms)
-
-
-_E = TypeVar("_E", bound=Entry)
-
-
-@dataclass_transform(frozen_default=True)
-def entry(cls: type[_E]) -> type[_E]:
-    """Make ``cls`` a frozen value class of its annotated fields (``values.value``). With
-    some 45 kinds of entry, dataclass's generated methods (six compiled per class) took half
-    of the command line's start-up; here only ``__init__`` is generated, and only when the
-    class's first entry is made: a command that logs nothing (a simulation without records)
-    compiles none."""
-    return value(cls)
 
 
 Convert = Callable[[Any], Any]
@@ -176,7 +165,7 @@ class ScoreParts(Value):
 # --- setup (section 5) ------------------------------------------------------------------------
 
 
-@entry
+@value
 class TurnOrderRolled(Entry):
     """R5.3: each round of rolls as (seat, face) pairs; the first player."""
 
@@ -186,7 +175,7 @@ class TurnOrderRolled(Entry):
     first: Seat
 
 
-@entry
+@value
 class RealmNamed(Entry):
     """R5.5 roll_off: a player names the realm they want."""
 
@@ -195,7 +184,7 @@ class RealmNamed(Entry):
     realm: str
 
 
-@entry
+@value
 class RealmRollOff(Entry):
     """R5.5 roll_off: players who named the same realm roll a D12 for it (rounds of rolls)."""
 
@@ -205,7 +194,7 @@ class RealmRollOff(Entry):
     winner: Seat
 
 
-@entry
+@value
 class RealmTaken(Entry):
     """R5.5-R5.6: a player takes a realm and its kit."""
 
@@ -214,7 +203,7 @@ class RealmTaken(Entry):
     realm: str
 
 
-@entry
+@value
 class StartingCardTaken(Entry):
     """R5.7: a starting magic card, chosen or drawn at random; only the team sees which."""
 
@@ -232,7 +221,7 @@ class StartingCardTaken(Entry):
         return self.replace(card=None)
 
 
-@entry
+@value
 class CastlePlaced(Entry):
     """R5.8-R5.9: a castle on a spot, with the Crown, the special unit and the General."""
 
@@ -242,7 +231,7 @@ class CastlePlaced(Entry):
     units: tuple[UnitCode, ...]
 
 
-@entry
+@value
 class StartingUnitPlaced(Entry):
     """R5.9: the basic unit of the player's choice on the home castle."""
 
@@ -255,7 +244,7 @@ class StartingUnitPlaced(Entry):
 # --- turns, phases, gold ----------------------------------------------------------------------
 
 
-@entry
+@value
 class TurnStarted(Entry):
     """R6.1: a player's turn begins (``turn`` counts every turn of the game from 1)."""
 
@@ -266,7 +255,7 @@ class TurnStarted(Entry):
     final_round: bool
 
 
-@entry
+@value
 class GoldChanged(Entry):
     """Gold from or to the bank: ``delta`` (never below 0 gold, R2.5), the new ``gold`` and its
     ``cause``: an event card id, ``start`` (R5.11)."""
@@ -278,7 +267,7 @@ class GoldChanged(Entry):
     cause: str
 
 
-@entry
+@value
 class Income(Entry):
     """R9.1: castles + other tiles // 2; nothing under The Gilded Silence (EG4, R9.4)."""
 
@@ -291,7 +280,7 @@ class Income(Entry):
     frozen: bool
 
 
-@entry
+@value
 class EventCardDrawn(Entry):
     """R7.1: the top card of the event deck, shown to all (an end-game card too, R25.1)."""
 
@@ -301,7 +290,7 @@ class EventCardDrawn(Entry):
     deck_left: int
 
 
-@entry
+@value
 class EventRoll(Entry):
     """A D6 an event card has a player roll (EV13-EV15)."""
 
@@ -311,7 +300,7 @@ class EventRoll(Entry):
     face: int
 
 
-@entry
+@value
 class FinalRound(Entry):
     """R21.2-R21.3: the final round is triggered; ``turns`` more turns are played after this one
     (players eliminated before their turn skip it)."""
@@ -322,7 +311,7 @@ class FinalRound(Entry):
     turns: int
 
 
-@entry
+@value
 class UnitPlaced(Entry):
     """A unit from the reserve onto the board for free: an event card (R7.8) or a magic card
     (R20.12); ``cause`` is the card id."""
@@ -334,7 +323,7 @@ class UnitPlaced(Entry):
     cause: Card
 
 
-@entry
+@value
 class Spawned(Entry):
     """R8.1-R8.2: a free basic unit on a castle."""
 
@@ -344,7 +333,7 @@ class Spawned(Entry):
     tile: Tile
 
 
-@entry
+@value
 class Upgraded(Entry):
     """A unit upgraded: bought (R11.8, ``cause`` ``purchase``) or free by an event card (R7.9)."""
 
@@ -356,7 +345,7 @@ class Upgraded(Entry):
     cause: str
 
 
-@entry
+@value
 class UnitRemoved(Entry):
     """R7.12: a unit leaves the game by an event card (nobody's scalp)."""
 
@@ -367,7 +356,7 @@ class UnitRemoved(Entry):
     cause: Card
 
 
-@entry
+@value
 class UnitReturned(Entry):
     """R7.14: a fallen unit comes back from a graveyard into its owner's reserve."""
 
@@ -378,7 +367,7 @@ class UnitReturned(Entry):
     cause: Card
 
 
-@entry
+@value
 class Moved(Entry):
     """Units from one tile to another: ``cause`` is ``action`` (R10.2), ``reinforce`` (R12.1),
     ``invasion`` (R17.6) or a card (EV08, KHA-2, ZHO-2, ZHO-5)."""
@@ -391,7 +380,7 @@ class Moved(Entry):
     cause: str
 
 
-@entry
+@value
 class Swapped(Entry):
     """R10.6 / R12.1 (c) / KHA-2: two sets of units change tiles."""
 
@@ -404,7 +393,7 @@ class Swapped(Entry):
     cause: str
 
 
-@entry
+@value
 class Passed(Entry):
     """A player ends a phase without (further) action (R6.3): ``phase`` by its label."""
 
@@ -413,7 +402,7 @@ class Passed(Entry):
     phase: str
 
 
-@entry
+@value
 class Bought(Entry):
     """R11.2-R11.6: a unit from the reserve placed for gold."""
 
@@ -424,7 +413,7 @@ class Bought(Entry):
     cost: int
 
 
-@entry
+@value
 class Fortified(Entry):
     """R11.11: a castle upgraded."""
 
@@ -434,7 +423,7 @@ class Fortified(Entry):
     cost: int
 
 
-@entry
+@value
 class CardTraded(Entry):
     """A magic card bought: ``swap`` (R11.12), ``extra`` (R11.14) or ``eliminated`` (R18.6).
     Which cards only the team may see (R5.13, R23.5)."""
@@ -455,7 +444,7 @@ class CardTraded(Entry):
         return self.replace(given=None, taken=None)
 
 
-@entry
+@value
 class GoldGiven(Entry):
     """R23.11: gold to an ally."""
 
@@ -468,7 +457,7 @@ class GoldGiven(Entry):
 # --- battles (sections 16-18, 20) ---------------------------------------------------------------
 
 
-@entry
+@value
 class BattleStarted(Entry):
     """R16.1-R16.4: the tiles, the side leaders and every unit on both tiles; ``volley`` for
     Volley from Afar (LAU-1), which is revealed with the attack (R16.9); each side's bonus
@@ -486,7 +475,7 @@ class BattleStarted(Entry):
     defence_bonus: tuple[str, ...] = ()
 
 
-@entry
+@value
 class CardCommitted(Entry):
     """R16.5: a side selects a card face down; the other team sees only that one was."""
 
@@ -503,7 +492,7 @@ class CardCommitted(Entry):
         return self.replace(card=None)
 
 
-@entry
+@value
 class NoCard(Entry):
     """R16.5 / R16.26: a side declares no card (``window``: ``declare`` or ``after``)."""
 
@@ -512,7 +501,7 @@ class NoCard(Entry):
     window: str
 
 
-@entry
+@value
 class CardRevealed(Entry):
     """R16.5, R16.9, R16.26: a side's card shown to all; ``holder`` is who held it (R23.23)."""
 
@@ -522,7 +511,7 @@ class CardRevealed(Entry):
     card: Card
 
 
-@entry
+@value
 class CardSpent(Entry):
     """R20.6: the card's effect takes place and the card leaves the game."""
 
@@ -531,7 +520,7 @@ class CardSpent(Entry):
     card: Card
 
 
-@entry
+@value
 class CardReturned(Entry):
     """R16.10, R16.12, R20.6: a revealed card whose effect never took place goes back to its
     holder's hand; ``rule`` says why."""
@@ -542,7 +531,7 @@ class CardReturned(Entry):
     rule: str
 
 
-@entry
+@value
 class DiceRolled(Entry):
     """R16.14-R16.15: both pools, every die with its face and its unit or bonus."""
 
@@ -553,7 +542,7 @@ class DiceRolled(Entry):
     defence: tuple[Die, ...]
 
 
-@entry
+@value
 class PairsCompared(Entry):
     """R16.16-R16.21: the dice sorted and paired, the defender's dropped die (mountain option,
     or -1), the hits each side takes and how many of them count (capped by its units)."""
@@ -567,7 +556,7 @@ class PairsCompared(Entry):
     defender_losses: int
 
 
-@entry
+@value
 class HitsShared(Entry):
     """R23.22: a side leader shares the side's hits among its players as (seat, hits)."""
 
@@ -576,7 +565,7 @@ class HitsShared(Entry):
     shares: tuple[tuple[Seat, int], ...]
 
 
-@entry
+@value
 class UnitKilled(Entry):
     """R16.22-R16.25, R20.10: a unit dies and is set aside; ``killer`` is the leader of the
     side credited with it, ``card`` the card that killed it (or ""), ``chosen`` whether its
@@ -591,7 +580,7 @@ class UnitKilled(Entry):
     chosen: bool
 
 
-@entry
+@value
 class UnitSaved(Entry):
     """R20.11: a unit killed in this battle returns to a tile exactly as it was."""
 
@@ -602,7 +591,7 @@ class UnitSaved(Entry):
     card: Card
 
 
-@entry
+@value
 class FallenUnit(Entry):
     """R16.28: where a killed unit goes at step G: ``graveyard`` (a scalp of ``seat``, R17.2),
     ``reserve`` (a special unit back to ``seat``, R14.7), ``trophies`` (a Crown, R18.5) or
@@ -614,7 +603,7 @@ class FallenUnit(Entry):
     seat: Seat
 
 
-@entry
+@value
 class Eliminated(Entry):
     """R18.1-R18.6, R18.9: a player is out. ``by`` receives the special units (``specials``,
     now in its reserve) and the right to buy ``cards`` cards; ``removed`` are the units taken
@@ -629,7 +618,7 @@ class Eliminated(Entry):
     gold: int
 
 
-@entry
+@value
 class CardsOffered(Entry):
     """R18.6: the eliminated player's cards the winner may now buy and look at."""
 
@@ -644,7 +633,7 @@ class CardsOffered(Entry):
         return self.team
 
 
-@entry
+@value
 class LeftBehind(Entry):
     """R17.6-R17.7: units that do not fit on D stay on A."""
 
@@ -654,7 +643,7 @@ class LeftBehind(Entry):
     units: tuple[UnitCode, ...]
 
 
-@entry
+@value
 class UpgradesLost(Entry):
     """R13.4, R17.4 with ``upgrade_loss = losing_side``: the surviving upgraded ``units`` of
     the side that lost (led by ``seat``) on ``tile`` are flipped back to unupgraded."""
@@ -665,7 +654,7 @@ class UpgradesLost(Entry):
     units: tuple[UnitCode, ...]
 
 
-@entry
+@value
 class TileCaptured(Entry):
     """R17.8: the defended tile changes hands by the invasion (``lost_by`` held it)."""
 
@@ -676,7 +665,7 @@ class TileCaptured(Entry):
     castle: bool
 
 
-@entry
+@value
 class BattleEnded(Entry):
     """R16.27-R16.31: ``result`` is ``attacker_won``, ``defender_held`` or ``stopped`` (R20.8);
     ``losses`` are the units that died in it, saved units not counted."""
@@ -690,7 +679,7 @@ class BattleEnded(Entry):
     losses: tuple[UnitCode, ...]
 
 
-@entry
+@value
 class GameOver(Entry):
     """Sections 21-22: how the game ended, the winner (or the winning ``team``), every score
     by its parts (None for eliminated players) and the tie-break rolls (R22.4)."""

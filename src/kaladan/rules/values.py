@@ -135,9 +135,10 @@ def _make(cls: type[_V], frozen: bool) -> type[_V]:
                             "one with a default")
         if spec.compare:
             compared.append(name)
+    slots = tuple(name for name, _ in names)
     namespace = {key: item for key, item in cls.__dict__.items()
-                 if key not in ("__dict__", "__weakref__") and key not in dict(names)}
-    namespace.update(__slots__=tuple(name for name, _ in names), FIELDS=tuple(names),
+                 if key not in ("__dict__", "__weakref__") and key not in slots}
+    namespace.update(__slots__=slots, FIELDS=tuple(names),
                      COMPARED=tuple(compared), DEFAULTS=(plain, factories),
                      __init__=_first_init)
     if not frozen:

@@ -50,25 +50,27 @@ def play(bots: list[str], games: int, seed: int, jobs: int = 1,
     return _play(bots, games, seed, jobs, bootstrap, backend, ray_address)
 
 
-def pairings(bots: list[str], games: int, seed: int) -> list[tuple[tuple[str, str], int, int]]:
-    """The runs a tournament makes: (the two bots in seat order, games, run seed), each
-    pairing's games split between its two seat orders."""
+Run = tuple[tuple[str, str], tuple[str, str], int, int]  # pairing, seat order, games, seed
+
+
+def pairings(bots: list[str], games: int, seed: int) -> list[Run]:
+    """The runs a tournament makes: (the pairing, its two bots in seat order, games, run
+    seed), each pairing's games split between its two seat orders."""
     runs = []
     for i, (a, b) in enumerate(combinations(bots, 2)):
         first = (games + 1) // 2
         for k, (order, count) in enumerate((((a, b), first), ((b, a), games - first))):
             if count > 0:
-                runs.append((order, count, seed * 1000 + i * 2 + k))
+                runs.append(((a, b), order, count, seed * 1000 + i * 2 + k))
     return runs
 
 
 def _play(bots: list[str], games: int, seed: int, jobs: int, bootstrap: int, backend: str,
           ray_address: str | None) -> Tournament:
     result = Tournament()
-    for order, count, run_seed in pairings(bots, games, seed):
+    for (a, b), order, count, run_seed in pairings(bots, games, seed):
         summary = simulate(Config(players=2), list(order), count, seed=run_seed, jobs=jobs,
                            backend=backend, ray_address=ray_address)
-        a, b = sorted(order, key=bots.index)  # the pairing as the bot list orders it
         for game in summary.games:
             if game.winner is None:
                 score = 0.5
