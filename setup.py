@@ -27,14 +27,13 @@ ENGINE = HERE / "src" / "kaladan" / "rules"
 # Kept interpreted, for behaviour the compiled form would change:
 # - ``config`` coerces option text to enums in ``__post_init__``; a native class checks field
 #   types before that. Configs are read once per game.
-# - ``gamelog``'s entry classes are made at import by ``@value`` (a new class with slots and
-#   a generated ``__init__``), which a native class cannot be. Entries are built only with
-#   a sink.
+# - ``gamelog``'s entry classes are dataclasses with a ``ClassVar`` kind, which mypyc's
+#   dataclass support takes for a field (mypyc/mypyc#1122). Entries are built only with a
+#   sink.
 # - ``native`` gives the compiler ``mypy_extensions``' ``mypyc_attr`` and ``i64``, and the
 #   interpreter a decorator that does nothing and ``int``: compiled, the interpreter's half
 #   would not exist at run time.
-# - ``values`` makes value classes at run time (``@value``), as ``gamelog`` does.
-INTERPRETED = {"config.py", "gamelog.py", "native.py", "values.py"}
+INTERPRETED = {"config.py", "gamelog.py", "native.py"}
 # Other modules compiled with the engine (hot loops outside kaladan.rules).
 ALSO_COMPILED: list[str] = ["src/kaladan/odds.py", "src/kaladan/bots/greedy.py",
                              "src/kaladan/bots/mcts.py", "src/kaladan/bots/base.py",

@@ -33,7 +33,7 @@ def worker() -> None:
     from kaladan.bots.base import SeatView
     from kaladan.bots.mcts import MctsBot
     from kaladan.bots.registry import make_bot
-    from kaladan.rules.actions import format_action
+    from kaladan.rules.kinds import format_action
     from kaladan.rules.legal import legal_actions
     from kaladan.rules.notation import position_from_json
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import fields
 from importlib import resources
 from pathlib import Path
 
@@ -92,7 +93,7 @@ def scoring() -> dict[str, int]:
         change(state)  # type: ignore[operator]
         state.invalidate()
         before, after = parts(start, 0), parts(state, 0)
-        return {k: getattr(after, k) - getattr(before, k) for k, _ in before.FIELDS}
+        return {k: getattr(after, k) - getattr(before, k) for k in (f.name for f in fields(before))}
 
     def tile(state: GameState, kind: Terrain) -> None:
         spot = next(t for t in others if state.world.terrain[t] == kind)

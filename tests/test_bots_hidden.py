@@ -22,10 +22,10 @@ from kaladan.bots.mcts import MctsBot
 from kaladan.bots.registry import make_bot
 from kaladan.rules import actions as A
 from kaladan.rules import magic
-from kaladan.rules.actions import format_action
 from kaladan.rules.apply import apply_unchecked
 from kaladan.rules.chance import Chance
 from kaladan.rules.config import Config
+from kaladan.rules.kinds import format_action
 from kaladan.rules.legal import legal_actions
 from kaladan.rules.notation import position_to_json
 from kaladan.rules.observe import observe

@@ -10,9 +10,9 @@ from kaladan.bots.base import SeatView
 from kaladan.bots.greedy import GreedyBot
 from kaladan.bots.mcts import MctsBot, MctsParams, candidates, evaluate
 from kaladan.bots.registry import make_bot, parse_bot_list, split_bot_list
-from kaladan.rules.actions import format_action
 from kaladan.rules.config import Config
 from kaladan.rules.errors import ConfigError
+from kaladan.rules.kinds import format_action
 from kaladan.rules.legal import legal_actions
 from kaladan.rules.observe import observe
 from kaladan.rules.state import GameState

@@ -13,7 +13,7 @@ import pytest
 
 from kaladan import i18n
 from kaladan.play import i18n as play_i18n
-from kaladan.rules.actions import KINDS
+from kaladan.rules.actions import Kind
 from kaladan.rules.config import OPTIONS, Config
 from kaladan.rules.state import Decision
 from kaladan.rules.units import UnitType
@@ -64,7 +64,7 @@ def test_the_terminal_resolves_every_key_it_uses() -> None:
     used |= {"pair_attacker", "pair_defender", "pair_tie", "pair_tie_scales"}
     used |= {f"to_{place}" for place in ("graveyard", "reserve", "trophies", "removed")}
     used |= {f"end_{end}" for end in ("last_crown", "final_round", "draw")}
-    used |= {f"act.{kind}" for kind in KINDS} | {"act.swapcard_plain", "act.extracard_plain",
+    used |= {f"act.{kind}" for kind in Kind} | {"act.swapcard_plain", "act.extracard_plain",
                                                   "act.end_plain"}
     used |= {f"decision.{d.label}" for d in Decision}
     default = Config()

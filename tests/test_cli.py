@@ -227,11 +227,9 @@ def test_team_record_replays(tmp_path: Path) -> None:
 # cost a tenth of the engine's import), so a short simulate imports none of those either.
 # Nor the modules only file output needs (pathlib, with urllib.parse and ipaddress; csv),
 # nor shutil (with zlib, bz2 and lzma), which argparse imported for the terminal's width.
-# Nor dataclasses (with inspect, ast and tokenize): the value classes on that path are
-# made by kaladan.rules.values, whose methods are not compiled with exec at import.
 _HEAVY = ("fastapi", "sqlalchemy", "rich", "numpy", "uvicorn")
 _ENGINE_AVOIDS = ("importlib.resources", "zipfile", "tempfile")
-_STARTUP_AVOIDS = ("pathlib", "shutil", "csv", "urllib", "dataclasses", "inspect")
+_STARTUP_AVOIDS = ("pathlib", "shutil", "csv", "urllib")
 
 
 @pytest.mark.parametrize(("argv", "avoided"), [

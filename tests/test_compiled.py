@@ -146,13 +146,14 @@ def test_compiled_and_pure_envs_give_the_same_episode(players: int, mode: str,
 
 SIMULATION = """
 import json, sys
+from dataclasses import replace
 from kaladan.rules.config import Config
 from kaladan.sim import seats
 from kaladan.sim.design import Design
 from kaladan.sim.runner import plan, play_spec
 specs = plan(Config(players=4), ["random", "greedy", "random", "random"], 6, 31,
              Design("rotate", "rotate"))
-specs[1] = specs[1].replace(extra_gold=(3, 0, 0, 5))  # a balance study's test ruleset
+specs[1] = replace(specs[1], extra_gold=(3, 0, 0, 5))  # a balance study's test ruleset
 games = [play_spec(spec).to_json() for spec in specs]
 print(json.dumps(games, sort_keys=True))
 print(seats.__file__)

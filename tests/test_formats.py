@@ -21,11 +21,12 @@ from kaladan.game import Game
 from kaladan.record import ReplayError, dumps, replay, to_record
 from kaladan.rules import actions as A
 from kaladan.rules import magic
-from kaladan.rules.actions import KINDS, Action, format_action, parse_action
+from kaladan.rules.actions import Action, Kind
 from kaladan.rules.apply import apply_unchecked
 from kaladan.rules.combat import attack_pool, defence_pool
 from kaladan.rules.config import Config
 from kaladan.rules.errors import FormatError
+from kaladan.rules.kinds import format_action, parse_action
 from kaladan.rules.legal import legal_actions
 from kaladan.rules.notation import position_from_json, position_to_json
 from kaladan.rules.setup import new_game
@@ -122,7 +123,7 @@ def test_every_legal_action_text_round_trips_in_random_games() -> None:
                 text = format_action(action, state)
                 assert parse_action(text, state) == action, (seed, text)
                 seen[action.kind] += 1
-    missing = set(KINDS) - set(seen)
+    missing = set(Kind) - set(seen)
     assert missing <= RARE_IN_RANDOM_GAMES, f"kinds never seen in random games: {sorted(missing)}"
     # Both text forms of the card trades occur: with names (starting_magic=choose) and without
     # (starting_magic=random, the card is drawn at random: R11.12-R11.14).

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from kaladan.game import Game
-from kaladan.rules.actions import KINDS
+from kaladan.rules.actions import Kind
 from kaladan.rules.config import Config
 from kaladan.rules.errors import KaladanError
 from kaladan.rules.notation import position_to_json
@@ -27,7 +27,7 @@ def garbage(rng: random.Random, legal: list[str]) -> str:
         words[rng.randrange(len(words))] = rng.choice(WORDS)
         return " ".join(words)
     if roll < 0.7:  # a real verb with random arguments
-        return " ".join([rng.choice(KINDS)] + [rng.choice(WORDS)
+        return " ".join([rng.choice(list(Kind)).value] + [rng.choice(WORDS)
                                                for _ in range(rng.randrange(5))])
     return "".join(rng.choice("abcdefT1C2 ,+-:") for _ in range(rng.randrange(12)))
 

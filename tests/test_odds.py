@@ -28,10 +28,10 @@ from kaladan.odds import (
     odds,
     odds_for_attack,
 )
-from kaladan.rules.actions import parse_action
 from kaladan.rules.apply import apply_unchecked
 from kaladan.rules.chance import Chance
 from kaladan.rules.combat import Modifiers, compare
+from kaladan.rules.kinds import parse_action
 from kaladan.rules.legal import legal_actions
 from kaladan.rules.state import Decision, GameState
 from kaladan.rules.units import (

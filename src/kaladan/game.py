@@ -12,11 +12,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .rules.actions import GIFT, Action, format_action, parse_action
+from .rules.actions import GIFT, Action
 from .rules.apply import apply
 from .rules.config import Config
 from .rules.errors import InvalidActionError
 from .rules.gamelog import Entry, visible
+from .rules.kinds import format_action, parse_action
 from .rules.legal import gifts, legal_actions
 from .rules.notation import position_from_json, position_to_json
 from .rules.observe import Observation, observe

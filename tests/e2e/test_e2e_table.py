@@ -22,10 +22,10 @@ from e2e_support import (
     wait_for_decision,
 )
 
-from kaladan.rules.gamelog import ScoreParts
+from kaladan.rules.gamelog import ScoreParts, entry_fields
 
 STATIC = Path(__file__).parents[2] / "src" / "kaladan" / "server" / "static"
-PARTS = [name for name, _ in ScoreParts.FIELDS]  # the rows of R22.1, as the log names them
+PARTS = [name for name, _ in entry_fields(ScoreParts)]  # the rows of R22.1, as the log names them
 
 
 def finished_game(server: str) -> str:

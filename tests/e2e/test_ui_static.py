@@ -11,10 +11,10 @@ from types import ModuleType
 from typing import Any
 
 from kaladan import i18n
-from kaladan.rules.actions import KINDS
+from kaladan.rules.actions import Kind
 from kaladan.rules.catalog import MAGIC_CARDS
 from kaladan.rules.config import OPTIONS, Config
-from kaladan.rules.gamelog import ENTRY_KINDS, ScoreParts
+from kaladan.rules.gamelog import ENTRY_KINDS, ScoreParts, entry_fields
 from kaladan.rules.state import Decision
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,8 +83,8 @@ def test_strings_exist_for_every_key_the_code_uses() -> None:
     assert len(used) > 50
     assert used - english == set()
     # Keys built at run time: one per action kind and per kind of pending decision.
-    assert {f"kind.{k}" for k in KINDS} <= english
-    assert {f"act.{k}" for k in KINDS} <= english
+    assert {f"kind.{k}" for k in Kind} <= english
+    assert {f"act.{k}" for k in Kind} <= english
     assert {f"decision.{d.label}" for d in Decision} <= english
     assert {f"card.usable_{c.usable_by}" for c in MAGIC_CARDS} <= english
     assert {f"card.window_{c.window}" for c in MAGIC_CARDS} <= english
@@ -92,7 +92,7 @@ def test_strings_exist_for_every_key_the_code_uses() -> None:
     assert {"battle.loser_attacker", "battle.loser_defender", "battle.loser_none"} <= english
     assert {"battle.none_declare", "battle.none_after"} <= english
     assert {f"battle.card_{state}" for state in ("revealed", "spent", "returned")} <= english
-    parts = [name for name, _ in ScoreParts.FIELDS]
+    parts = [name for name, _ in entry_fields(ScoreParts)]
     assert {f"end.{part}" for part in parts} <= english
 
 

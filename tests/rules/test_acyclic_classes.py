@@ -29,6 +29,7 @@ from kaladan.rules.apply import apply_unchecked
 from kaladan.rules.config import Config
 from kaladan.rules.legal import legal_actions
 from kaladan.rules.native import mypyc_attr
+from kaladan.rules.offer import offer
 from kaladan.rules.setup import new_game
 from kaladan.rules.state import GameState
 
@@ -97,6 +98,7 @@ def roots(state: GameState) -> Iterator[tuple[str, object]]:
     yield "event", state.event
     yield "chance", state.chance
     yield "tile_infos", state.tile_infos
+    yield "offer groups", offer(state).groups
 
 
 def random_games() -> Iterator[GameState]:

@@ -19,8 +19,8 @@ from __future__ import annotations
 import pytest
 
 from kaladan.game import Game
-from kaladan.rules.actions import format_action, parse_action
 from kaladan.rules.errors import IllegalActionError
+from kaladan.rules.kinds import format_action, parse_action
 from kaladan.rules.notation import position_to_json
 from kaladan.rules.state import Decision, Phase
 from kaladan.rules.units import LAURIELLE, SHIELD, SWORD

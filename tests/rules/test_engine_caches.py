@@ -14,9 +14,9 @@ import itertools
 import random
 
 from kaladan.rules import ops
-from kaladan.rules.actions import format_action
 from kaladan.rules.apply import apply_unchecked
 from kaladan.rules.config import Config
+from kaladan.rules.kinds import format_action
 from kaladan.rules.legal import legal_actions, tile_info_at
 from kaladan.rules.state import GameState, Phase
 from kaladan.rules.tiles import TileInfo

@@ -15,7 +15,7 @@ import pytest
 
 from kaladan.rules import actions as A
 from kaladan.rules.actionlist import ActionList
-from kaladan.rules.actions import Action
+from kaladan.rules.actions import Action, Kind
 from kaladan.rules.apply import apply_unchecked
 from kaladan.rules.config import Config
 from kaladan.rules.legal import _GENERATORS, legal_actions
@@ -230,12 +230,12 @@ def test_an_action_list_is_a_sequence_and_a_list_is_not_an_action_list() -> None
 def test_actions_compare_hash_sort_and_print_by_their_fields() -> None:
     """Action is a value: equal fields give equal, same-hash actions; repr pastes back."""
     move = Action(A.MOVE, 3, 4, (10, 12))
-    same = Action("move", tile=3, tile2=4, units=(10, 12))
+    same = Action(Kind("move"), tile=3, tile2=4, units=(10, 12))
     assert move == same and hash(move) == hash(same) and move != move.replace(tile2=5)
     assert move != ("move", 3, 4, (10, 12))  # not a tuple any more
     assert sorted([move.replace(tile=9), move]) == [move, move.replace(tile=9)]
-    assert eval(repr(move), {"Action": Action}) == move
-    assert repr(Action(A.PASS)) == "Action('pass')"
+    assert eval(repr(move), {"Action": Action, "Kind": Kind}) == move
+    assert repr(Action(A.PASS)) == "Action(Kind.PASS)"
 
 
 def test_membership_builds_only_the_blocks_that_may_hold_the_action() -> None:

@@ -728,7 +728,7 @@ def test_r3_1_options_are_fixed_before_setup_and_recorded() -> None:
     from kaladan.game import Game
     from kaladan.record import to_record
     from kaladan.rules.config import OPTIONS, Config
-    from kaladan.rules.values import FrozenInstanceError
+    from dataclasses import FrozenInstanceError
 
     config = Config(players=3, mountain_defence="drop_lowest", wolf_d12="attack_from_forest")
     with pytest.raises(FrozenInstanceError):

@@ -77,9 +77,10 @@ def test_kinds_that_random_games_miss_are_written_alike_too() -> None:
               "tuple[ScoreParts | None, ...]": (None, G.ScoreParts(1, 2, 3, 4, 5, 6)),
               "tuple[tuple[int, ...], ...]": ((1, 2), ())}
     for cls in G.ENTRY_KINDS.values():
-        entry = cls(**{name: sample[kind] for name, kind in cls.FIELDS})
+        entry = cls(**{name: sample[kind] for name, kind in G.entry_fields(cls)})
         assert entry_json(entry, 3, 1).text == encoded(entry, 3, 1), cls
-        none = {name: -1 if kind == "UnitCode" else sample[kind] for name, kind in cls.FIELDS}
+        none = {name: -1 if kind == "UnitCode" else sample[kind]
+                for name, kind in G.entry_fields(cls)}
         entry = cls(**none)
         assert entry_json(entry, 0, 0).text == encoded(entry, 0, 0), cls
 

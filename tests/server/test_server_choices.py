@@ -13,7 +13,8 @@ from fastapi.testclient import TestClient
 from live_support import live_game
 from server_support import auth, create, join_all, wait_for_humans
 
-from kaladan.rules.actions import Action, format_action, parse_action
+from kaladan.rules.actions import Action
+from kaladan.rules.kinds import format_action, parse_action
 from kaladan.rules.legal import legal_actions
 from kaladan.rules.state import Decision, GameState
 from kaladan.server import choices

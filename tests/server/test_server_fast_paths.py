@@ -20,7 +20,8 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from kaladan.odds import odds_for_attack
-from kaladan.rules.actions import ATTACK, format_action
+from kaladan.rules.actions import ATTACK
+from kaladan.rules.kinds import format_action
 from kaladan.server import create_app
 from kaladan.server.jsontext import dumps
 from kaladan.server.settings import ServerSettings

@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ..rules import magic
-from ..rules.actions import Action, format_action
+from ..rules.actions import Action
 from ..rules.chance import Chance
 from ..rules.config import Config
+from ..rules.kinds import format_action
 from ..rules.observe import Observation, observe
 from ..rules.state import Battle, GameState
 from ..rules.units import CROWN, REALM_INDEX, Seat, owner_of, type_of

@@ -19,26 +19,26 @@ relative to it), so ``decode(tokens(a)) == a``. Token sizes per configuration ar
 ``layout``; docs/env.md lists them for every player count and mode.
 
 ``Choice`` holds one pending decision's legal actions grouped by head: the head mask comes
-from the blocks of the engine's lazy ``ActionList`` without building each move (one head per
-pair of tiles), so a mask costs about what ``legal_actions`` costs.
+from the engine's groups of the decision (``rules/offer.py``), whose blocks of moves and
+swaps are never built for it (one head per pair of tiles), so a mask costs about what
+``legal_actions`` costs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, SupportsIndex, cast
+from typing import Any, SupportsIndex
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..rules import actions as A
-from ..rules import legal as L
-from ..rules.actionlist import ActionList
-from ..rules.actions import Action
+from ..rules.actions import Action, Kind
 from ..rules.catalog import MAGIC_CARD_BY_ID
 from ..rules.config import Config
 from ..rules.errors import InvalidActionError
+from ..rules.offer import Group, group_actions, grouped
 from ..rules.state import GameState
 from ..rules.units import (
     OWNER_SHIFT,
@@ -86,7 +86,7 @@ _HEAD_SHAPE = {
 
 # Kinds whose head is followed by more tokens, and what follows: "us" a unit list closed by
 # DONE, "u" exactly one unit, "num" a number, "split" SEAT + number per share.
-COMPOUND: dict[str, tuple[str, ...]] = {
+COMPOUND: dict[Kind, tuple[str, ...]] = {
     A.MOVE: ("us",), A.RELOCATE: ("us",), A.DEPLOY: ("us",), A.SAVE: ("us",),
     A.SWAP: ("us", "us2"), A.HARMONY: ("us", "us2"), A.KILL: ("u",), A.GIFT: ("num",),
     A.SPLIT: ("split",),
@@ -170,9 +170,9 @@ class ActionEncoder:
         self.seat_base = self.base["seat"]
         self.plus10 = self.base["plus10"]
         self.digit_base = self.base["digit"]
-        self._heads: list[tuple[str, int]] = []  # index -> (kind, offset) for heads
+        self._heads: list[tuple[Kind, int]] = []  # index -> (kind, offset) for heads
         for seg in self.layout[: self.layout.index(self._segment("unit"))]:
-            self._heads += [(seg.name, i) for i in range(seg.count)]
+            self._heads += [(Kind(seg.name), i) for i in range(seg.count)]
         self.head_count = len(self._heads)
 
     def _segment(self, name: str) -> Segment:
@@ -404,54 +404,27 @@ class Choice:
         self.state = state
         self.seat = state.pending.seat
         self.legal = legal
-        # head token -> the action (atomic heads) or a list of ActionList part indices /
-        # actions that may carry it (compound heads), filled lazily.
+        # head token -> the action (atomic heads, None: made from the token when chosen),
+        # and for compound heads the groups of actions that start with it.
         heads: dict[int, Action | None] = {}
-        groups: dict[int, list[int | Action]] = {}
-        if isinstance(legal, ActionList):
-            # cast: the native class, not a Sequence narrowed to it (rules/legal.py, with_gifts)
-            for i, part in enumerate(cast("ActionList", legal).parts):
-                if isinstance(part, list):
-                    self._add(part, heads, groups)
-                elif isinstance(part, (L.MoveBlock, L.SingleMoveBlock, L.SwapBlock)):
-                    src, dst = part.tile, part.tile2
-                    base = encoder.base[A.SWAP if isinstance(part, L.SwapBlock) else A.MOVE]
-                    h = base + src * 6 + encoder._slot[src][dst]
-                    heads[h] = None
-                    groups.setdefault(h, []).append(i)
-                elif isinstance(part, L.CardBlock):
-                    takes = ([_CARD_INDEX[c] for c in part.pool] if part.choose
-                             else [len(CARDS)])
-                    row = len(CARDS) + 1
-                    base = encoder.base[A.SWAPCARD]
-                    for give in part.gives:
-                        start = base + _CARD_INDEX[give] * row
-                        for take in takes:
-                            heads[start + take] = None  # atomic, built on demand
-                    if part.extra:
-                        base = encoder.base[A.EXTRACARD]
-                        for take in takes:
-                            heads[base + take] = None
-                    base = encoder.base[A.BUYCARD]
-                    for card in part.buyable:
-                        heads[base + _CARD_INDEX[card]] = None
-                elif isinstance(part, L.BuyBlock):
-                    base = encoder.base[A.BUY]
-                    tiles = part.tiles
-                    for c in part.units:  # atomic heads, built on demand
-                        row = base + unit_kind(c) * encoder.tiles
-                        for t in tiles:
-                            heads[row + t] = None
-                elif isinstance(part, L.UpgradeBlock):
-                    upgrade, fortify = encoder.base[A.UPGRADE], encoder.base[A.FORTIFY]
-                    for t, c in zip(part.tiles, part.units, strict=True):
-                        # atomic heads, built on demand; -1: the castle on t (R11.11)
-                        h = fortify + t if c < 0 else upgrade + unit_kind(c) * encoder.tiles + t
-                        heads[h] = None
-                else:
-                    self._add(legal.part(i), heads, groups)
-        else:
-            self._add(legal, heads, groups)
+        groups: dict[int, list[Group]] = {}
+        base_move, base_swap = encoder.base[A.MOVE], encoder.base[A.SWAP]
+        slot = encoder._slot
+        for group in grouped(legal, state.pending.kind):
+            action = group.action
+            if action is None:  # a block of moves or swaps: one head for the pair of tiles
+                src = group.tile
+                h = ((base_swap if group.kind is A.SWAP else base_move) + src * 6
+                     + slot[src][group.tile2])
+                heads[h] = None
+                groups.setdefault(h, []).append(group)
+                continue
+            h = encoder.head(action, self.seat)
+            if action.kind in COMPOUND:
+                heads[h] = None
+                groups.setdefault(h, []).append(group)
+            else:
+                heads[h] = action
         self.heads = heads
         self._groups = groups
         self.prefix: list[int] = []
@@ -470,19 +443,6 @@ class Choice:
         if dtype is np.int8 or dtype is np.bool_:
             return np.frombuffer(ones, dtype=dtype)
         return np.frombuffer(ones, dtype=np.int8).astype(dtype)
-
-    def _add(self, actions: Sequence[Action], heads: dict[int, Action | None],
-             groups: dict[int, list[int | Action]]) -> None:
-        """Put built actions under their heads: an atomic head maps to its action, a
-        compound one to the list of actions that start with it."""
-        encoder, seat = self.encoder, self.seat
-        for action in actions:
-            h = encoder.head(action, seat)
-            if action.kind in COMPOUND:
-                heads[h] = None
-                groups.setdefault(h, []).append(action)
-            else:
-                heads[h] = action
 
     def legal_tokens(self) -> list[int]:
         """The tokens the deciding seat may give next."""
@@ -526,13 +486,8 @@ class Choice:
 
     def _group_actions(self, head: int) -> list[Action]:
         out: list[Action] = []
-        legal = self.legal
-        for item in self._groups[head]:
-            if isinstance(item, int):
-                assert isinstance(legal, ActionList)
-                out += cast("ActionList", legal).part(item)
-            else:
-                out.append(item)
+        for group in self._groups[head]:
+            out += group_actions(self.legal, group)
         return out
 
     def partial(self) -> tuple[Action | None, int]:

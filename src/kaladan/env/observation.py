@@ -22,7 +22,7 @@ from typing import Any, Final
 import numpy as np
 from numpy.typing import NDArray
 
-from ..rules.actions import KINDS, Action
+from ..rules.actions import Action, Kind
 from ..rules.catalog import END_GAME_CARDS, EVENT_CARDS, MAGIC_CARD_BY_ID
 from ..rules.config import MODES, Config
 from ..rules.state import BattleStep, Decision, GameState, Phase
@@ -41,7 +41,7 @@ _END_IDS: Final = tuple(c.id for c in END_GAME_CARDS)
 _DRAWN_IDS: Final = _EVENT_IDS + _END_IDS  # what ``last_event`` may be
 _EVENT_INDEX: Final = {c: i for i, c in enumerate(_EVENT_IDS)}
 _DRAWN_INDEX: Final = {c: i for i, c in enumerate(_DRAWN_IDS)}
-_KIND_INDEX: Final = {k: i for i, k in enumerate(KINDS)}
+_KIND_INDEX: Final = {k: i for i, k in enumerate(Kind)}
 _REALM_INDEX: Final = {r: i for i, r in enumerate(REALMS)}
 _STEPS: Final = tuple(BattleStep)
 _STEP_INDEX: Final = {s: i for i, s in enumerate(_STEPS)}
@@ -155,8 +155,8 @@ class ObservationEncoder:
         self._phase = lay.add("phase", len(Phase), "phase one-hot ("
                               + ", ".join(p.label for p in Phase) + ")")
         self._partial = lay.add("partial", 1, "1 when a compound action is being composed")
-        self._p_kind = lay.add("partial_kind", len(KINDS), "its kind, one-hot over"
-                               " actions.KINDS")
+        self._p_kind = lay.add("partial_kind", len(Kind), "its kind, one-hot over"
+                               " actions.Kind")
         self._p_tile = lay.add("partial_tile", t_count, "its tile, one-hot")
         self._p_tile2 = lay.add("partial_tile2", t_count, "its second tile, one-hot")
         self._p_card = lay.add("partial_card", _CARDS, "its name as a magic card, one-hot")

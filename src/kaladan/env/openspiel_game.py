@@ -33,8 +33,8 @@ import pyspiel  # type: ignore[import-not-found, unused-ignore]  # no stubs
 from numpy.typing import NDArray
 
 from ..bots.base import SeatView
-from ..rules.actions import format_action
 from ..rules.errors import KaladanError
+from ..rules.kinds import format_action
 from ..rules.state import GameState
 from .core import MAX_DECISIONS, EnvCore, make_config
 from .encoding import COMPOUND

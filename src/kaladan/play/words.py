@@ -11,18 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from ..rules import logtext
-from ..rules.actions import (
-    BUY,
-    BUYCARD,
-    EXTRACARD,
-    FORTIFY,
-    SWAPCARD,
-    UPGRADE,
-    Action,
-)
+from ..rules import logtext, offer
+from ..rules.actions import Action
 from ..rules.logtext import seat_name
-from ..rules.state import Decision, GameState
+from ..rules.state import GameState
 from ..rules.units import (
     ARCHER,
     CASTLE_UPGRADE_COST,
@@ -40,7 +32,6 @@ from ..rules.units import (
     UPGRADE_COST,
     UnitCode,
     owner_of,
-    type_of,
 )
 from . import i18n
 
@@ -50,20 +41,11 @@ from . import i18n
 # Phases whose "end" (Free Spawn, Purchase) or "pass" (Action, Reinforcement) closes them.
 _PHASE_KEYS: Final = {"spawn": "spawn", "purchase": "purchase", "action": "action",
                       "reinforce": "reinforce"}
-_PURCHASES: Final = frozenset({BUY, UPGRADE, FORTIFY, SWAPCARD, EXTRACARD, BUYCARD})
 
 
 def price(action: Action, state: GameState) -> int:
-    """The gold ``action`` costs now (R11.2): purchases in the Purchase phase; everything
-    else, an event's free upgrade included (R7.9), costs nothing."""
-    if action.kind not in _PURCHASES or state.pending.kind != Decision.PURCHASE:
-        return 0
-    if action.kind == BUY:
-        return PLACE_COST[type_of(action.units[0])]
-    if action.kind == UPGRADE:
-        return UPGRADE_COST[type_of(action.units[0])]
-    return {FORTIFY: CASTLE_UPGRADE_COST, SWAPCARD: SWAP_CARD_COST,
-            EXTRACARD: EXTRA_CARD_COST, BUYCARD: ELIMINATED_CARD_COST}[action.kind]
+    """The gold ``action`` costs now, as the engine's offer says (R11.1)."""
+    return offer.price(action, state.pending.kind)
 
 
 def gold_text(n: int, lang: str) -> str:
@@ -125,7 +107,7 @@ def describe(action: Action, state: GameState, lang: str, chance: str = "") -> s
         values["t"] = names[action.tile]
     if action.tile2 >= 0:
         values["t2"] = names[action.tile2]
-    key = kind
+    key: str = kind
     if kind == "realm":
         values["n"] = i18n.realm_name(lang, REALMS.index(action.name))
     elif action.name:

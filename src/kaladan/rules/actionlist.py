@@ -7,8 +7,9 @@ action, not every action, which is what keeps random playouts fast. Behaves like
 ``len``, indexing, iteration, ``in`` and ``==`` with any sequence.
 
 A block is a ``Block``: ``build()`` returns its actions in order and ``get(j)`` makes just the
-j-th of them. The kinds of block are in ``legal``; tests check that ``get`` and ``build``
-always agree.
+j-th of them; ``shape()`` describes a block of moves or swaps without building it (what
+``offer.Group`` carries). The kinds of block are private to ``legal``; tests check that
+``get``, ``build`` and ``shape`` always agree.
 """
 
 from __future__ import annotations
@@ -16,8 +17,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import final, overload
 
-from .actions import Action
+from .actions import Action, Kind
 from .native import mypyc_attr
+from .units import UnitCode
+
+# A block of moves or swaps, described: its kind, the two tiles, the units of each tile that
+# its actions choose from and the sizes of the sets taken from each (low, high, low2, high2).
+Shape = tuple[Kind, int, int, tuple[UnitCode, ...], tuple[UnitCode, ...], int, int, int, int]
 
 
 @mypyc_attr(acyclic=True)
@@ -39,9 +45,14 @@ class Block:
         a membership test builds only the blocks that may hold it."""
         return True
 
-    def kind(self) -> str:
-        """The kind of every action of the block, or ``""`` when they may differ."""
-        return ""
+    def kind(self) -> Kind | None:
+        """The kind of every action of the block, or None when they may differ."""
+        return None
+
+    def shape(self) -> Shape | None:
+        """For a block of moves or swaps, what it holds (``offer.Group`` says how to read
+        it); None for a block whose actions are listed one by one."""
+        return None
 
 
 @final
@@ -132,6 +143,19 @@ class ActionList:
             return part[offset]
         return part.get(offset)
 
+    def between(self, start: int, stop: int) -> list[Action]:
+        """The actions ``start``..``stop - 1``, building only the parts they lie in."""
+        out: list[Action] = []
+        starts = self.starts
+        for i in range(len(self.parts)):
+            first = starts[i]
+            end = starts[i + 1] if i + 1 < len(starts) else self.size
+            if end <= start or first >= stop:
+                continue
+            part = self.part(i)
+            out += part[max(start - first, 0):min(stop, end) - first]
+        return out
+
     def as_list(self) -> list[Action]:
         if self._all is None:
             out: list[Action] = []
@@ -154,33 +178,33 @@ class ActionList:
     def count(self, value: object) -> int:
         return self.as_list().count(value)  # type: ignore[arg-type]
 
-    def kinds(self) -> set[str]:
+    def kinds(self) -> set[Kind]:
         """The kinds of action in the list, building only the blocks of mixed kinds (a bot
         that looks for attacks need not build the hundreds of moves and swaps)."""
         if self._all is not None:
             return {a.kind for a in self._all}
-        out: set[str] = set()
+        out: set[Kind] = set()
         for i in range(len(self.parts)):
             part = self.parts[i]
-            kind = "" if isinstance(part, list) else part.kind()
-            if kind:
+            kind = None if isinstance(part, list) else part.kind()
+            if kind is not None:
                 out.add(kind)  # a block is added only when it has actions
             else:
                 for action in self.part(i):
                     out.add(action.kind)
         return out
 
-    def of_kind(self, kind: str) -> Iterator[Action]:
+    def of_kind(self, kind: Kind) -> Iterator[Action]:
         """The actions of ``kind`` in list order, building a block only when reached and only
         if it may hold that kind."""
         for i in range(len(self.parts)):
             part = self.parts[i]
             if not isinstance(part, list):
                 block_kind = part.kind()
-                if block_kind and block_kind != kind:
+                if block_kind is not None and block_kind is not kind:
                     continue
             for action in self.part(i):
-                if action.kind == kind:
+                if action.kind is kind:
                     yield action
 
     def __contains__(self, action: object) -> bool:

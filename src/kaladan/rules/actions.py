@@ -1,144 +1,145 @@
-"""Actions: small immutable values with one canonical text form.
+"""Actions: small immutable values, one ``Kind`` each.
 
-Tiles are world indices, units are unit codes (``units.py``), so an action's text needs the
-world for tile names and the acting seat for unit tokens: ``format_action`` and
-``parse_action`` take the state. ``parse_action(format_action(a)) == a`` for every action.
-
-Text forms (tiles as T1.., C1..; units as ``sword``, ``archer+``, ``special:kimbria``)::
-
-    realm kimbria          card KHA-1           castle C2            start sword
-    gold                   place sword T3       upgrade sword T3     lose sword T3
-    return general 2       spawn archer C1      move T1 T2 sword,archer+
-    swap T1 T2 sword archer,shield              attack T4 T5         pass
-    magic KHA-5            nomagic              casualty shield      leave sword
-    buy catapult T2        fortify C1           swapcard KHA-1 KHA-3 swapcard KHA-1
-    extracard KHA-2        extracard            buycard NAN-4        end
-    volley T1 T3           kill sword T4        save crown,sword+    deploy T3 sword,archer
-    relocate T1 T6 sword   evade T5             harmony T1 T2 sword,archer -
-    gift 2 3               split 0:2,2:1
-
-In ``kill`` the unit belongs to the player on the named tile; in ``harmony`` the first list
-moves from the first tile to the second and the second list back, ``-`` for none.
+An action's kind says what it does; its other fields say with what: tiles are world
+indices, units are unit codes (``units.py``), names are realm or card ids. Each kind uses
+only some of the fields (``kinds.py`` says which, with the kind's text form, the decisions
+that accept it and what performing it does); the others keep their defaults, so equal
+actions compare equal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final, Protocol, final
+from dataclasses import FrozenInstanceError
+from enum import StrEnum
+from typing import Final, final
 
-from .errors import InvalidActionError
 from .native import mypyc_attr
-from .units import REALM_INDEX, Seat, UnitCode, owner_of, parse_unit_token, unit_token
-from .world import World
-
-# Action kinds (the first word of the text form).
-REALM: Final = "realm"
-CARD: Final = "card"
-CASTLE: Final = "castle"
-START: Final = "start"
-GOLD: Final = "gold"
-PLACE: Final = "place"
-UPGRADE: Final = "upgrade"
-LOSE: Final = "lose"
-RETURN: Final = "return"
-SPAWN: Final = "spawn"
-MOVE: Final = "move"
-SWAP: Final = "swap"
-ATTACK: Final = "attack"
-PASS: Final = "pass"
-MAGIC: Final = "magic"
-NOMAGIC: Final = "nomagic"
-CASUALTY: Final = "casualty"
-LEAVE: Final = "leave"
-BUY: Final = "buy"
-FORTIFY: Final = "fortify"
-SWAPCARD: Final = "swapcard"
-EXTRACARD: Final = "extracard"
-BUYCARD: Final = "buycard"
-END: Final = "end"
-VOLLEY: Final = "volley"  # LAU-1: attack a tile at distance 2
-KILL: Final = "kill"  # a card kills an enemy unit (R20.10)
-SAVE: Final = "save"  # a card saves units killed in this battle (R20.11)
-DEPLOY: Final = "deploy"  # a card places units from the reserve (R20.12)
-RELOCATE: Final = "relocate"  # ZHO-5: move between tiles that are not adjacent
-EVADE: Final = "evade"  # ZHO-2: the defender's units leave the defended tile (R20.9)
-HARMONY: Final = "harmony"  # KHA-2: redistribute units between two adjacent tiles
-GIFT: Final = "gift"  # R23.11: give gold to an ally (number = the ally, amount = the gold)
-SPLIT: Final = "split"  # R23.22: how a side's hits are shared among allies (shares)
-
-KINDS: Final = (
-    REALM, CARD, CASTLE, START, GOLD, PLACE, UPGRADE, LOSE, RETURN, SPAWN, MOVE, SWAP, ATTACK,
-    PASS, MAGIC, NOMAGIC, CASUALTY, LEAVE, BUY, FORTIFY, SWAPCARD, EXTRACARD, BUYCARD, END,
-    VOLLEY, KILL, SAVE, DEPLOY, RELOCATE, EVADE, HARMONY, GIFT, SPLIT,
-)
-CARD_CHOICE_KINDS: Final = (KILL, SAVE, DEPLOY, RELOCATE, EVADE, HARMONY)
+from .units import Seat, UnitCode
 
 
-class Decider(Protocol):
-    """Who decides now (``state.Pending``): all an action's text needs of the decision."""
+class Kind(StrEnum):
+    """What an action does; the value is the first word of its text form (``kinds.py``)."""
 
-    @property
-    def seat(self) -> Seat: ...
+    REALM = "realm"  # R5.5 choose a realm
+    CARD = "card"  # R5.7 choose a starting magic card
+    CASTLE = "castle"  # R5.8 choose a castle spot
+    START = "start"  # R5.9 choose a starting basic unit
+    GOLD = "gold"  # section 7: take the event card's gold
+    PLACE = "place"  # R7.8 an event places a unit
+    UPGRADE = "upgrade"  # R11.8 buy an upgrade; R7.9 a free one
+    LOSE = "lose"  # R7.12 an event takes a unit
+    RETURN = "return"  # R7.14 a fallen unit comes back
+    SPAWN = "spawn"  # R8.1 a free basic unit on a castle
+    MOVE = "move"  # R10.2 / R12.1
+    SWAP = "swap"  # R10.6 / R12.1
+    ATTACK = "attack"  # R10.9
+    PASS = "pass"  # R6.3 the phase is over
+    MAGIC = "magic"  # R16.5 declare a magic card
+    NOMAGIC = "nomagic"  # R16.5 declare none
+    CASUALTY = "casualty"  # R16.22 a unit that dies
+    LEAVE = "leave"  # R17.6 a unit that stays behind
+    BUY = "buy"  # R11.2 a unit from the reserve
+    FORTIFY = "fortify"  # R11.11 upgrade a castle
+    SWAPCARD = "swapcard"  # R11.12 trade a card
+    EXTRACARD = "extracard"  # R11.14 an extra card
+    BUYCARD = "buycard"  # R18.6 an eliminated player's card
+    END = "end"  # R6.3 the Free Spawn or Purchase phase is over
+    VOLLEY = "volley"  # LAU-1: attack a tile at distance 2
+    KILL = "kill"  # R20.10 a card kills an enemy unit
+    SAVE = "save"  # R20.11 a card saves units killed in this battle
+    DEPLOY = "deploy"  # R20.12 a card places units from the reserve
+    RELOCATE = "relocate"  # ZHO-5: move between tiles that are not adjacent
+    EVADE = "evade"  # ZHO-2 / R20.9: the defender's units leave the defended tile
+    HARMONY = "harmony"  # KHA-2: redistribute units between two adjacent tiles
+    GIFT = "gift"  # R23.11 give gold to an ally
+    SPLIT = "split"  # R23.22 share a side's hits among allies
 
 
-class Position(Protocol):
-    """What the text of an action depends on (a ``GameState`` is one): the world's tile names,
-    the deciding seat (units are written as its own, others' with their seat), the units on
-    the board (``kill`` names the unit of the tile's player) and every seat's realm."""
+# The kinds as module constants: the engine's hot paths read these (a ``Final`` global is a
+# static to the compiler, where ``Kind.MOVE`` looks the member up in the class's dictionary).
+REALM: Final = Kind.REALM
+CARD: Final = Kind.CARD
+CASTLE: Final = Kind.CASTLE
+START: Final = Kind.START
+GOLD: Final = Kind.GOLD
+PLACE: Final = Kind.PLACE
+UPGRADE: Final = Kind.UPGRADE
+LOSE: Final = Kind.LOSE
+RETURN: Final = Kind.RETURN
+SPAWN: Final = Kind.SPAWN
+MOVE: Final = Kind.MOVE
+SWAP: Final = Kind.SWAP
+ATTACK: Final = Kind.ATTACK
+PASS: Final = Kind.PASS
+MAGIC: Final = Kind.MAGIC
+NOMAGIC: Final = Kind.NOMAGIC
+CASUALTY: Final = Kind.CASUALTY
+LEAVE: Final = Kind.LEAVE
+BUY: Final = Kind.BUY
+FORTIFY: Final = Kind.FORTIFY
+SWAPCARD: Final = Kind.SWAPCARD
+EXTRACARD: Final = Kind.EXTRACARD
+BUYCARD: Final = Kind.BUYCARD
+END: Final = Kind.END
+VOLLEY: Final = Kind.VOLLEY
+KILL: Final = Kind.KILL
+SAVE: Final = Kind.SAVE
+DEPLOY: Final = Kind.DEPLOY
+RELOCATE: Final = Kind.RELOCATE
+EVADE: Final = Kind.EVADE
+HARMONY: Final = Kind.HARMONY
+GIFT: Final = Kind.GIFT
+SPLIT: Final = Kind.SPLIT
 
-    @property
-    def world(self) -> World: ...
+# The choices a magic card's effect asks of its holder (Decision.CARD, section 26).
+CARD_CHOICE_KINDS: Final = frozenset({KILL, SAVE, DEPLOY, RELOCATE, EVADE, HARMONY})
 
-    @property
-    def pending(self) -> Decider: ...
-
-    @property
-    def board(self) -> Sequence[tuple[UnitCode, ...]]: ...
-
-    @property
-    def realm(self) -> Sequence[int]: ...
-
-    @property
-    def n(self) -> int: ...
+FIELD_NAMES: Final = ("kind", "tile", "tile2", "units", "units2", "name", "name2", "number",
+                      "amount", "shares")
+_DEFAULTS: Final[tuple[object, ...]] = (-1, -1, (), (), "", "", -1, 0, ())
 
 
 @final
 @mypyc_attr(acyclic=True, free_list_len=1)
 class Action:
     """One decision. Each field has one meaning; fields a kind does not use keep their
-    defaults, so equal actions compare equal. Immutable by convention: a value compares,
-    hashes and sorts by its fields (a native class when compiled, docs/compiled.md)."""
+    defaults. A value: it compares, hashes and sorts by its fields and cannot be changed
+    (the engine shares instances between games, ``legal._attack``).
 
-    __slots__ = ("kind", "tile", "tile2", "units", "units2", "name", "name2", "number",
-                 "amount", "shares")
+    A native class when compiled (docs/compiled.md): one is made at almost every decision,
+    which a dataclass's interpreted ``__init__`` would make forty times dearer. Compiled,
+    the ``Final`` fields are read-only; ``__setattr__`` refuses every assignment after
+    ``__init__`` in pure Python as well."""
 
-    kind: str
-    tile: int  # a tile (world index): the first one an action names
-    tile2: int  # the second tile
-    units: tuple[UnitCode, ...]  # the units the action names (from ``tile``)
-    units2: tuple[UnitCode, ...]  # the second set of units (from ``tile2``)
-    name: str  # a realm or a card id
-    name2: str  # the card taken in a swap (R11.12)
-    number: int  # a seat: a graveyard's owner (``return``), the ally given gold (``gift``)
-    amount: int  # gold (``gift``)
-    shares: tuple[tuple[Seat, int], ...]  # (seat, hits) per ally (``split``, R23.22)
+    __slots__ = FIELD_NAMES
 
-    def __init__(self, kind: str, tile: int = -1, tile2: int = -1,
+    def __init__(self, kind: Kind, tile: int = -1, tile2: int = -1,
                  units: tuple[UnitCode, ...] = (), units2: tuple[UnitCode, ...] = (),
                  name: str = "", name2: str = "", number: int = -1, amount: int = 0,
                  shares: tuple[tuple[Seat, int], ...] = ()) -> None:
-        self.kind = kind
-        self.tile = tile
-        self.tile2 = tile2
-        self.units = units
-        self.units2 = units2
-        self.name = name
-        self.name2 = name2
-        self.number = number
-        self.amount = amount
-        self.shares = shares
+        self.kind: Final = kind
+        self.tile: Final = tile  # a tile (world index): the first one an action names
+        self.tile2: Final = tile2  # the second tile
+        self.units: Final = units  # the units the action names (from ``tile``)
+        self.units2: Final = units2  # the second set of units (from ``tile2``)
+        self.name: Final = name  # a realm or a card id
+        self.name2: Final = name2  # the card taken in a swap (R11.12)
+        # A seat: a graveyard's owner (``return``), the ally given gold (``gift``).
+        self.number: Final = number
+        self.amount: Final = amount  # gold (``gift``)
+        self.shares: Final = shares  # (seat, hits) per ally (``split``, R23.22)
 
-    def fields(self) -> tuple[str, int, int, tuple[UnitCode, ...], tuple[UnitCode, ...], str,
+    def __setattr__(self, name: str, value: object) -> None:
+        # Compiled, stores in __init__ bypass this and the fields are read-only anyway; in
+        # pure Python __init__'s stores come here while the slot is still empty.
+        if hasattr(self, name):
+            raise FrozenInstanceError(f"cannot assign to field {name!r} of an Action")
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r} of an Action")
+
+    def fields(self) -> tuple[Kind, int, int, tuple[UnitCode, ...], tuple[UnitCode, ...], str,
                               str, int, int, tuple[tuple[Seat, int], ...]]:
         """Every field, in declaration order (what equality, hashing and ordering use)."""
         return (self.kind, self.tile, self.tile2, self.units, self.units2, self.name,
@@ -147,7 +148,7 @@ class Action:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Action):
             return NotImplemented
-        return (self.kind == other.kind and self.tile == other.tile
+        return (self.kind is other.kind and self.tile == other.tile
                 and self.tile2 == other.tile2 and self.units == other.units
                 and self.units2 == other.units2 and self.name == other.name
                 and self.name2 == other.name2 and self.number == other.number
@@ -168,9 +169,9 @@ class Action:
         return Action, self.fields()
 
     def __repr__(self) -> str:
-        """``Action('move', tile=3, tile2=4, units=(10,))``: pastes back into a test."""
-        args = [repr(self.kind)]
-        for name, value, default in zip(_FIELD_NAMES[1:], self.fields()[1:], _DEFAULTS,
+        """``Action(Kind.MOVE, tile=3, tile2=4, units=(10,))``: pastes back into a test."""
+        args = [f"Kind.{self.kind.name}"]
+        for name, value, default in zip(FIELD_NAMES[1:], self.fields()[1:], _DEFAULTS,
                                         strict=True):
             if value != default:
                 args.append(f"{name}={value!r}")
@@ -189,163 +190,10 @@ class Action:
                       self.shares if shares is None else shares)
 
 
-_FIELD_NAMES: Final = ("kind", "tile", "tile2", "units", "units2", "name", "name2", "number",
-                       "amount", "shares")
-_DEFAULTS: Final[tuple[object, ...]] = (-1, -1, (), (), "", "", -1, 0, ())
-
-
-# Shape of each kind's text: the argument slots in order.
-#   n = name, n2 = name2 (optional), t = tile, t2 = tile2, u = one unit, us = unit list,
-#   us2 = second unit list, k = number (a seat)
-_SHAPES: dict[str, tuple[str, ...]] = {
-    REALM: ("n",), CARD: ("n",), CASTLE: ("t",), START: ("u",), GOLD: (), PLACE: ("u", "t"),
-    UPGRADE: ("u", "t"), LOSE: ("u", "t"), RETURN: ("u", "k"), SPAWN: ("u", "t"),
-    MOVE: ("t", "t2", "us"), SWAP: ("t", "t2", "us", "us2"), ATTACK: ("t", "t2"), PASS: (),
-    MAGIC: ("n",), NOMAGIC: (), CASUALTY: ("u",), LEAVE: ("u",), BUY: ("u", "t"),
-    FORTIFY: ("t",), SWAPCARD: ("n", "n2?"), EXTRACARD: ("n?",), BUYCARD: ("n",), END: (),
-    VOLLEY: ("t", "t2"), KILL: ("u", "t"), SAVE: ("us",), DEPLOY: ("t", "us"),
-    RELOCATE: ("t", "t2", "us"), EVADE: ("t",), HARMONY: ("t", "t2", "us-", "us2-"),
-    GIFT: ("k", "amt"), SPLIT: ("split",),
-}
-
-
-def _token(c: UnitCode, seat: int) -> str:
-    """A unit's token; another player's unit (an ally's, R23.26) carries its seat: ``1/sword``.
-    In ``kill`` ``seat`` is the first player on the named tile, so a free-for-all target needs
-    no seat."""
-    if owner_of(c) == seat:
-        return unit_token(c)
-    return f"{owner_of(c)}/{unit_token(c)}"
-
-
-def format_action(action: Action, state: Position) -> str:
-    """The canonical text of ``action``."""
-    names = state.world.names
-    seat = state.pending.seat
-    if action.kind == KILL and state.board[action.tile]:
-        seat = owner_of(state.board[action.tile][0])
-    words = [action.kind]
-    for slot in _SHAPES[action.kind]:
-        if slot == "n":
-            words.append(action.name)
-        elif slot == "n?":
-            if action.name:
-                words.append(action.name)
-        elif slot == "n2?":
-            if action.name2:
-                words.append(action.name2)
-        elif slot == "t":
-            words.append(names[action.tile])
-        elif slot == "t2":
-            words.append(names[action.tile2])
-        elif slot == "u":
-            words.append(_token(action.units[0], seat))
-        elif slot in ("us", "us-"):
-            words.append(",".join(_token(c, seat) for c in action.units) or "-")
-        elif slot in ("us2", "us2-"):
-            words.append(",".join(_token(c, seat) for c in action.units2) or "-")
-        elif slot == "k":
-            words.append(str(action.number))
-        elif slot == "amt":
-            words.append(str(action.amount))
-        elif slot == "split":
-            words.append(",".join(f"{seat}:{hits}" for seat, hits in action.shares))
-    return " ".join(words)
-
-
-def parse_action(text: str, state: Position) -> Action:
-    """Parse an action's text for the seat whose decision is pending.
-
-    Raises InvalidActionError for malformed text; legality is checked by ``apply``.
-    """
-    if not isinstance(text, str):
-        raise InvalidActionError(f"an action must be text, not {type(text).__name__}")
-    words = text.split()
-    if not words:
-        raise InvalidActionError("empty action text")
-    kind = words[0].lower()
-    if kind not in _SHAPES:
-        raise InvalidActionError(f"unknown action {words[0]!r} in {text!r}: expected one of "
-                                 f"{', '.join(KINDS)}")
-    shape = _SHAPES[kind]
-    required = [s for s in shape if not s.endswith("?")]
-    args = words[1:]
-    if not len(required) <= len(args) <= len(shape):
-        expected = " ".join(f"<{s}>" for s in shape)
-        raise InvalidActionError(f"malformed action {text!r}: expected '{kind} {expected}'")
-    seat = state.pending.seat
-    realm = state.realm[seat] if seat >= 0 else -1
-    fields: dict[str, object] = {}
-    if kind == KILL:  # the unit is an enemy's: the one on the named tile
-        tile = state.world.index(args[1])
-        units = state.board[tile]
-        if not units:
-            raise InvalidActionError(f"malformed action {text!r}: {args[1]} is empty")
-        seat = owner_of(units[0])
-        realm = state.realm[seat]
-    for slot, word in zip(shape, args, strict=False):
-        if slot in ("n", "n?"):
-            fields["name"] = word.lower() if kind == REALM else word.upper()
-        elif slot == "n2?":
-            fields["name2"] = word.upper()
-        elif slot == "t":
-            fields["tile"] = state.world.index(word)
-        elif slot == "t2":
-            fields["tile2"] = state.world.index(word)
-        elif slot == "u":
-            fields["units"] = (_parse_token(word, seat, realm, state),)
-        elif slot in ("us", "us2", "us-", "us2-"):
-            optional = slot.endswith("-")
-            if optional and word == "-":
-                units = ()
-            else:
-                units = tuple(sorted(_parse_token(w, seat, realm, state)
-                                     for w in word.split(",") if w))
-            if not units and not optional:
-                raise InvalidActionError(f"malformed action {text!r}: empty unit list")
-            fields["units" if slot.startswith("us") and not slot.startswith("us2")
-                   else "units2"] = units
-        elif slot == "k":
-            if not _is_number(word):
-                raise InvalidActionError(f"malformed action {text!r}: {word!r} is not a seat")
-            fields["number"] = int(word)
-        elif slot == "amt":
-            if not _is_number(word) or int(word) < 1:
-                raise InvalidActionError(f"malformed action {text!r}: {word!r} is not an "
-                                         "amount of gold")
-            fields["amount"] = int(word)
-        elif slot == "split":
-            parts = [p.split(":") for p in word.split(",")]
-            if not all(len(p) == 2 and _is_number(p[0]) and _is_number(p[1]) for p in parts):
-                raise InvalidActionError(f"malformed action {text!r}: expected "
-                                         "'split <seat>:<hits>,...'")
-            fields["shares"] = tuple((int(a), int(b)) for a, b in parts)
-    if kind == REALM and fields["name"] not in REALM_INDEX:
-        raise InvalidActionError(f"unknown realm {fields['name']!r}: choose one of "
-                                 f"{', '.join(REALM_INDEX)}")
-    return canonical(Action(kind, **fields))  # type: ignore[arg-type]
-
-
-def _is_number(word: str) -> bool:
-    """ASCII digits only: ``str.isdigit`` also takes ``"²"``, which ``int`` refuses, and
-    ``"١"``, which would give a second spelling of the same action."""
-    return word.isascii() and word.isdigit()
-
-
-def _parse_token(word: str, seat: int, realm: int, state: Position) -> UnitCode:
-    """A unit token, optionally ``<seat>/<token>`` for another player's unit."""
-    owner, sep, token = word.partition("/")
-    if not sep:
-        return parse_unit_token(word, seat, realm)
-    if not _is_number(owner) or int(owner) >= state.n:
-        raise InvalidActionError(f"bad unit {word!r}: {owner!r} is not a seat")
-    return parse_unit_token(token, int(owner), state.realm[int(owner)])
-
-
 def canonical(action: Action) -> Action:
     """The canonical form of an action: a swap names its lower-numbered tile first (either
     tile may be named first, R10.6)."""
-    if action.kind == SWAP and action.tile > action.tile2:
+    if action.kind is SWAP and action.tile > action.tile2:
         return action.replace(tile=action.tile2, tile2=action.tile, units=action.units2,
                               units2=action.units)
     return action

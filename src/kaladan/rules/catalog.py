@@ -21,12 +21,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final, Literal, NoReturn, TypeAlias
 
 from kaladan.rules.datafiles import data_text
 from kaladan.rules.errors import FormatError
-from kaladan.rules.values import Value, value
 
 __all__ = [
     "END_GAME_CARDS",
@@ -94,8 +94,8 @@ _MAGIC_ID = re.compile(r"([A-Z]{3})-([1-9]\d*)")
 _GLOSSARY_KEY = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
 
 
-@value
-class Text(Value):
+@dataclass(frozen=True, slots=True)
+class Text:
     """One phrase in the three languages of the game (English, Dutch, German)."""
 
     en: str
@@ -113,8 +113,8 @@ class Text(Value):
         raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(LANGS)}")
 
 
-@value
-class EventCardInfo(Value):
+@dataclass(frozen=True, slots=True)
+class EventCardInfo:
     """One kind of event card (R24.2): ``count`` copies of it are in the deck."""
 
     id: str
@@ -125,8 +125,8 @@ class EventCardInfo(Value):
     text: Text
 
 
-@value
-class EndGameCardInfo(Value):
+@dataclass(frozen=True, slots=True)
+class EndGameCardInfo:
     """One End Game Event card (R25.1)."""
 
     id: str
@@ -135,8 +135,8 @@ class EndGameCardInfo(Value):
     text: Text
 
 
-@value
-class MagicCardInfo(Value):
+@dataclass(frozen=True, slots=True)
+class MagicCardInfo:
     """One realm magic card (R26): who may play it, its timing window, condition and effect."""
 
     id: str
@@ -149,8 +149,8 @@ class MagicCardInfo(Value):
     text: Text
 
 
-@value
-class RealmInfo(Value):
+@dataclass(frozen=True, slots=True)
+class RealmInfo:
     """One realm (R2.1) and its special unit (R14.1)."""
 
     id: str

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Final
 
 from .errors import ConfigError
-from .values import Value, field, value
 
 
 class Mode(StrEnum):
@@ -106,8 +106,8 @@ OPTIONS: Final[dict[str, tuple[str, ...]]] = {
     name: tuple(member.value for member in kind) for name, kind in OPTION_TYPES.items()}
 
 
-@value
-class Config(Value):
+@dataclass(frozen=True, slots=True)
+class Config:
     """Everything fixed before setup (R3.1). ``layout`` is the custom world (R4.14).
 
     ``quick_setup`` is a convenience for quick games and simulations: realms, starting
@@ -147,8 +147,8 @@ class Config(Value):
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
-            name: (str(v) if isinstance(v := getattr(self, name), StrEnum) else v)
-            for name, _ in self.FIELDS}
+            f.name: (str(v) if isinstance(v := getattr(self, f.name), StrEnum) else v)
+            for f in fields(self)}
         if self.layout is None:
             del out["layout"]
         else:
@@ -157,14 +157,14 @@ class Config(Value):
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> Config:
-        known = {name for name, _ in cls.FIELDS}
+        known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
             raise ConfigError(f"unknown configuration key(s): {', '.join(unknown)}", "R3.3")
         return cls(**data)  # type: ignore[arg-type]
 
     def with_options(self, **changes: object) -> Config:
-        return self.replace(**changes)
+        return replace(self, **changes)  # type: ignore[arg-type]
 
 
 def parse_option(text: str) -> tuple[str, str]:

@@ -19,28 +19,24 @@ Tiles are written by name (``"T3"``), units are unit codes (``units.py``) and ap
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar, Final, TypeAlias
 
 from .logtext import describe
 from .units import Seat, UnitCode, parse_unit_ref, unit_ref
-from .values import Value, value
 
 Tile: TypeAlias = str  # a tile's name, as in the notation
 Card: TypeAlias = str  # a magic, event or end-game card id
 
 __all__ = [
-    "Entry", "Sink", "visible", "entry_from_json", "json_fields", "ENTRY_KINDS",
+    "Entry", "Sink", "visible", "entry_from_json", "entry_fields", "json_fields", "ENTRY_KINDS",
 ]
 
 Sink: TypeAlias = list["Entry"]
 
 
-class Entry(Value):
-    """One thing that happened. Subclasses are frozen value classes made by ``@value``, with
-    a ``KIND``: they compare, hash, print and pickle by their fields, like a frozen
-    dataclass. With some 45 kinds, dataclass's generated methods (six compiled per class)
-    took half of the command line's start-up; ``@value`` generates only ``__init__``, when a
-    kind's first entry is made: a command that logs nothing compiles none."""
+class Entry:
+    """One thing that happened. Subclasses are frozen dataclasses with a ``KIND``."""
 
     __slots__ = ()
     KIND: ClassVar[str] = ""
@@ -72,13 +68,19 @@ Convert = Callable[[Any], Any]
 _FIELDS: dict[str, tuple[tuple[str, Convert | None], ...]] = {}
 
 
+def entry_fields(cls: type) -> tuple[tuple[str, str], ...]:
+    """A log class's fields, in order, with their annotation (text, under ``from __future__
+    import annotations``)."""
+    return tuple((f.name, str(f.type)) for f in fields(cls))
+
+
 def json_fields(cls: type[Entry]) -> tuple[tuple[str, Convert | None], ...]:
     """An entry class's fields and how each becomes JSON (None: as it is), chosen once from
     the field's annotation (text, under ``from __future__ import annotations``)."""
     known = _FIELDS.get(cls.KIND)
     if known is None:
         known = _FIELDS[cls.KIND] = tuple(
-            (name, _converter(kind)) for name, kind in cls.FIELDS)
+            (name, _converter(kind)) for name, kind in entry_fields(cls))
     return known
 
 
@@ -113,8 +115,8 @@ def _converter(type_text: str) -> Convert | None:
 # --- parts of entries -----------------------------------------------------------------------
 
 
-@value
-class Die(Value):
+@dataclass(frozen=True, slots=True)
+class Die:
     """One die of a battle (R16.14-R16.15): its size, its face, and whose unit rolled it
     (``unit``) or which bonus it is (``bonus``: forest, mountain, castle)."""
 
@@ -128,8 +130,8 @@ class Die(Value):
                 "unit": unit_ref(self.unit) if self.unit >= 0 else None, "bonus": self.bonus}
 
 
-@value
-class Pair(Value):
+@dataclass(frozen=True, slots=True)
+class Pair:
     """Two dice compared by rank (R16.18-R16.19); ``loser`` is the side that takes the hit:
     ``attacker``, ``defender`` or ``""`` for a tie without hit."""
 
@@ -141,8 +143,8 @@ class Pair(Value):
         return {"attack": self.attack, "defence": self.defence, "loser": self.loser}
 
 
-@value
-class ScoreParts(Value):
+@dataclass(frozen=True, slots=True)
+class ScoreParts:
     """A score split into the rows of R22.1 (team mode: the team's, R23.34), in points."""
 
     trophies: int
@@ -165,7 +167,7 @@ class ScoreParts(Value):
 # --- setup (section 5) ------------------------------------------------------------------------
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class TurnOrderRolled(Entry):
     """R5.3: each round of rolls as (seat, face) pairs; the first player."""
 
@@ -175,7 +177,7 @@ class TurnOrderRolled(Entry):
     first: Seat
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class RealmNamed(Entry):
     """R5.5 roll_off: a player names the realm they want."""
 
@@ -184,7 +186,7 @@ class RealmNamed(Entry):
     realm: str
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class RealmRollOff(Entry):
     """R5.5 roll_off: players who named the same realm roll a D12 for it (rounds of rolls)."""
 
@@ -194,7 +196,7 @@ class RealmRollOff(Entry):
     winner: Seat
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class RealmTaken(Entry):
     """R5.5-R5.6: a player takes a realm and its kit."""
 
@@ -203,7 +205,7 @@ class RealmTaken(Entry):
     realm: str
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class StartingCardTaken(Entry):
     """R5.7: a starting magic card, chosen or drawn at random; only the team sees which."""
 
@@ -218,10 +220,10 @@ class StartingCardTaken(Entry):
         return self.team if self.card is not None else None
 
     def redacted(self) -> Entry | None:
-        return self.replace(card=None)
+        return replace(self, card=None)
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class CastlePlaced(Entry):
     """R5.8-R5.9: a castle on a spot, with the Crown, the special unit and the General."""
 
@@ -231,7 +233,7 @@ class CastlePlaced(Entry):
     units: tuple[UnitCode, ...]
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class StartingUnitPlaced(Entry):
     """R5.9: the basic unit of the player's choice on the home castle."""
 
@@ -244,7 +246,7 @@ class StartingUnitPlaced(Entry):
 # --- turns, phases, gold ----------------------------------------------------------------------
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class TurnStarted(Entry):
     """R6.1: a player's turn begins (``turn`` counts every turn of the game from 1)."""
 
@@ -255,7 +257,7 @@ class TurnStarted(Entry):
     final_round: bool
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class GoldChanged(Entry):
     """Gold from or to the bank: ``delta`` (never below 0 gold, R2.5), the new ``gold`` and its
     ``cause``: an event card id, ``start`` (R5.11)."""
@@ -267,7 +269,7 @@ class GoldChanged(Entry):
     cause: str
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class Income(Entry):
     """R9.1: castles + other tiles // 2; nothing under The Gilded Silence (EG4, R9.4)."""
 
@@ -280,7 +282,7 @@ class Income(Entry):
     frozen: bool
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class EventCardDrawn(Entry):
     """R7.1: the top card of the event deck, shown to all (an end-game card too, R25.1)."""
 
@@ -290,7 +292,7 @@ class EventCardDrawn(Entry):
     deck_left: int
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class EventRoll(Entry):
     """A D6 an event card has a player roll (EV13-EV15)."""
 
@@ -300,7 +302,7 @@ class EventRoll(Entry):
     face: int
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class FinalRound(Entry):
     """R21.2-R21.3: the final round is triggered; ``turns`` more turns are played after this one
     (players eliminated before their turn skip it)."""
@@ -311,7 +313,7 @@ class FinalRound(Entry):
     turns: int
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class UnitPlaced(Entry):
     """A unit from the reserve onto the board for free: an event card (R7.8) or a magic card
     (R20.12); ``cause`` is the card id."""
@@ -323,7 +325,7 @@ class UnitPlaced(Entry):
     cause: Card
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class Spawned(Entry):
     """R8.1-R8.2: a free basic unit on a castle."""
 
@@ -333,7 +335,7 @@ class Spawned(Entry):
     tile: Tile
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class Upgraded(Entry):
     """A unit upgraded: bought (R11.8, ``cause`` ``purchase``) or free by an event card (R7.9)."""
 
@@ -345,7 +347,7 @@ class Upgraded(Entry):
     cause: str
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class UnitRemoved(Entry):
     """R7.12: a unit leaves the game by an event card (nobody's scalp)."""
 
@@ -356,7 +358,7 @@ class UnitRemoved(Entry):
     cause: Card
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class UnitReturned(Entry):
     """R7.14: a fallen unit comes back from a graveyard into its owner's reserve."""
 
@@ -367,7 +369,7 @@ class UnitReturned(Entry):
     cause: Card
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class Moved(Entry):
     """Units from one tile to another: ``cause`` is ``action`` (R10.2), ``reinforce`` (R12.1),
     ``invasion`` (R17.6) or a card (EV08, KHA-2, ZHO-2, ZHO-5)."""
@@ -380,7 +382,7 @@ class Moved(Entry):
     cause: str
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class Swapped(Entry):
     """R10.6 / R12.1 (c) / KHA-2: two sets of units change tiles."""
 
@@ -393,7 +395,7 @@ class Swapped(Entry):
     cause: str
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class Passed(Entry):
     """A player ends a phase without (further) action (R6.3): ``phase`` by its label."""
 
@@ -402,7 +404,7 @@ class Passed(Entry):
     phase: str
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class Bought(Entry):
     """R11.2-R11.6: a unit from the reserve placed for gold."""
 
@@ -413,7 +415,7 @@ class Bought(Entry):
     cost: int
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class Fortified(Entry):
     """R11.11: a castle upgraded."""
 
@@ -423,7 +425,7 @@ class Fortified(Entry):
     cost: int
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class CardTraded(Entry):
     """A magic card bought: ``swap`` (R11.12), ``extra`` (R11.14) or ``eliminated`` (R18.6).
     Which cards only the team may see (R5.13, R23.5)."""
@@ -441,10 +443,10 @@ class CardTraded(Entry):
         return self.team if self.taken is not None else None
 
     def redacted(self) -> Entry | None:
-        return self.replace(given=None, taken=None)
+        return replace(self, given=None, taken=None)
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class GoldGiven(Entry):
     """R23.11: gold to an ally."""
 
@@ -457,7 +459,7 @@ class GoldGiven(Entry):
 # --- battles (sections 16-18, 20) ---------------------------------------------------------------
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class BattleStarted(Entry):
     """R16.1-R16.4: the tiles, the side leaders and every unit on both tiles; ``volley`` for
     Volley from Afar (LAU-1), which is revealed with the attack (R16.9); each side's bonus
@@ -475,7 +477,7 @@ class BattleStarted(Entry):
     defence_bonus: tuple[str, ...] = ()
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class CardCommitted(Entry):
     """R16.5: a side selects a card face down; the other team sees only that one was."""
 
@@ -489,10 +491,10 @@ class CardCommitted(Entry):
         return self.team if self.card is not None else None
 
     def redacted(self) -> Entry | None:
-        return self.replace(card=None)
+        return replace(self, card=None)
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class NoCard(Entry):
     """R16.5 / R16.26: a side declares no card (``window``: ``declare`` or ``after``)."""
 
@@ -501,7 +503,7 @@ class NoCard(Entry):
     window: str
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class CardRevealed(Entry):
     """R16.5, R16.9, R16.26: a side's card shown to all; ``holder`` is who held it (R23.23)."""
 
@@ -511,7 +513,7 @@ class CardRevealed(Entry):
     card: Card
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class CardSpent(Entry):
     """R20.6: the card's effect takes place and the card leaves the game."""
 
@@ -520,7 +522,7 @@ class CardSpent(Entry):
     card: Card
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class CardReturned(Entry):
     """R16.10, R16.12, R20.6: a revealed card whose effect never took place goes back to its
     holder's hand; ``rule`` says why."""
@@ -531,7 +533,7 @@ class CardReturned(Entry):
     rule: str
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class DiceRolled(Entry):
     """R16.14-R16.15: both pools, every die with its face and its unit or bonus."""
 
@@ -542,7 +544,7 @@ class DiceRolled(Entry):
     defence: tuple[Die, ...]
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class PairsCompared(Entry):
     """R16.16-R16.21: the dice sorted and paired, the defender's dropped die (mountain option,
     or -1), the hits each side takes and how many of them count (capped by its units)."""
@@ -556,7 +558,7 @@ class PairsCompared(Entry):
     defender_losses: int
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class HitsShared(Entry):
     """R23.22: a side leader shares the side's hits among its players as (seat, hits)."""
 
@@ -565,7 +567,7 @@ class HitsShared(Entry):
     shares: tuple[tuple[Seat, int], ...]
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class UnitKilled(Entry):
     """R16.22-R16.25, R20.10: a unit dies and is set aside; ``killer`` is the leader of the
     side credited with it, ``card`` the card that killed it (or ""), ``chosen`` whether its
@@ -580,7 +582,7 @@ class UnitKilled(Entry):
     chosen: bool
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class UnitSaved(Entry):
     """R20.11: a unit killed in this battle returns to a tile exactly as it was."""
 
@@ -591,7 +593,7 @@ class UnitSaved(Entry):
     card: Card
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class FallenUnit(Entry):
     """R16.28: where a killed unit goes at step G: ``graveyard`` (a scalp of ``seat``, R17.2),
     ``reserve`` (a special unit back to ``seat``, R14.7), ``trophies`` (a Crown, R18.5) or
@@ -603,7 +605,7 @@ class FallenUnit(Entry):
     seat: Seat
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class Eliminated(Entry):
     """R18.1-R18.6, R18.9: a player is out. ``by`` receives the special units (``specials``,
     now in its reserve) and the right to buy ``cards`` cards; ``removed`` are the units taken
@@ -618,7 +620,7 @@ class Eliminated(Entry):
     gold: int
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class CardsOffered(Entry):
     """R18.6: the eliminated player's cards the winner may now buy and look at."""
 
@@ -633,7 +635,7 @@ class CardsOffered(Entry):
         return self.team
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class LeftBehind(Entry):
     """R17.6-R17.7: units that do not fit on D stay on A."""
 
@@ -643,7 +645,7 @@ class LeftBehind(Entry):
     units: tuple[UnitCode, ...]
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class UpgradesLost(Entry):
     """R13.4, R17.4 with ``upgrade_loss = losing_side``: the surviving upgraded ``units`` of
     the side that lost (led by ``seat``) on ``tile`` are flipped back to unupgraded."""
@@ -654,7 +656,7 @@ class UpgradesLost(Entry):
     units: tuple[UnitCode, ...]
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class TileCaptured(Entry):
     """R17.8: the defended tile changes hands by the invasion (``lost_by`` held it)."""
 
@@ -665,7 +667,7 @@ class TileCaptured(Entry):
     castle: bool
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class BattleEnded(Entry):
     """R16.27-R16.31: ``result`` is ``attacker_won``, ``defender_held`` or ``stopped`` (R20.8);
     ``losses`` are the units that died in it, saved units not counted."""
@@ -679,7 +681,7 @@ class BattleEnded(Entry):
     losses: tuple[UnitCode, ...]
 
 
-@value
+@dataclass(frozen=True, slots=True)
 class GameOver(Entry):
     """Sections 21-22: how the game ended, the winner (or the winning ``team``), every score
     by its parts (None for eliminated players) and the tie-break rolls (R22.4)."""
@@ -734,7 +736,7 @@ def entry_from_json(data: dict[str, Any]) -> Entry:
     """The entry ``to_json`` wrote (round trip; FormatError-free input assumed)."""
     cls = ENTRY_KINDS[data["kind"]]
     values: dict[str, Any] = {}
-    for name, kind in cls.FIELDS:
+    for name, kind in entry_fields(cls):
         values[name] = _from_json(data[name], kind)
     return cls(**values)
 

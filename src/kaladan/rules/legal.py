@@ -11,8 +11,8 @@ from typing import Final, cast, final
 
 from . import actions as A
 from . import magic
-from .actionlist import ActionList, Block
-from .actions import Action
+from .actionlist import ActionList, Block, Shape
+from .actions import Action, Kind
 from .magic import same_side, side_players
 from .native import mypyc_attr
 from .state import Battle, BattleStep, Decision, GameState, Pending
@@ -56,6 +56,58 @@ _NOMAGIC: Final = Action(A.NOMAGIC)
 # ActionList never changes a part it holds (one list fewer at most decisions).
 _PASS_FIRST: Final = [_PASS]
 _END_FIRST: Final = [_END]
+
+
+@final
+class Why:
+    """What a generator says of the actions it does not offer: its explain mode, asked only
+    when an action is refused (``explain``; ``offer.refusal`` reads it). ``notes`` hold the
+    reason a candidate was turned down, by (kind, tile, tile2, unit), -1 for "any"; ``limits``
+    the bound on how many units a block of moves or swaps takes; ``sources`` the tiles the
+    generator started from, per kind; ``targets`` the tiles it looked at from each."""
+
+    __slots__ = ("notes", "limits", "sources", "targets")
+
+    def __init__(self) -> None:
+        self.notes: dict[tuple[Kind, int, int, int], tuple[str, str]] = {}
+        self.limits: dict[tuple[Kind, int, int], tuple[str, str]] = {}
+        self.sources: dict[Kind, list[int]] = {}
+        self.targets: dict[tuple[Kind, int], list[int]] = {}
+
+    def note(self, kind: Kind, tile: int, tile2: int, unit: int, rule: str,
+             reason: str) -> None:
+        self.notes.setdefault((kind, tile, tile2, unit), (rule, reason))
+
+    def limit(self, kind: Kind, tile: int, tile2: int, rule: str, reason: str) -> None:
+        self.limits.setdefault((kind, tile, tile2), (rule, reason))
+
+    def source(self, kinds: tuple[Kind, ...], tile: int) -> None:
+        for kind in kinds:
+            self.sources.setdefault(kind, []).append(tile)
+
+    def target(self, kinds: tuple[Kind, ...], tile: int, tile2: int) -> None:
+        for kind in kinds:
+            self.targets.setdefault((kind, tile), []).append(tile2)
+
+
+def explain(state: GameState) -> Why:
+    """The pending decision's generator run in explain mode: what it says of the candidates
+    it turned down (the decisions of a turn; the others list their few choices, which is
+    reason enough)."""
+    why = Why()
+    pending = state.pending
+    kind, seat = pending.kind, pending.seat
+    if kind is _ASK_ACTION:
+        _action(state, seat, why)
+    elif kind is _ASK_REINFORCE:
+        _reinforce(state, seat, why)
+    elif kind is _ASK_PURCHASE:
+        _purchase(state, seat, why)
+    elif kind is _ASK_SPAWN:
+        _spawn(state, seat, why)
+    elif kind is Decision.EVENT:
+        event_options(state, seat, why)
+    return why
 
 
 def legal_actions(state: GameState) -> Sequence[Action]:
@@ -179,7 +231,7 @@ def _start_unit(state: GameState, seat: Seat) -> list[Action]:
 
 
 def add_moves(out: ActionList, state: GameState, seat: Seat,
-              mine: list[int] | None = None) -> None:
+              mine: list[int] | None = None, why: Why | None = None) -> None:
     """Append the moves of R10.2-R10.5: some of your units from a tile you control to an
     adjacent empty or own tile with room for all of them (also the free move of R7.10)."""
     board = state.board
@@ -195,22 +247,26 @@ def add_moves(out: ActionList, state: GameState, seat: Seat,
         n = len(units)
         info = tile_info_at(state, src, units)
         ends = info.ends
+        if why is not None:
+            why.source(_MOVING, src)
         for d in neighbours[src]:
             target = board[d]
+            if why is not None:
+                _why_neighbour(why, state, seat, src, d)
             if target and team[target[0] >> OWNER_SHIFT] != me:  # R10.3, R23.16: empty or friendly
                 continue
             room = cap[d] - len(target)
             if room > 0:
                 count = ends[room if room < n else n]
                 starts.append(size)
-                parts.append(MoveBlock(src, d, units, info, count))
+                parts.append(_MoveBlock(src, d, units, info, count))
                 size += count
     out.size = size
 
 
 @final
 @mypyc_attr(acyclic=True, free_list_len=1)
-class MoveBlock(Block):
+class _MoveBlock(Block):
     """The moves from ``tile`` to ``tile2`` of the first ``count`` sub-multisets of ``units``
     (ordered by size, so ``count`` caps how many units fit on ``tile2``); ``info`` is their
     ``TileInfo``."""
@@ -233,16 +289,21 @@ class MoveBlock(Block):
     def get(self, j: int) -> Action:
         return Action(A.MOVE, self.tile, self.tile2, self.info.subset(j))
 
-    def kind(self) -> str:
+    def kind(self) -> Kind:
         return A.MOVE
 
+    def shape(self) -> Shape:
+        """Every sub-multiset of ``units`` of 1 up to the size of the last one."""
+        return (A.MOVE, self.tile, self.tile2, self.units, (), 1,
+                len(self.info.subset(self.count - 1)), 0, 0)
+
     def may_hold(self, action: Action) -> bool:
-        return action.kind == A.MOVE and action.tile == self.tile and action.tile2 == self.tile2
+        return action.kind is A.MOVE and action.tile == self.tile and action.tile2 == self.tile2
 
 
 @final
 @mypyc_attr(acyclic=True, free_list_len=1)
-class SingleMoveBlock(Block):
+class _SingleMoveBlock(Block):
     """One unit of each kind in ``kinds`` from ``tile`` to ``tile2`` (R12.1)."""
 
     __slots__ = ("tile", "tile2", "kinds")
@@ -258,11 +319,15 @@ class SingleMoveBlock(Block):
     def get(self, j: int) -> Action:
         return Action(A.MOVE, self.tile, self.tile2, (self.kinds[j],))
 
-    def kind(self) -> str:
+    def kind(self) -> Kind:
         return A.MOVE
 
+    def shape(self) -> Shape:
+        """One unit of any of ``kinds`` (distinct units)."""
+        return (A.MOVE, self.tile, self.tile2, self.kinds, (), 1, 1, 0, 0)
+
     def may_hold(self, action: Action) -> bool:
-        return action.kind == A.MOVE and action.tile == self.tile and action.tile2 == self.tile2
+        return action.kind is A.MOVE and action.tile == self.tile and action.tile2 == self.tile2
 
 
 def _swap_counts(info_a: TileInfo, info_b: TileInfo, len_a: int, len_b: int, cap_a: int,
@@ -299,7 +364,7 @@ def _swap_counts(info_a: TileInfo, info_b: TileInfo, len_a: int, len_b: int, cap
 
 @final
 @mypyc_attr(acyclic=True, free_list_len=1)
-class SwapBlock(Block):
+class _SwapBlock(Block):
     """Swaps giving from ``tile`` a set of low..high of ``units`` and from ``tile2`` a set of
     low2..high2 of ``units2`` (R10.7), equal sets left out; ``info`` and ``info2`` are their
     ``TileInfo``."""
@@ -355,14 +420,21 @@ class SwapBlock(Block):
         return Action(A.SWAP, self.tile, self.tile2, info_a.subset(start_a + ia),
                       info_b.subset(start_b + ib))
 
-    def kind(self) -> str:
+    def kind(self) -> Kind:
         return A.SWAP
 
+    def shape(self) -> Shape:
+        return (A.SWAP, self.tile, self.tile2, self.units, self.units2, self.low, self.high,
+                self.low2, self.high2)
+
     def may_hold(self, action: Action) -> bool:
-        return action.kind == A.SWAP and action.tile == self.tile and action.tile2 == self.tile2
+        return action.kind is A.SWAP and action.tile == self.tile and action.tile2 == self.tile2
 
 
-def _action(state: GameState, seat: Seat) -> ActionList:
+_MOVING: Final = (A.MOVE, A.SWAP, A.ATTACK)
+
+
+def _action(state: GameState, seat: Seat, why: Why | None = None) -> ActionList:
     """R10.1: pass, then every move, every swap and every attack, in that order.
 
     Moves (R10.2-R10.5), swaps (R10.6-R10.8) and attacks (R10.9, R16.1) are found in one pass
@@ -386,8 +458,12 @@ def _action(state: GameState, seat: Seat) -> ActionList:
         n = len(units)
         info = tile_info_at(state, src, units)
         ends = info.ends
+        if why is not None:
+            why.source(_MOVING, src)
         for d in neighbours[src]:
             target = board[d]
+            if why is not None:
+                _why_neighbour(why, state, seat, src, d)
             if target:
                 if team[target[0] >> OWNER_SHIFT] != me:
                     attack_list.append(_attack(src, d))
@@ -399,7 +475,7 @@ def _action(state: GameState, seat: Seat) -> ActionList:
             if room > 0:
                 count = ends[room if room < n else n]
                 starts.append(size)
-                parts.append(MoveBlock(src, d, units, info, count))
+                parts.append(_MoveBlock(src, d, units, info, count))
                 size += count
     for i in range(0, len(pairs), 2):
         a, b = pairs[i], pairs[i + 1]
@@ -410,19 +486,47 @@ def _action(state: GameState, seat: Seat) -> ActionList:
         info_a, info_b = tile_info_at(state, a, own_a), tile_info_at(state, b, own_b)
         count1, low1, high1, count2, low2, high2 = _swap_counts(
             info_a, info_b, len(board[a]), len(board[b]), cap[a], cap[b])
+        if why is not None:
+            why.limit(A.SWAP, a, b, "R10.8", "after the swap a tile would be over capacity")
         if count1:
             starts.append(size)
-            parts.append(SwapBlock(a, b, own_a, own_b, info_a, info_b, 1, 1, low1, high1))
+            parts.append(_SwapBlock(a, b, own_a, own_b, info_a, info_b, 1, 1, low1, high1))
             size += count1
         if count2:
             starts.append(size)
-            parts.append(SwapBlock(a, b, own_a, own_b, info_a, info_b, low2, high2, 1, 1))
+            parts.append(_SwapBlock(a, b, own_a, own_b, info_a, info_b, low2, high2, 1, 1))
             size += count2
     out.size = size
     out.add(attack_list)
     if "LAU-1" in state.hand[seat]:
-        out.add(volleys(state, seat))
+        out.add(volleys(state, seat, why))
+    elif why is not None:
+        why.note(A.VOLLEY, -1, -1, -1, "LAU-1", "a volley needs Volley from Afar in your hand")
     return out
+
+
+def _why_neighbour(why: Why, state: GameState, seat: Seat, src: int, d: int) -> None:
+    """Explain mode of the Action and Reinforcement phases: what the generator makes of the
+    neighbour ``d`` of ``src`` (a tile of ``seat``) for moves, swaps and attacks."""
+    names = state.world.names
+    target = state.board[d]
+    why.target(_MOVING, src, d)
+    room = state.world.capacity[d] - len(target)
+    friendly = not target or state.tile_team(d) == state.team[seat]
+    if not friendly:
+        enemy = f"{names[d]} is an enemy tile"
+        why.note(A.MOVE, src, d, -1, "R10.3", enemy)
+        why.note(A.SWAP, src, d, -1, "R10.3", enemy)
+        return
+    why.note(A.ATTACK, src, d, -1, "R16.1", f"{names[d]} is not an enemy tile")
+    held = (f"{names[d]} holds {len(target)} of {state.world.capacity[d]}: "
+            f"room for {max(room, 0)}")
+    if room > 0:
+        why.limit(A.MOVE, src, d, "R4.6", held)
+    else:
+        why.note(A.MOVE, src, d, -1, "R4.6", held)
+    if not target or not state.occupies(seat, d):
+        why.note(A.SWAP, src, d, -1, "R10.6", f"you have no unit on {names[d]} to swap with")
 
 
 # Every Action phase lists each attack it allows and most are never chosen: an attack is
@@ -449,7 +553,7 @@ def _attack(src: int, d: int) -> Action:
     return made
 
 
-def volleys(state: GameState, seat: Seat) -> list[Action]:
+def volleys(state: GameState, seat: Seat, why: Why | None = None) -> list[Action]:
     """LAU-1 (R16.1, R16.9): from a tile with your Archer, an enemy tile at distance 2."""
     if "LAU-1" not in magic.EFFECTS:
         return []
@@ -458,7 +562,12 @@ def volleys(state: GameState, seat: Seat) -> list[Action]:
     out = []
     for a in state.controlled(seat):
         if not any(c >> OWNER_SHIFT == seat and type_of(c) == ARCHER for c in board[a]):
+            if why is not None:
+                why.note(A.VOLLEY, a, -1, -1, "LAU-1",
+                         f"you have no Archer on {state.world.names[a]}")
             continue
+        if why is not None:
+            why.source((A.VOLLEY,), a)
         for d, units in enumerate(board):
             if (units and state.team[units[0] >> OWNER_SHIFT] != state.team[seat]
                     and distance[a][d] == 2):
@@ -484,21 +593,32 @@ def _lose_options(state: GameState, seat: Seat) -> list[Action]:
     return out
 
 
-def event_options(state: GameState, seat: Seat) -> Sequence[Action]:
-    """The choices of ``seat``'s part of the current card; [] when nothing is to be chosen."""
+def event_options(state: GameState, seat: Seat, why: Why | None = None) -> Sequence[Action]:
+    """The choices of ``seat``'s part of the current card; [] when nothing is to be chosen.
+    ``why``: explain mode (``explain``)."""
     ctx = state.event
     assert ctx is not None
     card = ctx.card
     if ctx.must_lose:
         return _lose_options(state, seat)
     realm = state.realm[seat]
+    if why is not None and card == "EV08":
+        add_moves(ActionList(), state, seat, why=why)
     if card in _PLACE:
         utype = _PLACE[card]
         if state.reserve[seat][utype] == 0:
+            if why is not None:
+                why.note(A.PLACE, -1, -1, -1, "R7.8", "no such unit is left in your reserve")
             return [_GOLD]
         single = (code(seat, realm, utype),)
         board = state.board
         cap = state.world.capacity
+        if why is not None:
+            for t in state.controlled(seat):
+                if len(board[t]) >= cap[t]:
+                    why.note(A.PLACE, t, -1, -1, "R7.8",
+                             f"{state.world.names[t]} is full (R4.6): the unit goes onto a "
+                             "tile you control with room")
         return [_GOLD] + [Action(A.PLACE, t, -1, single)
                           for t in state.controlled(seat) if len(board[t]) < cap[t]]
     if card == "EV25":  # special unit or gold
@@ -532,11 +652,18 @@ def event_options(state: GameState, seat: Seat) -> Sequence[Action]:
 # --- Free Spawn (section 8) ------------------------------------------------------------
 
 
-def _spawn(state: GameState, seat: Seat) -> list[Action]:
+def _spawn(state: GameState, seat: Seat, why: Why | None = None) -> list[Action]:
     reserve = state.reserve[seat]
     out = [_END]
+    if why is not None:
+        for t in BASIC_TYPES:
+            if reserve[t] == 0:
+                why.note(A.SPAWN, -1, -1, PLAIN_CODES[seat][t], "R8.2",
+                         "no such unit is left in your reserve")
     for castle in state.spawn_left:
         if state.room(castle) <= 0:
+            if why is not None:
+                why.note(A.SPAWN, castle, -1, -1, "R4.6", f"{state.world.names[castle]} is full")
             continue
         for t in BASIC_TYPES:
             if reserve[t] > 0:
@@ -547,7 +674,8 @@ def _spawn(state: GameState, seat: Seat) -> list[Action]:
 # --- Purchase (section 11) -------------------------------------------------------------
 
 
-def placement_tiles(state: GameState, seat: Seat, mine: list[int] | None = None) -> list[int]:
+def placement_tiles(state: GameState, seat: Seat, mine: list[int] | None = None,
+                    why: Why | None = None) -> list[int]:
     """R11.3-R11.6: own tiles with room, and empty tiles next to one unless R11.4 used it up.
 
     In team mode: friendly tiles, and one empty tile next to a friendly tile (R23.19).
@@ -568,6 +696,8 @@ def placement_tiles(state: GameState, seat: Seat, mine: list[int] | None = None)
             for d in neighbours[t]:
                 if not board[d]:
                     found |= 1 << d
+    if why is not None:
+        _why_placement(why, state, seat, mine)
     out = []
     t = 0
     while found:
@@ -576,6 +706,24 @@ def placement_tiles(state: GameState, seat: Seat, mine: list[int] | None = None)
         found >>= 1
         t += 1
     return out
+
+
+def _why_placement(why: Why, state: GameState, seat: Seat, mine: list[int]) -> None:
+    """Explain mode of ``placement_tiles``: why the tiles next to yours are not offered."""
+    names = state.world.names
+    board = state.board
+    me = state.team[seat]
+    why.sources[A.BUY] = list(mine)
+    for t in mine:
+        if state.room(t) <= 0:
+            why.note(A.BUY, t, -1, -1, "R4.6", f"{names[t]} is full")
+        for d in state.world.neighbours[t]:
+            if board[d] and state.tile_team(d) != me:
+                why.note(A.BUY, d, -1, -1, "R11.5", f"{names[d]} is an enemy tile")
+            elif not board[d] and state.purchase_empty >= 0 and d != state.purchase_empty:
+                why.note(A.BUY, d, -1, -1, "R11.4",
+                         "you already placed units on the empty tile "
+                         f"{names[state.purchase_empty]} this phase")
 
 
 def _own_cards(realm: int, hand: list[str]) -> list[str]:
@@ -594,7 +742,7 @@ def _own_cards(realm: int, hand: list[str]) -> list[str]:
 
 @final
 @mypyc_attr(acyclic=True, free_list_len=1)
-class BuyBlock(Block):
+class _BuyBlock(Block):
     """Each of ``units`` bought onto each of ``tiles`` (R11.2-R11.6), tile by tile."""
 
     __slots__ = ("tiles", "units")
@@ -610,16 +758,16 @@ class BuyBlock(Block):
         tile, k = divmod(j, len(self.units))
         return Action(A.BUY, self.tiles[tile], -1, (self.units[k],))
 
-    def kind(self) -> str:
+    def kind(self) -> Kind:
         return A.BUY
 
     def may_hold(self, action: Action) -> bool:
-        return action.kind == A.BUY and action.tile in self.tiles
+        return action.kind is A.BUY and action.tile in self.tiles
 
 
 @final
 @mypyc_attr(acyclic=True, free_list_len=1)
-class UpgradeBlock(Block):
+class _UpgradeBlock(Block):
     """Upgrades (R11.8-R11.10) and castle upgrades (R11.11): the i-th action upgrades unit
     ``units[i]`` on ``tiles[i]``, or the castle there when that is -1. Listed, not built:
     a purchase decision is asked again after every purchase (R11.1)."""
@@ -640,7 +788,48 @@ class UpgradeBlock(Block):
         return Action(A.UPGRADE, self.tiles[j], -1, (c,))
 
     def may_hold(self, action: Action) -> bool:
-        return (action.kind == A.UPGRADE or action.kind == A.FORTIFY) and action.tile in self.tiles
+        return (action.kind is A.UPGRADE or action.kind is A.FORTIFY) and action.tile in self.tiles
+
+
+def _why_purchase(why: Why, state: GameState, seat: Seat, gold: int) -> None:
+    """Explain mode of the Purchase phase: what is out of reach and why (R11.1, R2.7, R18.4,
+    R11.8, R11.11)."""
+    short = f"and you have {gold}"
+    reserve = state.reserve[seat]
+    for t, cost in _PLACEABLE:
+        c = PLAIN_CODES[seat][t]
+        if not reserve[t]:
+            why.note(A.BUY, -1, -1, c, "R2.7", "that unit is not in your reserve")
+        elif cost > gold:
+            why.note(A.BUY, -1, -1, c, "R11.1", f"it costs {cost} gold {short}")
+    for r in state.specials_waiting[seat]:
+        why.note(A.BUY, -1, -1, code(seat, r, SPECIAL), "R18.4",
+                 "a special unit received from an eliminated player can be placed from your "
+                 "next turn on")
+    if PLACE_COST[SPECIAL] > gold:
+        for r in state.placeable_specials(seat):
+            why.note(A.BUY, -1, -1, code(seat, r, SPECIAL), "R11.1",
+                     f"it costs {PLACE_COST[SPECIAL]} gold {short}")
+    terrain = state.world.terrain
+    for t in state.controlled(seat):
+        for c in state.own_units(seat, t):
+            cost = UPGRADE_COST[type_of(c)]
+            if c & 1:
+                why.note(A.UPGRADE, t, -1, c, "R11.8", "that unit is upgraded already")
+            elif cost < 0:
+                why.note(A.UPGRADE, t, -1, c, "R11.8", "a Crown is never upgraded")
+            elif cost > gold:
+                why.note(A.UPGRADE, t, -1, c, "R11.1", f"it costs {cost} gold {short}")
+        if terrain[t] is _CASTLE:
+            if state.fortified[t]:
+                why.note(A.FORTIFY, t, -1, -1, "R11.11", "that castle is upgraded already")
+            elif gold < CASTLE_UPGRADE_COST:
+                why.note(A.FORTIFY, t, -1, -1, "R11.1",
+                         f"it costs {CASTLE_UPGRADE_COST} gold {short}")
+    for kind, cost in ((A.SWAPCARD, SWAP_CARD_COST), (A.EXTRACARD, EXTRA_CARD_COST),
+                       (A.BUYCARD, ELIMINATED_CARD_COST)):
+        if cost > gold:
+            why.note(kind, -1, -1, -1, "R11.1", f"it costs {cost} gold {short}")
 
 
 def spendable_gold(state: GameState, seat: Seat) -> int:
@@ -650,11 +839,13 @@ def spendable_gold(state: GameState, seat: Seat) -> int:
     return state.gold[seat] + sum(state.gold[p] for p in state.allies(seat))
 
 
-def _purchase(state: GameState, seat: Seat) -> ActionList:
+def _purchase(state: GameState, seat: Seat, why: Why | None = None) -> ActionList:
     gold = spendable_gold(state, seat) if state.teams else state.gold[seat]
     realm = state.realm[seat]
     reserve = state.reserve[seat]
     result = ActionList(_END_FIRST)
+    if why is not None:
+        _why_purchase(why, state, seat, gold)
     if gold < _CHEAPEST_PURCHASE:
         return result
     # Place units (R11.2 first four rows; R11.7 a General only once returned by R7.14).
@@ -663,9 +854,9 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
     if PLACE_COST[SPECIAL] <= gold:
         buyable_units += [code(seat, r, SPECIAL) for r in state.placeable_specials(seat)]  # R18.4
     mine = state.controlled(seat)
-    if buyable_units:
-        tiles = placement_tiles(state, seat, mine)
-        result.add_block(len(tiles) * len(buyable_units), BuyBlock(tiles, buyable_units))
+    if buyable_units or why is not None:
+        tiles = placement_tiles(state, seat, mine, why)
+        result.add_block(len(tiles) * len(buyable_units), _BuyBlock(tiles, buyable_units))
     # Upgrades (R11.8-R11.10) and castle upgrades (R11.11), tile by tile.
     if gold >= _CHEAPEST_UPGRADE:
         terrain = state.world.terrain
@@ -687,7 +878,7 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
             if terrain[t] is _CASTLE and not fortified[t] and gold >= CASTLE_UPGRADE_COST:
                 on.append(t)
                 upgraded.append(-1)
-        result.add_block(len(on), UpgradeBlock(on, upgraded))
+        result.add_block(len(on), _UpgradeBlock(on, upgraded))
     # Magic cards (R11.12-R11.14, R18.6).
     pool = state.pool[seat]
     buyable = state.buyable[seat] if gold >= ELIMINATED_CARD_COST else []
@@ -698,7 +889,7 @@ def _purchase(state: GameState, seat: Seat) -> ActionList:
         extra = bool(pool) and gold >= EXTRA_CARD_COST
         count = len(gives) * (len(pool) if choose else 1) + len(buyable)
         count += (len(pool) if choose else 1) if extra else 0
-        result.add_block(count, CardBlock(gives, pool[:], extra, buyable[:], choose))
+        result.add_block(count, _CardBlock(gives, pool[:], extra, buyable[:], choose))
     return result
 
 
@@ -714,7 +905,7 @@ _REALM_CARD_SETS: Final = tuple(frozenset(magic.realm_cards(r)) for r in range(l
 
 @final
 @mypyc_attr(acyclic=True, free_list_len=1)
-class CardBlock(Block):
+class _CardBlock(Block):
     """Card trades (R11.12-R11.14, R18.6): each card of ``gives`` swapped for one of the pool
     (``choose``: each of them; otherwise a random one), an extra card from the pool, and each
     card of ``buyable``."""
@@ -752,7 +943,7 @@ class CardBlock(Block):
 # --- Reinforcement (section 12) --------------------------------------------------------
 
 
-def _reinforce(state: GameState, seat: Seat) -> ActionList:
+def _reinforce(state: GameState, seat: Seat, why: Why | None = None) -> ActionList:
     """R12.1-R12.2: one unit to an adjacent own or empty tile, or one-for-one swap."""
     board = state.board
     cap = state.world.capacity
@@ -768,16 +959,22 @@ def _reinforce(state: GameState, seat: Seat) -> ActionList:
         units = state.own_units(seat, src) if teams else board[src]
         info = tile_info_at(state, src, units)
         kinds, n_kinds = info.codes, info.kinds
+        if why is not None:
+            why.source(_MOVING, src)
         for d in neighbours[src]:
             target = board[d]
+            if why is not None:
+                why.limit(A.MOVE, src, d, "R12.1", "reinforcement moves exactly one unit")
+                why.limit(A.SWAP, src, d, "R12.1", "reinforcement swaps one unit for one")
+                _why_neighbour(why, state, seat, src, d)
             if not target:
                 starts.append(size)
-                parts.append(SingleMoveBlock(src, d, kinds))
+                parts.append(_SingleMoveBlock(src, d, kinds))
                 size += n_kinds
             elif team[target[0] >> OWNER_SHIFT] == me:  # R23.20: an empty or friendly tile
                 if len(target) < cap[d]:
                     starts.append(size)
-                    parts.append(SingleMoveBlock(src, d, kinds))
+                    parts.append(_SingleMoveBlock(src, d, kinds))
                     size += n_kinds
                 if d > src:
                     if teams:  # swap only with your own units (R12.1 c)
@@ -788,7 +985,7 @@ def _reinforce(state: GameState, seat: Seat) -> ActionList:
                     count = n_kinds * other.kinds - info.shared_kinds(other)
                     if count:
                         starts.append(size)
-                        parts.append(SwapBlock(src, d, units, target, info, other, 1, 1, 1, 1))
+                        parts.append(_SwapBlock(src, d, units, target, info, other, 1, 1, 1, 1))
                         size += count
     out.size = size
     return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import fields
 from functools import cache
 from string import Formatter
 from typing import Any
@@ -189,8 +190,8 @@ def _compile(cls: type, key: str, lang: str) -> Compiled:
     template = table.get(key) or table[cls.KIND]  # type: ignore[attr-defined]
     text = template.get(lang) or template["en"]
     used = {name for _, name, _, _ in Formatter().parse(text) if name}
-    fields: tuple[tuple[str, str], ...] = cls.FIELDS  # type: ignore[attr-defined]
-    return text, tuple((name, _formatter(name, kind)) for name, kind in fields if name in used)
+    named = [(f.name, str(f.type)) for f in fields(cls)]
+    return text, tuple((name, _formatter(name, kind)) for name, kind in named if name in used)
 
 
 def describe(entry: Any, lang: str = "en", realms: Sequence[int] = ()) -> str:

@@ -1,14 +1,14 @@
 """A decision's legal actions in the compact form views carry (docs/api.md "Legal actions").
 
 Moves and swaps are most of an Action phase's legal actions: every sub-multiset of a tile's
-units that fits the destination. The engine's ``ActionList`` already makes them in blocks, one
-per pair of tiles, and builds a block's actions only when asked (``rules/actionlist.py``). A
-view sends the moves per source tile (its units, and per destination how many of them may
-go) and the swaps per pair of tiles (how many of each tile's units may go each way), each
-with where its actions lie in the whole legal list; every other action is *listed* with its
-text. ``expand_moves`` and ``expand_swaps`` give the actions as texts: what the form means.
-Units are written as the observation's board writes them (``0/sword``), which the action
-parser reads too.
+units that fits the destination. The engine describes them in groups without building them
+(``rules/offer.py``): a view sends the moves per source tile (its units, and per destination
+how many of them may go) and the swaps per pair of tiles (how many of each tile's units may
+go each way), each with where its actions lie in the whole legal list; every other action is
+*listed* with its kind, the values of its fields, its price and the catalogue key of its
+words (and its text). ``expand_moves`` and ``expand_swaps`` give the actions as texts: what
+the form means. Units are written as the observation's board writes them (``0/sword``),
+which the action parser reads too.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from ..rules import legal as L
-from ..rules.actionlist import ActionList, Block
-from ..rules.actions import Action
+from ..rules.actions import Action, Kind
+from ..rules.kinds import SPECS, Form
+from ..rules.offer import Group, Offer
 from ..rules.state import GameState
 from ..rules.units import UnitCode, unit_ref
 
@@ -43,56 +43,60 @@ def source(tiles: dict[str, dict[str, Any]], name: str, units: list[str]) -> dic
     return entry
 
 
-def add_block(block: Block, index: int, count: int, names: Sequence[str],
-              tiles: dict[str, dict[str, Any]], swaps: list[dict[str, Any]]) -> bool:
-    """Add one lazy block of the legal list to the moves (per source tile: its units and
-    each destination) or the swaps (per pair of tiles: the shapes of the sets, one for
-    several or several for one; each tile's units are in its moves entry); False for a
-    block of another kind. The engine's block kinds are read the way env/encoding.py reads
-    them: a ``MoveBlock`` holds the sub-multisets of its units, smallest first, up to the
-    size of its last action; a ``SingleMoveBlock`` one unit of any of its kinds; a
-    ``SwapBlock`` a set of units from each tile, sized within its bounds, never equal."""
-    if isinstance(block, (L.MoveBlock, L.SingleMoveBlock)):
-        units = block.units if isinstance(block, L.MoveBlock) else block.kinds
-        most = len(block.get(count - 1).units)  # a block's sets grow in size
-        source(tiles, names[block.tile], refs(units))["to"].append(
-            [names[block.tile2], most, index, count])
-        return True
-    if isinstance(block, L.SwapBlock):
-        a, b = block.tile, block.tile2
-        source(tiles, names[a], refs(block.units))
-        source(tiles, names[b], refs(block.units2))
-        pair = [names[a], names[b]]
-        if not swaps or swaps[-1]["tiles"] != pair:
-            swaps.append({"tiles": pair, "shapes": []})
-        swaps[-1]["shapes"].append([block.low, block.high, block.low2, block.high2, index,
-                                    count])
-        return True
-    return False
+def add_block(group: Group, names: Sequence[str], tiles: dict[str, dict[str, Any]],
+              swaps: list[dict[str, Any]]) -> None:
+    """Add a block of moves (per source tile: its units and each destination with the most
+    units that may go) or swaps (per pair of tiles: the shapes of the sets, one for several
+    or several for one; each tile's units are in its moves entry)."""
+    if group.kind is Kind.MOVE:
+        source(tiles, names[group.tile], refs(group.units))["to"].append(
+            [names[group.tile2], group.high, group.start, group.count])
+        return
+    a, b = names[group.tile], names[group.tile2]
+    source(tiles, a, refs(group.units))
+    source(tiles, b, refs(group.units2))
+    pair = [a, b]
+    if not swaps or swaps[-1]["tiles"] != pair:
+        swaps.append({"tiles": pair, "shapes": []})
+    swaps[-1]["shapes"].append([group.low, group.high, group.low2, group.high2, group.start,
+                                group.count])
 
 
-Split = tuple[list[tuple[int, Action]], list[dict[str, Any]], list[dict[str, Any]]]
+Split = tuple[list[Group], list[dict[str, Any]], list[dict[str, Any]]]
 
 
-def split(legal: Sequence[Action], names: Sequence[str]) -> Split:
-    """The listed actions (index, action), the moves and the swaps of ``legal`` (a pending
-    decision's legal actions; ``names``: the world's tile names). Only blocks are grouped,
-    and none of them is built."""
+def split(offer: Offer, names: Sequence[str]) -> Split:
+    """The listed groups (one action each), the moves and the swaps of a pending decision
+    (``names``: the world's tile names). No block of moves or swaps is built."""
     tiles: dict[str, dict[str, Any]] = {}
     swaps: list[dict[str, Any]] = []
-    if not isinstance(legal, ActionList):
-        return list(enumerate(legal)), [], swaps
-    listed: list[tuple[int, Action]] = []
-    starts = legal.starts
-    ends = [*starts[1:], len(legal)]
-    for i, part in enumerate(legal.parts):
-        start = starts[i]
-        if not isinstance(part, list):
-            if add_block(part, start, ends[i] - start, names, tiles, swaps):
-                continue
-            part = legal.part(i)  # units to buy or card trades: listed with their texts
-        listed += enumerate(part, start)
+    listed: list[Group] = []
+    for group in offer.groups:
+        if group.action is None:
+            add_block(group, names, tiles, swaps)
+        else:
+            listed.append(group)
     return listed, list(tiles.values()), swaps
+
+
+def args(action: Action, state: GameState) -> dict[str, Any]:
+    """The values of the fields an action's kind uses (``kinds.SPECS``), as JSON: tiles by
+    name, units as ``seat/unit``, cards and realms by id, seats and gold as numbers, shares
+    as ``[seat, hits]`` pairs. What a page describes an action with, instead of its text."""
+    names = state.world.names
+    out: dict[str, Any] = {}
+    for slot in SPECS[action.kind].slots:
+        value = getattr(action, slot.field)
+        form = slot.form
+        if form is Form.TILE:
+            out[slot.field] = names[value]
+        elif form is Form.UNIT or form is Form.UNITS:
+            out[slot.field] = refs(value)
+        elif form is Form.SHARES:
+            out[slot.field] = [list(share) for share in value]
+        elif value or not slot.optional:
+            out[slot.field] = value
+    return out
 
 
 def action_tiles(action: Action, state: GameState) -> list[int]:
@@ -113,17 +117,19 @@ def sub_multisets(units: Sequence[str], low: int, high: int) -> list[tuple[str, 
 
 
 def compact(listed: dict[str, Any]) -> dict[str, Any]:
-    """A listed action as a view carries it: without ``tiles`` and ``units`` when they are
-    empty, and without ``text`` when it is the kind followed by the tiles (``attack T5
-    T2``, ``pass``); ``expand_listed`` gives it back."""
+    """A listed action as a view carries it: without ``tiles``, ``units`` and ``args`` when
+    they are empty, without ``price`` when it is 0 and ``label`` when it is ``act.<kind>``,
+    and without ``text`` when it is the kind followed by the tiles (``attack T5 T2``,
+    ``pass``); ``expand_listed`` gives it back."""
     out = {"index": listed["index"], "kind": listed["kind"]}
     tiles = listed["tiles"]
     if listed["text"] != " ".join([listed["kind"], *tiles]):
         out["text"] = listed["text"]
-    if tiles:
-        out["tiles"] = tiles
-    if listed["units"]:
-        out["units"] = listed["units"]
+    for key in ("tiles", "units", "args", "price"):
+        if listed[key]:
+            out[key] = listed[key]
+    if listed["label"] != f"act.{listed['kind']}":
+        out["label"] = listed["label"]
     return out
 
 
@@ -131,7 +137,9 @@ def expand_listed(entry: dict[str, Any]) -> dict[str, Any]:
     """A view's listed action in full (as ``GET .../legal`` lists it): what the form means."""
     tiles = entry.get("tiles", [])
     return {"index": entry["index"], "text": entry.get("text", " ".join([entry["kind"], *tiles])),
-            "kind": entry["kind"], "tiles": tiles, "units": entry.get("units", [])}
+            "kind": entry["kind"], "tiles": tiles, "units": entry.get("units", []),
+            "args": entry.get("args", {}), "price": entry.get("price", 0),
+            "label": entry.get("label", f"act.{entry['kind']}")}
 
 
 def move_units(moves: dict[str, Any], board: dict[str, list[str]]) -> list[str]:

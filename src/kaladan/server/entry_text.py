@@ -16,7 +16,7 @@ from collections.abc import Callable
 from json.encoder import encode_basestring
 from typing import Any
 
-from ..rules.gamelog import Entry, json_fields
+from ..rules.gamelog import Entry, entry_fields, json_fields
 from ..rules.units import UnitCode, unit_ref
 from .jsontext import dumps
 
@@ -67,7 +67,7 @@ def _make_head(cls: type[Entry]) -> Head:
     scope: dict[str, Any] = {"_s": _s, "_unit": _unit, "_units": _units,
                              "_strings": _strings, "_dumps": dumps}
     pieces = [repr('{"kind":' + dumps(cls.KIND))]
-    for (name, kind), (_, convert) in zip(cls.FIELDS, json_fields(cls), strict=True):
+    for (name, kind), (_, convert) in zip(entry_fields(cls), json_fields(cls), strict=True):
         pieces.append(repr("," + dumps(name) + ":"))
         inline = _INLINE.get(kind)
         if inline is None:  # nested tuples, dice, pairs, scores: the field's converter

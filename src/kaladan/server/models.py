@@ -191,6 +191,13 @@ class LegalAction(BaseModel):
                              "staying behind, the battle tile the unit stands on")
     units: list[str] = Field(description="the units it names, as 'seat/unit' (the board's "
                              "form)")
+    args: dict[str, Any] = Field(description="the values of the fields its kind uses, by "
+                                 "field name as the grammar names them (GET /api/grammar): "
+                                 "tiles by name, units as 'seat/unit', cards and realms by "
+                                 "id, seats and gold as numbers, shares as [seat, hits]")
+    price: int = Field(description="the gold it costs (R11.1); 0 when free")
+    label: str = Field(description="the catalogue key of its words, 'act.<kind>' or a "
+                       "variant ('act.upgrade_event', 'act.swapcard_plain')")
 
 
 class ListedAction(BaseModel):
@@ -206,6 +213,10 @@ class ListedAction(BaseModel):
                              "when there are none")
     units: list[str] = Field([], description="the units it names, as 'seat/unit' (the "
                              "board's form); left out when there are none")
+    args: dict[str, Any] = Field({}, description="as in LegalAction; left out when empty")
+    price: int = Field(0, description="as in LegalAction; left out when 0")
+    label: str | None = Field(None, description="as in LegalAction; left out when it is "
+                              "'act.<kind>'")
 
 
 MoveTarget = Annotated[tuple[str, int, int, int], Field(
@@ -252,6 +263,8 @@ class OddsList(BaseModel):
     version: int
     odds: dict[str, AttackOdds] = Field(description="by the attack's text, as in 'legal'; "
                                         "empty when another seat decides")
+    by_index: dict[str, AttackOdds] = Field(description="the same by the attack's index in "
+                                            "the whole legal list (as a string)")
 
 
 class Hint(BaseModel):

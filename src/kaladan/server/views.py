@@ -8,14 +8,16 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..odds import odds_for_attack
-from ..rules.actions import ATTACK, KILL, Action, format_action
+from ..rules.actions import ATTACK, KILL, Action
 from ..rules.combat import attack_pool, defence_pool
 from ..rules.errors import KaladanError
+from ..rules.kinds import SPECS, format_action
 from ..rules.legal import gift_allies, legal_actions
 from ..rules.observe import observe
+from ..rules.offer import label, offer, price
 from ..rules.state import GameState
 from ..rules.world import Terrain
-from .choices import action_tiles, compact, refs, split
+from .choices import action_tiles, args, compact, refs, split
 from .hints import advice
 from .history import History
 from .jsontext import dumps
@@ -54,41 +56,48 @@ def action_text(action: Action, state: GameState) -> str:
 
 
 def action_json(index: int, action: Action, state: GameState) -> dict[str, Any]:
-    """A listed legal action: its index in the whole list, text, kind, the tiles it concerns
-    and the units it names (``seat/unit``, as on the board)."""
+    """A listed legal action: its index in the whole list, text, kind, the tiles it concerns,
+    the units it names (``seat/unit``, as on the board), the values of its fields
+    (``choices.args``), its price and the catalogue key of its words (``rules/offer.py``)."""
     names = state.world.names
-    return {"index": index, "text": action_text(action, state), "kind": action.kind,
+    decision = state.pending.kind
+    return {"index": index, "text": action_text(action, state), "kind": action.kind.value,
             "tiles": [names[t] for t in action_tiles(action, state)],
-            "units": refs(action.units + action.units2)}
+            "units": refs(action.units + action.units2), "args": args(action, state),
+            "price": price(action, decision),
+            "label": label(SPECS[action.kind], action, decision)}
 
 
 def listed_json(index: int, action: Action, state: GameState) -> dict[str, Any]:
     """A listed action as a view carries it (``choices.compact``), memoised like its text:
-    but for its index it depends on the action, the deciding seat and the tile names only,
-    unless it is a ``kill`` or its tile is a battle's (a casualty, a unit staying behind)."""
-    if action.kind == KILL or (action.units and action.tile < 0 and action.tile2 < 0):
+    but for its index it depends on the action, the pending decision and the tile names
+    only, unless it is a ``kill`` or its tile is a battle's (a casualty, a unit staying
+    behind)."""
+    if action.kind is KILL or (action.units and action.tile < 0 and action.tile2 < 0):
         return compact(action_json(index, action, state))
-    known = _remembered(_listed_memo, (action, state.pending.seat, state.world.names),
+    known = _remembered(_listed_memo, (action, state.pending, state.world.names),
                         lambda: compact(action_json(index, action, state)))
     return {**known, "index": index}  # the memo's parts are shared: never changed
 
 
 def all_odds(live: LiveGame, seat: int) -> dict[str, Any]:
-    """The exact odds of every attack ``seat`` may declare now, by the attack's text (none
-    when another seat decides); asked for when a player considers an attack, not sent with
-    every view (most are never looked at, and new ones take a sweep to compute)."""
+    """The exact odds of every attack ``seat`` may declare now, by the attack's text and by
+    its index in the legal list (none when another seat decides); asked for when a player
+    considers an attack, not sent with every view (most are never looked at, and new ones
+    take a sweep to compute)."""
     snapshot = live.snapshot
     assert snapshot is not None
     state = snapshot.state
     odds: dict[str, Any] = {}
+    by_index: dict[str, Any] = {}
     if not state.is_over and state.pending.seat == seat:
-        listed, _, _ = split(legal_actions(state), state.world.names)
-        for _, action in listed:
-            if action.kind == ATTACK:
+        for group in offer(state).of_kind(ATTACK):
+            action = group.action
+            if action is not None:
                 chances = attack_odds(state, action)
                 if chances is not None:
-                    odds[action_text(action, state)] = chances
-    return {"version": snapshot.version, "odds": odds}
+                    odds[action_text(action, state)] = by_index[str(group.start)] = chances
+    return {"version": snapshot.version, "odds": odds, "by_index": by_index}
 
 
 def hint_view(live: LiveGame, seat: int) -> dict[str, Any]:
@@ -264,10 +273,10 @@ def cached_view(live: LiveGame, seat: int | None) -> CachedView:
     swaps: list[dict[str, Any]] = []
     count = 0
     if your_turn:
-        actions = legal_actions(state)
-        count = len(actions)
-        listed, moves, swaps = split(actions, state.world.names)
-        legal = [listed_json(i, a, state) for i, a in listed]
+        pending = offer(state)
+        count = len(pending.legal)
+        listed, moves, swaps = split(pending, state.world.names)
+        legal = [listed_json(g.start, g.action, state) for g in listed if g.action is not None]
     observation = observe(state, seat)
     board = observation["board"]
     for entry in moves:  # most often a tile's units are the board's: not sent twice

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import perm
 from typing import Any
 
@@ -135,7 +135,7 @@ def run(rulesets: Sequence[Ruleset], bot: str, games: int, seed: int,
             batch: list[GameSpec] = []
             for rs in rulesets:
                 specs = plan(rs.config, [bot] * players, count, seed, design, start=first)
-                batch += [s.replace(extra_gold=rs.gold_of(s.realms or ())) for s in specs]
+                batch += [replace(s, extra_gold=rs.gold_of(s.realms or ())) for s in specs]
             done_before = first * len(rulesets)
             report = None if progress is None else (
                 lambda done, _n, base=done_before: progress(base + done, total * len(rulesets)))

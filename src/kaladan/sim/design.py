@@ -18,12 +18,12 @@ seats within each arrangement (``n`` games per arrangement), so bots meet every 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
 from math import perm
 
 from ..rules.units import REALMS
-from ..rules.values import Value, value
 
 SEAT_DESIGNS = ("fixed", "rotate")
 REALM_DESIGNS = ("fixed", "rotate", "random")
@@ -33,8 +33,8 @@ class DesignError(ValueError):
     """A design that cannot be played: a message for the user."""
 
 
-@value
-class Design(Value):
+@dataclass(frozen=True, slots=True)
+class Design:
     """How bots and realms are put in the seats (see the module docstring)."""
 
     seats: str = "fixed"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..bots.registry import make_bot
@@ -19,7 +20,6 @@ from ..rules.scoring import score_parts
 from ..rules.setup import new_game
 from ..rules.state import GameState
 from ..rules.units import REALMS
-from ..rules.values import Value, field, mutable_value, value
 from .design import Design
 from .frames import to_frame
 from .seats import Seats, play_out
@@ -38,8 +38,8 @@ def game_seed(run_seed: int, index: int) -> int:
     return (z ^ (z >> 31)) >> 1
 
 
-@value
-class GameSpec(Value):
+@dataclass(frozen=True, slots=True)
+class GameSpec:
     """One game to play, complete: what a worker process or a Ray task receives."""
 
     config: Config
@@ -51,8 +51,8 @@ class GameSpec(Value):
     extra_gold: tuple[int, ...] = ()
 
 
-@mutable_value
-class GameSummary(Value):
+@dataclass(slots=True)
+class GameSummary:
     seed: int
     bots: list[str]
     realms: list[str | None]
@@ -120,7 +120,7 @@ class GameSummary(Value):
 def options_label(config: Config) -> str:
     """The ruleset options that differ from the defaults, ``name=value,...``, or ``default``."""
     default = Config(players=config.players, mode=config.mode)
-    changed = [f"{name}={getattr(config, name)}" for name, _ in config.FIELDS
+    changed = [f"{name}={getattr(config, name)}" for name in (f.name for f in fields(config))
                if name not in ("players", "mode", "layout", "quick_setup")
                and getattr(config, name) != getattr(default, name)]
     return ",".join(changed) or "default"
@@ -245,8 +245,8 @@ def _play_here(specs: Sequence[GameSpec], progress: Progress | None) -> list[Gam
 RATE_GROUPS = ("bot", "seat", "position", "realm")
 
 
-@mutable_value
-class Summary(Value):
+@dataclass(slots=True)
+class Summary:
     games: list[GameSummary] = field(default_factory=list)
     design: str = ""  # Design.describe(): how bots and realms were put in the seats
     ruleset: str = "default"  # options_label() of the configuration played

@@ -11,18 +11,18 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from itertools import combinations
 from math import log10
 
 from ..rules.config import Config
-from ..rules.values import Value, field, mutable_value
 from .runner import simulate
 
 Match = tuple[str, str, float]  # (bot a, bot b, score of a: 1 win, 0.5 draw, 0 loss)
 
 
-@mutable_value
-class Standing(Value):
+@dataclass(slots=True)
+class Standing:
     bot: str
     rating: float
     low: float
@@ -31,8 +31,8 @@ class Standing(Value):
     score: float
 
 
-@mutable_value
-class Tournament(Value):
+@dataclass(slots=True)
+class Tournament:
     matches: list[Match] = field(default_factory=list)
     standings: list[Standing] = field(default_factory=list)
 
