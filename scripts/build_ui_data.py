@@ -5,8 +5,11 @@ step and no server round trip for card texts, names and costs:
     src/kaladan/server/static/data/glossary.json  localized unit, terrain and phase names (R1)
     src/kaladan/server/static/data/units.json     unit dice and costs (R13.1, R11.2)
     src/kaladan/server/static/data/log_texts.json the game log's sentence templates (en/nl/de)
-    src/kaladan/server/static/data/rules.json     what "How to play" shows of the rules: terrain
-                                                  (capacity, bonus dice), phase orders, scoring
+    src/kaladan/server/static/data/rules.json     the rules the pages read from the engine: terrain
+                                                  (capacity, bonus dice), phase orders, scoring,
+                                                  the ruleset options (R3.3) with their values
+                                                  (the default first), and the grammar of action
+                                                  texts (rules/kinds.py)
 
 Run after changing ``src/kaladan/rules/data``; tests/e2e/test_ui_data.py checks that the committed
 files equal this script's output.
@@ -24,7 +27,8 @@ from pathlib import Path
 
 from kaladan.rules.catalog import END_GAME_CARDS, EVENT_CARDS, GLOSSARY, MAGIC_CARDS, REALMS, Text
 from kaladan.rules.combat import bonus_dice
-from kaladan.rules.config import Config
+from kaladan.rules.config import OPTIONS, Config
+from kaladan.rules.kinds import grammar
 from kaladan.rules.scoring import parts
 from kaladan.rules.setup import new_game
 from kaladan.rules.state import PHASE_ORDERS, GameState  # PHASE_ORDERS: R6.2
@@ -120,10 +124,14 @@ def _with_gold(state: GameState, gold: int) -> GameState:
 
 
 def rules() -> dict[str, object]:
-    """What the "How to play" page shows of the rules, read from the engine."""
+    """What the pages show of the rules, read from the engine: "How to play" (terrain,
+    scoring, phase orders), the lobby (the options of R3.3, the default first), the phase
+    tracker (the phase orders of R6.2), and the grammar the browser composes actions with."""
     return {"terrain": terrain(), "scoring": scoring(),
             "phase_orders": {name: [p.label for p in order]
-                             for name, order in PHASE_ORDERS.items()}}
+                             for name, order in PHASE_ORDERS.items()},
+            "options": {name: list(values) for name, values in OPTIONS.items()},
+            "grammar": grammar()}
 
 
 def render() -> dict[str, str]:

@@ -144,8 +144,9 @@ class _Deal:
         self.buys: list[list[str]] = [[] for _ in range(n)]
         self.secret: list[Seat] = []  # side leaders whose selected card the seat has not seen
         battle = state.battle
-        if battle is not None:
-            shown = seen["battle"]["cards"]
+        seen_battle = seen["battle"]
+        if battle is not None and seen_battle is not None:
+            shown = seen_battle["cards"]
             for leader, card in battle.cards.items():
                 holder = battle.holders.get(leader, leader)
                 if not self.hand_hidden[holder] or card not in state.hand[holder]:

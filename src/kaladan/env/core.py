@@ -19,7 +19,7 @@ from ..rules.apply import apply_unchecked
 from ..rules.config import Config, Mode
 from ..rules.errors import InvalidActionError
 from ..rules.legal import legal_actions
-from ..rules.observe import observe
+from ..rules.observe import Observation, observe
 from ..rules.setup import new_game
 from ..rules.state import GameState
 from ..rules.units import Seat
@@ -133,7 +133,7 @@ class EnvCore:
             return same
         return self.observations.encode(self.state, seat, partial, stage)
 
-    def view(self, seat: Seat) -> dict[str, Any]:
+    def view(self, seat: Seat) -> Observation:
         """The structured (JSON) observation of ``seat`` (``rules.observe``)."""
         return observe(self.state, seat)
 
