@@ -97,7 +97,7 @@ def roots(state: GameState) -> Iterator[tuple[str, object]]:
     yield "battle", state.battle
     yield "event", state.event
     yield "chance", state.chance
-    yield "tile_infos", state.tile_infos
+    yield "tile_infos", state.scratch.tile_infos
     yield "offer groups", offer(state).groups
 
 

@@ -1,7 +1,7 @@
 """The engine's caches give what a fresh computation gives (R1.9, R10.2, R12.1).
 
-``state.tile_infos`` remembers, per tile, the move/swap facts of the very tuple of units
-last looked up there, and is shared by every copy of a state; ``state.mine_cache`` (the
+``state.scratch.tile_infos`` remembers, per tile, the move/swap facts of the very tuple of units
+last looked up there, and is shared by every copy of a state; ``state.scratch.mine_cache`` (the
 tiles a seat controls, R1.9) is kept while the seat neither comes onto a tile nor leaves
 one. The random-game invariants (test_invariants.py) check the controlled tiles after every
 decision; these tests pin what each cache may and may not keep.
@@ -85,7 +85,7 @@ def test_tile_facts_live_only_as_long_as_the_states_that_hold_them() -> None:
     table only grew). Other tests' states may be alive too: only the change is counted."""
     before = live_tile_infos()
     states = [played(Config(players=p), seed, 400) for p in (2, 4, 6) for seed in range(3)]
-    held = [info for state in states for info in state.tile_infos if info is not None]
+    held = [info for state in states for info in state.scratch.tile_infos if info is not None]
     assert len(held) > 20  # the states hold some, each true of its own units
     assert all(info.codes == tuple(sorted(set(info.units))) for info in held)
     assert live_tile_infos() >= before + len(held)
@@ -102,13 +102,13 @@ def test_copies_share_tile_infos_without_changing_each_others_actions() -> None:
         while state.result is None:
             before = texts(state)
             probe = state.copy()
-            assert probe.tile_infos is state.tile_infos
+            assert probe.scratch.tile_infos is state.scratch.tile_infos
             for _ in range(8):
                 if probe.result is not None:
                     break
                 legal = legal_actions(probe)
                 apply_unchecked(probe, legal[rng.randrange(len(legal))])
-            state.legal_for = None  # generate again, from the shared tile list
+            state.scratch.legal_for = None  # generate again, from the shared tile list
             assert texts(state) == before
             legal = legal_actions(state)
             apply_unchecked(state, legal[rng.randrange(len(legal))])

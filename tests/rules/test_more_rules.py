@@ -725,10 +725,11 @@ def test_r24_3_no_event_costs_more_than_2_gold(card: str, loss: int) -> None:
 
 def test_r3_1_options_are_fixed_before_setup_and_recorded() -> None:
     """R3.1: a Config cannot change once made, and a game's record carries every option."""
+    from dataclasses import FrozenInstanceError
+
     from kaladan.game import Game
     from kaladan.record import to_record
     from kaladan.rules.config import OPTIONS, Config
-    from dataclasses import FrozenInstanceError
 
     config = Config(players=3, mountain_defence="drop_lowest", wolf_d12="attack_from_forest")
     with pytest.raises(FrozenInstanceError):

@@ -25,6 +25,7 @@ from kaladan.record import position_digest, replay, to_record
 from kaladan.rules.config import Config
 from kaladan.rules.errors import IllegalActionError
 from kaladan.rules.gamelog import FinalRound, GoldGiven, UpgradesLost
+from kaladan.rules.ops import gold_frozen
 from kaladan.rules.state import Decision
 from kaladan.rules.units import KIMBRIA
 from positions import build, decline, finish_turn, game_at, on, pending, play_out, refs
@@ -210,15 +211,27 @@ def test_r21_2_deck_end_eg3_empties_the_deck_so_the_final_round_starts() -> None
     assert len(g.state.deck) == 2 and g.state.discard == ["EG3"]
 
 
-def test_r21_2_deck_end_eg4_silences_gold_from_the_next_turn_to_the_end() -> None:
-    """EG4 with deck_end: the drawer's current turn still gets its income; from the next
-    turn on nobody gains gold (income, EV27), through the final round the last card starts."""
+def test_r21_2_deck_end_eg4_silences_gold_in_the_final_round_only() -> None:
+    """EG4 with deck_end (R21.2, R25.1, EG4 "during the final round nobody gains gold",
+    R9.4): drawing the card applies its effect, which names the final round; the final round
+    is the one after the deck runs out. So income and event gold go on until the last card
+    is drawn, and the final round is played without gold, as it is by default."""
     g = three_castles(["EG4", "EV27", "EV27"])
-    assert g.state.final_slot == -1
-    finish_turn(g)
-    assert g.state.gold == [0, 1, 0]  # seat 1's income this turn
-    assert play_out(g) == [0, 1, 2, 0]  # seat 2 drew EV27, seat 0 the last: final round
-    assert g.state.gold == [0, 1, 0]
+    assert g.state.gilded_slot >= 0 and g.state.final_slot == -1 and not gold_frozen(g.state)
+    seen = []  # after each turn: the next active seat, everyone's gold, gold frozen
+    while not g.is_over:
+        finish_turn(g)
+        seen.append((g.state.active, list(g.state.gold), gold_frozen(g.state)))
+    assert seen == [
+        (2, [1, 2, 1], False),  # seat 1 took its income; seat 2 drew EV27: +1 each
+        (0, [2, 3, 3], False),  # seat 2's income; seat 0 drew the last card, EV27: +1 each
+        (1, [3, 3, 3], True),  # seat 0's income, then the final round: 1, 2, 0
+        (2, [3, 3, 3], True),
+        (0, [3, 3, 3], True),
+        (0, [3, 3, 3], True),  # the game is over
+    ]
+    (final,) = entries_of(g, FinalRound)
+    assert final == FinalRound(0, None, 3)  # the deck ran out in seat 0's turn
     assert g.state.result is not None and g.state.result.end == "final_round"
 
 

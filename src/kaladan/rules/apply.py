@@ -76,7 +76,7 @@ def apply_unchecked(state: GameState, action: Action, sink: Sink | None = None,
     receives the log entries (None: nothing is built). ``giver``: the seat that gives gold
     out of turn (R23.11); every other action is the pending seat's."""
     state.decisions += 1
-    state.legal_for = None
+    state.scratch.legal_for = None
     if sink is None and giver is None:
         HANDLERS[action.kind](state, action)
         return

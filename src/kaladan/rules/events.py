@@ -136,8 +136,8 @@ def _continue(state: GameState) -> bool:
         if len(opts) > 1:
             pending = Pending(_ASK_EVENT, seat)
             state.pending = pending
-            state.legal_for = pending  # what legal_actions would compute again
-            state.legal_list = opts
+            state.scratch.legal_for = pending  # what legal_actions would compute again
+            state.scratch.legal_list = opts
             return False
         if len(opts) == 1:
             _apply_choice(state, seat, opts[0])

@@ -115,8 +115,8 @@ def legal_actions(state: GameState) -> Sequence[Action]:
 
     The list may be shared with the state's cache: do not modify it.
     """
-    if state.legal_for is state.pending:
-        actions = state.legal_list
+    if state.scratch.legal_for is state.pending:
+        actions = state.scratch.legal_list
     else:
         actions = _generate(state, state.pending)
     if state.teams and state.pending.seat >= 0 and state.gold[state.pending.seat] > 0:
@@ -160,8 +160,8 @@ def ask_or_skip(state: GameState) -> bool:
     # a generic call (cast, as in with_gifts).
     if (cast("ActionList", actions).size if isinstance(actions, ActionList)
             else len(actions)) > 1:
-        state.legal_for = pending
-        state.legal_list = actions
+        state.scratch.legal_for = pending
+        state.scratch.legal_list = actions
         return True
     return False
 
@@ -187,11 +187,11 @@ def tile_info_at(state: GameState, tile: int, units: tuple[UnitCode, ...]) -> Ti
     """``TileInfo(units)`` for ``units`` standing on ``tile`` (all of them, or one seat's):
     remembered per tile by the very tuple, which stays on the board until the tile changes,
     so most lookups compare one pointer instead of hashing and comparing the units."""
-    info = state.tile_infos[tile]
+    info = state.scratch.tile_infos[tile]
     if info is not None and info.units is units:
         return info
     info = TileInfo(units)
-    state.tile_infos[tile] = info
+    state.scratch.tile_infos[tile] = info
     return info
 
 

@@ -1,20 +1,34 @@
 """JSON positions: a complete state, hidden parts included, from which a game continues.
 
-Units are written ``"<seat>/<token>"`` (``"1/sword+"``, ``"0/special:kimbria"``), tiles by
-name (``"T3"``, ``"C1"``). ``position_from_json(position_to_json(s))`` equals ``s`` field by
-field; see docs/formats.md.
+Every fact of ``GameState.FACTS`` is written and read as ``_FACTS`` says (a fact without an
+entry there fails at import). Units are written ``"<seat>/<token>"`` (``"1/sword+"``,
+``"0/special:kimbria"``), tiles by name (``"T3"``, ``"C1"``); per-seat facts in each player's
+object. ``position_from_json(position_to_json(s))`` equals ``s`` fact by fact; see
+docs/formats.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
 
 from .chance import Chance
 from .config import Config
 from .errors import FormatError, KaladanError
-from .state import Battle, BattleStep, Decision, EventContext, GameState, Pending, Phase, Result
-from .units import REALM_INDEX, REALMS, SPECIAL, UnitType, parse_unit_ref, unit_ref
+from .state import (
+    FACTS,
+    Battle,
+    BattleStep,
+    Decision,
+    EventContext,
+    GameState,
+    Pending,
+    Phase,
+    Result,
+    Scratch,
+)
+from .units import REALM_INDEX, REALMS, SPECIAL, UnitCode, UnitType, parse_unit_ref, unit_ref
 from .world import world_from_json
 
 POSITION_FORMAT = "kaladan-position"
@@ -73,66 +87,212 @@ def _battle_from(d: Mapping[str, Any], index: Any) -> Battle:
     return b
 
 
+@dataclass(frozen=True, slots=True)
+class _Fact:
+    """How one of the game's facts (``GameState.FACTS``) is written in a position and read
+    back: ``key`` in the position (in each player's object when ``per_player``), ``write``
+    from the value, ``read`` to it (given the JSON found under ``key``, or the whole
+    position when the fact is derived and ``write`` is None)."""
+
+    key: str
+    write: Callable[[Any, _Ctx], Any] | None
+    read: Callable[[Any, _Ctx], Any]
+    per_player: bool = False
+    # What an older position without the key holds (None: the key is required).
+    absent: tuple[Any] | None = None
+
+
+@dataclass(slots=True)
+class _Ctx:
+    """What writing or reading a fact needs besides its value: the state (read: the facts
+    read so far, in ``FACTS`` order) and its tile names."""
+
+    state: GameState
+    names: tuple[str, ...] = ()
+
+    def index(self, name: str) -> int:
+        return self.state.world.index(name)
+
+    def tile(self, name: Any) -> int:
+        return self.index(name) if name else -1
+
+
+def _ints(value: Any, ctx: _Ctx) -> list[int]:
+    return [int(x) for x in value]
+
+
+def _same(value: Any, ctx: _Ctx) -> Any:
+    return value
+
+
+def _refs(value: Any, ctx: _Ctx) -> list[str]:
+    return [unit_ref(c) for c in value]
+
+
+def _units(value: Any, ctx: _Ctx) -> list[UnitCode]:
+    return [parse_unit_ref(u) for u in value]
+
+
+def _realm_name(value: Any, ctx: _Ctx) -> str | None:
+    return REALMS[value] if value >= 0 else None
+
+
+def _realm_index(value: Any, ctx: _Ctx) -> int:
+    return REALM_INDEX[value] if value else -1
+
+
+def _tile_name(value: Any, ctx: _Ctx) -> str | None:
+    return ctx.names[value] if value >= 0 else None
+
+
+def _reserve_json(value: Any, ctx: _Ctx) -> dict[str, int]:
+    return {UnitType(t).label: n for t, n in enumerate(value) if t != SPECIAL}
+
+
+def _reserve(value: Any, ctx: _Ctx) -> list[int]:
+    counts = [0] * 7
+    for label, count in value.items():
+        counts[UnitType[label.upper()]] = int(count)
+    return counts
+
+
+def _seat_of_realm(data: Any, ctx: _Ctx) -> list[int]:
+    out = [-1] * len(REALMS)
+    for seat, r in enumerate(ctx.state.realm):
+        if r >= 0:
+            out[r] = seat
+    return out
+
+
+def _board_json(value: Any, ctx: _Ctx) -> dict[str, list[str]]:
+    return {ctx.names[t]: [unit_ref(c) for c in units] for t, units in enumerate(value) if units}
+
+
+def _board(value: Any, ctx: _Ctx) -> list[tuple[UnitCode, ...]]:
+    board: list[tuple[UnitCode, ...]] = [() for _ in ctx.state.world.coords]
+    for name, units in value.items():
+        board[ctx.index(name)] = tuple(sorted(parse_unit_ref(u) for u in units))
+    return board
+
+
+def _fortified(value: Any, ctx: _Ctx) -> list[bool]:
+    fortified = [False] * len(ctx.state.world.coords)
+    for name in value:
+        fortified[ctx.index(name)] = True
+    return fortified
+
+
+def _event_json(value: EventContext | None, ctx: _Ctx) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    return {"card": value.card, "queue": value.queue, "marked": value.marked,
+            "must_lose": value.must_lose}
+
+
+def _event(value: Any, ctx: _Ctx) -> EventContext | None:
+    if value is None:
+        return None
+    return EventContext(str(value["card"]), _ints(value["queue"], ctx),
+                        _ints(value["marked"], ctx), bool(value["must_lose"]))
+
+
+def _result_json(value: Result | None, ctx: _Ctx) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    return {"end": value.end, "winner": value.winner, "scores": value.scores,
+            "tie_break": value.tie_break, **({} if value.team is None else {"team": value.team})}
+
+
+def _result(value: Any, ctx: _Ctx) -> Result | None:
+    if value is None:
+        return None
+    return Result(str(value["end"]), value["winner"], list(value["scores"]),
+                  [list(r) for r in value["tie_break"]], value.get("team"))
+
+
+def _player(key: str, write: Callable[[Any, _Ctx], Any], read: Callable[[Any, _Ctx], Any],
+            absent: tuple[Any] | None = None) -> _Fact:
+    """A fact held per seat: a list with one value per player, each in its player object."""
+    return _Fact(key, write, read, per_player=True, absent=absent)
+
+
+# Every fact of GameState and how a position carries it; a fact missing here fails at import.
+_FACTS: Final[dict[str, _Fact]] = {
+    "config": _Fact("config", lambda c, ctx: c.to_json(), lambda d, ctx: Config.from_json(d)),
+    "world": _Fact("world", lambda w, ctx: w.to_json(),
+                   lambda d, ctx: world_from_json(d, ctx.state.config.players)),
+    "n": _Fact("config", None, lambda d, ctx: ctx.state.config.players),
+    "chance": _Fact("rng", lambda c, ctx: c.state, lambda d, ctx: Chance(int(d))),
+    "first": _Fact("first", _same, lambda d, ctx: int(d)),
+    "turn_rolls": _Fact("turn_rolls", _same, lambda d, ctx: [_ints(r, ctx) for r in d]),
+    "realm": _player("realm", _realm_name, _realm_index),
+    "seat_of_realm": _Fact("players", None, _seat_of_realm),
+    "gold": _player("gold", _same, lambda d, ctx: int(d)),
+    "reserve": _player("reserve", _reserve_json, _reserve),
+    "reserve_specials": _player("reserve_specials", lambda v, ctx: [REALMS[r] for r in v],
+                                lambda d, ctx: sorted(REALM_INDEX[r] for r in d)),
+    "board": _Fact("board", _board_json, _board),
+    "fortified": _Fact("fortified", lambda v, ctx: [ctx.names[t] for t, f in enumerate(v) if f],
+                       _fortified),
+    "graveyard": _player("graveyard", _refs, _units),
+    "trophies": _player("trophies", _refs, _units),
+    "removed": _Fact("removed", _refs, _units),
+    "hand": _player("hand", lambda v, ctx: list(v), lambda d, ctx: list(d)),
+    "pool": _player("pool", lambda v, ctx: list(v), lambda d, ctx: list(d)),
+    "spent": _Fact("spent", lambda v, ctx: list(v), lambda d, ctx: list(d)),
+    "buyable": _player("buyable", lambda v, ctx: list(v), lambda d, ctx: list(d)),
+    "eliminated": _player("eliminated", _same, lambda d, ctx: bool(d)),
+    "home": _player("home", _tile_name, lambda d, ctx: ctx.tile(d)),
+    "deck": _Fact("deck", lambda v, ctx: list(reversed(v)),  # top first
+                  lambda d, ctx: list(reversed(d))),
+    "discard": _Fact("discard", lambda v, ctx: list(v), lambda d, ctx: list(d)),
+    "end_card": _Fact("end_card", _same, _same),
+    "phase": _Fact("phase", lambda v, ctx: v.label, lambda d, ctx: Phase[str(d).upper()]),
+    "pending": _Fact("pending", lambda v, ctx: {"kind": v.kind.label, "seat": v.seat},
+                     lambda d, ctx: Pending(Decision[str(d["kind"]).upper()], int(d["seat"]))),
+    "active": _Fact("active", _same, lambda d, ctx: int(d)),
+    "slot": _Fact("slot", _same, lambda d, ctx: int(d)),
+    "turn": _Fact("turn", _same, lambda d, ctx: int(d)),
+    "final_slot": _Fact("final_slot", _same, lambda d, ctx: int(d)),
+    "oracles": _Fact("oracles", _same, lambda d, ctx: bool(d)),
+    "scales": _Fact("scales", _same, lambda d, ctx: bool(d)),
+    # Positions written before ``end_game_trigger`` carry ``gilded`` instead (_gilded_slot).
+    "gilded_slot": _Fact("gilded_slot", _same, lambda d, ctx: int(d)),
+    "six_gates": _Fact("six_gates", _same, lambda d, ctx: bool(d)),
+    "specials_waiting": _player("specials_waiting", lambda v, ctx: [REALMS[r] for r in v],
+                                lambda d, ctx: tuple(sorted(REALM_INDEX[r] for r in d)), ([],)),
+    "event": _Fact("event", _event_json, _event),
+    "spawn_left": _Fact("spawn_left", lambda v, ctx: [ctx.names[t] for t in v],
+                        lambda d, ctx: [ctx.index(t) for t in d]),
+    "purchase_empty": _Fact("purchase_empty", _tile_name, lambda d, ctx: ctx.tile(d)),
+    "battle": _Fact("battle", lambda b, ctx: None if b is None else _battle_json(b, ctx.names),
+                    lambda d, ctx: None if d is None else _battle_from(d, ctx.index)),
+    "setup_queue": _Fact("setup_queue", _same, _ints),
+    "setup_named": _player("named", _realm_name, _realm_index, (None,)),
+    "result": _Fact("result", _result_json, _result),
+    "decisions": _Fact("decisions", _same, lambda d, ctx: int(d)),
+    "last_event": _Fact("last_event", _same, _same),
+}
+assert tuple(_FACTS) == FACTS, set(FACTS) ^ set(_FACTS)
+
+
 def position_to_json(state: GameState) -> dict[str, Any]:
-    """The complete state as JSON (hidden information included)."""
-    names = state.world.names
-    players = []
-    for p in range(state.n):
-        players.append({
-            "realm": REALMS[state.realm[p]] if state.realm[p] >= 0 else None,
-            "gold": state.gold[p],
-            "reserve": {UnitType(t).label: n for t, n in enumerate(state.reserve[p])
-                        if t != SPECIAL},
-            "reserve_specials": [REALMS[r] for r in state.reserve_specials[p]],
-            "specials_waiting": [REALMS[r] for r in state.specials_waiting[p]],
-            "graveyard": [unit_ref(c) for c in state.graveyard[p]],
-            "trophies": [unit_ref(c) for c in state.trophies[p]],
-            "hand": list(state.hand[p]), "pool": list(state.pool[p]),
-            "buyable": list(state.buyable[p]), "eliminated": state.eliminated[p],
-            "home": names[state.home[p]] if state.home[p] >= 0 else None,
-            "named": REALMS[state.setup_named[p]] if state.setup_named[p] >= 0 else None,
-        })
-    event = state.event
-    result = state.result
-    return {
-        "format": POSITION_FORMAT,
-        "version": POSITION_VERSION,
-        "config": state.config.to_json(),
-        "world": state.world.to_json(),
-        "rng": state.chance.state,
-        "first": state.first,
-        "turn_rolls": state.turn_rolls,
-        "players": players,
-        "board": {names[t]: [unit_ref(c) for c in units]
-                  for t, units in enumerate(state.board) if units},
-        "fortified": [names[t] for t, f in enumerate(state.fortified) if f],
-        "removed": [unit_ref(c) for c in state.removed],
-        "spent": list(state.spent),
-        "deck": list(reversed(state.deck)),  # top first
-        "discard": list(state.discard),
-        "end_card": state.end_card,
-        "phase": state.phase.label,
-        "pending": {"kind": state.pending.kind.label, "seat": state.pending.seat},
-        "active": state.active,
-        "slot": state.slot,
-        "turn": state.turn,
-        "final_slot": state.final_slot,
-        "oracles": state.oracles, "scales": state.scales, "gilded_slot": state.gilded_slot,
-        "six_gates": state.six_gates,
-        "event": None if event is None else {
-            "card": event.card, "queue": event.queue, "marked": event.marked,
-            "must_lose": event.must_lose},
-        "spawn_left": [names[t] for t in state.spawn_left],
-        "purchase_empty": names[state.purchase_empty] if state.purchase_empty >= 0 else None,
-        "battle": None if state.battle is None else _battle_json(state.battle, names),
-        "setup_queue": state.setup_queue,
-        "result": None if result is None else {
-            "end": result.end, "winner": result.winner, "scores": result.scores,
-            "tie_break": result.tie_break,
-            **({} if result.team is None else {"team": result.team})},
-        "decisions": state.decisions,
-        "last_event": state.last_event,
-    }
+    """The complete state as JSON (hidden information included): every fact of
+    ``GameState.FACTS`` as ``_FACTS`` writes it."""
+    ctx = _Ctx(state, state.world.names)
+    out: dict[str, Any] = {"format": POSITION_FORMAT, "version": POSITION_VERSION}
+    players: list[dict[str, Any]] = [{} for _ in range(state.n)]
+    for name, fact in _FACTS.items():
+        if fact.write is None:
+            continue
+        value = getattr(state, name)
+        if fact.per_player:
+            for p in range(state.n):
+                players[p][fact.key] = fact.write(value[p], ctx)
+            out["players"] = players
+        else:
+            out[fact.key] = fact.write(value, ctx)
+    return out
 
 
 def position_from_json(data: Mapping[str, Any]) -> GameState:
@@ -164,85 +324,31 @@ def _gilded_slot(data: Mapping[str, Any]) -> int:
     return -1
 
 
+def _value(data: Mapping[str, Any], fact: _Fact) -> Any:
+    if fact.absent is not None and fact.key not in data:
+        return fact.absent[0]
+    return data[fact.key]
+
+
 def _from_json(data: Mapping[str, Any]) -> GameState:
-    config = Config.from_json(data["config"])
-    world = world_from_json(data["world"], config.players)
-    index = world.index
-    n = config.players
     s = GameState()
-    s.take_config(config, n)
-    s.world = world
-    s.chance = Chance(int(data["rng"]))
-    s.first = int(data["first"])
-    s.turn_rolls = [[int(x) for x in r] for r in data["turn_rolls"]]
+    ctx = _Ctx(s)
     players = data["players"]
-    if len(players) != n:
-        raise FormatError(f"position has {len(players)} players, its configuration {n}")
-    s.realm = [REALM_INDEX[p["realm"]] if p["realm"] else -1 for p in players]
-    s.seat_of_realm = [-1] * len(REALMS)
-    for seat, r in enumerate(s.realm):
-        if r >= 0:
-            s.seat_of_realm[r] = seat
-    s.gold = [int(p["gold"]) for p in players]
-    s.reserve = []
-    for p in players:
-        counts = [0] * 7
-        for label, count in p["reserve"].items():
-            counts[UnitType[label.upper()]] = int(count)
-        s.reserve.append(counts)
-    s.reserve_specials = [sorted(REALM_INDEX[r] for r in p["reserve_specials"]) for p in players]
-    s.specials_waiting = [tuple(sorted(REALM_INDEX[r] for r in p.get("specials_waiting", ())))
-                          for p in players]
-    s.graveyard = [[parse_unit_ref(u) for u in p["graveyard"]] for p in players]
-    s.trophies = [[parse_unit_ref(u) for u in p["trophies"]] for p in players]
-    s.hand = [list(p["hand"]) for p in players]
-    s.pool = [list(p["pool"]) for p in players]
-    s.buyable = [list(p["buyable"]) for p in players]
-    s.eliminated = [bool(p["eliminated"]) for p in players]
-    s.home = [index(p["home"]) if p["home"] else -1 for p in players]
-    s.setup_named = [REALM_INDEX[p["named"]] if p.get("named") else -1 for p in players]
-    s.board = [() for _ in world.coords]
-    for name, units in data["board"].items():
-        s.board[index(name)] = tuple(sorted(parse_unit_ref(u) for u in units))
-    s.fortified = [False] * len(world.coords)
-    for name in data["fortified"]:
-        s.fortified[index(name)] = True
-    s.removed = [parse_unit_ref(u) for u in data["removed"]]
-    s.spent = list(data["spent"])
-    s.deck = list(reversed(data["deck"]))
-    s.discard = list(data["discard"])
-    s.end_card = data["end_card"]
-    s.phase = Phase[str(data["phase"]).upper()]
-    s.pending = Pending(Decision[str(data["pending"]["kind"]).upper()],
-                        int(data["pending"]["seat"]))
-    s.active = int(data["active"])
-    s.slot = int(data["slot"])
-    s.turn = int(data["turn"])
-    s.final_slot = int(data["final_slot"])
-    s.oracles = bool(data["oracles"])
-    s.scales = bool(data["scales"])
-    s.gilded_slot = _gilded_slot(data)
-    s.six_gates = bool(data["six_gates"])
-    ev = data["event"]
-    s.event = None if ev is None else EventContext(
-        str(ev["card"]), [int(x) for x in ev["queue"]], [int(x) for x in ev["marked"]],
-        bool(ev["must_lose"]))
-    s.spawn_left = [index(t) for t in data["spawn_left"]]
-    s.purchase_empty = index(data["purchase_empty"]) if data["purchase_empty"] else -1
-    s.battle = None if data["battle"] is None else _battle_from(data["battle"], index)
-    s.setup_queue = [int(x) for x in data["setup_queue"]]
-    res = data["result"]
-    s.result = None if res is None else Result(
-        str(res["end"]), res["winner"], list(res["scores"]), [list(r) for r in res["tie_break"]],
-        res.get("team"))
-    s.decisions = int(data["decisions"])
-    s.last_event = data["last_event"]
-    s.legal_for = None
-    s.legal_list = ()
-    s.mine_cache = [None] * n
-    s.tile_infos = [None] * len(s.board)
-    s.sink = None
+    for name, fact in _FACTS.items():
+        if fact.per_player:
+            if len(players) != s.n:
+                raise FormatError(f"position has {len(players)} players, its configuration "
+                                  f"{s.n}")
+            value: Any = [fact.read(_value(p, fact), ctx) for p in players]
+        elif name == "gilded_slot":
+            value = _gilded_slot(data)
+        else:
+            value = fact.read(_value(data, fact), ctx)
+        setattr(s, name, value)
+        if name == "world":
+            ctx.names = s.world.names
+    s.take_config(s.config, s.n)
+    s.scratch = Scratch(s.n, [None] * len(s.board))
     if s.battle is not None:
         s.battle.team = s.team
     return s
-

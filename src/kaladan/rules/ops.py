@@ -12,9 +12,12 @@ from .units import OWNER_SHIFT, SPECIAL, Seat, UnitCode, plain, realm_of, type_o
 
 
 def gold_frozen(state: GameState) -> bool:
-    """EG4 / R9.4: after the turn in which The Gilded Silence was drawn nobody gains gold (the
-    final round; with ``end_game_trigger = deck_end`` every turn to the end, R21.2)."""
-    return 0 <= state.gilded_slot < state.slot
+    """EG4 / R9.4: once The Gilded Silence is drawn, nobody gains gold during the final
+    round: the turns after the one in which it was triggered (R21.3). By default drawing the
+    card triggers it; with ``end_game_trigger = deck_end`` the empty deck does, and gold is
+    gained as usual until then (R21.2, R25.1)."""
+    return (state.gilded_slot >= 0 and state.final_slot >= 0
+            and state.slot > state.final_slot - state.n)
 
 
 def gain_gold(state: GameState, seat: Seat, amount: int) -> None:
@@ -71,7 +74,7 @@ def _with(units: tuple[UnitCode, ...], c: UnitCode) -> tuple[UnitCode, ...]:
     return tuple(out)
 
 
-# ``state.mine_cache`` (the tiles each seat controls, R1.9) is forgotten only for a seat
+# ``state.scratch.mine_cache`` (the tiles each seat controls, R1.9) is forgotten only for a seat
 # that comes onto a tile or leaves one: a unit bought onto your own tile, or a move that
 # leaves units behind, keeps the list (callgrind: recomputing it was 4% of the engine).
 
@@ -87,7 +90,7 @@ def add_unit(state: GameState, tile: int, c: UnitCode) -> None:
     board[tile] = _with(before, c)
     seat = c >> OWNER_SHIFT
     if not _has(before, seat):
-        state.mine_cache[seat] = None
+        state.scratch.mine_cache[seat] = None
 
 
 def take_unit(state: GameState, tile: int, c: UnitCode) -> None:
@@ -97,7 +100,7 @@ def take_unit(state: GameState, tile: int, c: UnitCode) -> None:
     board[tile] = after
     seat = c >> OWNER_SHIFT
     if not _has(after, seat):
-        state.mine_cache[seat] = None
+        state.scratch.mine_cache[seat] = None
 
 
 def take_from_reserve(state: GameState, seat: Seat, c: UnitCode) -> None:
@@ -130,7 +133,7 @@ def move_units(state: GameState, src: int, dst: int, units: tuple[UnitCode, ...]
     arrived.extend(units)
     arrived.sort()
     board[dst] = tuple(arrived)
-    cache = state.mine_cache
+    cache = state.scratch.mine_cache
     for c in units:  # an invasion may move allies' units too (R23.26)
         seat = c >> OWNER_SHIFT
         if not _has(after_src, seat) or not _has(before_dst, seat):
@@ -157,7 +160,7 @@ def swap_units(state: GameState, a: int, b: int, from_a: tuple[UnitCode, ...],
     for seat in (seat_a, seat_b):
         if (_has(before_a, seat) != _has(after_a, seat)
                 or _has(before_b, seat) != _has(after_b, seat)):
-            state.mine_cache[seat] = None
+            state.scratch.mine_cache[seat] = None
 
 
 def upgrade(state: GameState, tile: int, c: UnitCode) -> None:

@@ -22,7 +22,7 @@ from .gamelog import (
     TurnOrderRolled,
 )
 from .ops import place_from_reserve
-from .state import NO_DECISION, Decision, GameState, Pending, Phase
+from .state import Decision, GameState, Pending
 from .units import (
     BASIC_TYPES,
     CROWN,
@@ -59,52 +59,11 @@ def new_game(config: Config, seed: int, sink: Sink | None = None) -> GameState:
     chance = Chance(seed)
     world = build_world(config, chance)
     n = config.players
-    s = GameState()
-    s.take_config(config, n)
-    s.world = world
-    s.chance = chance
-    s.realm = [-1] * n
-    s.seat_of_realm = [-1] * len(REALMS)
-    s.gold = [0] * n
-    s.reserve = [[0] * 7 for _ in range(n)]
-    s.reserve_specials = [[] for _ in range(n)]
-    s.board = [() for _ in world.coords]
-    s.fortified = [False] * len(world.coords)
-    s.graveyard = [[] for _ in range(n)]
-    s.trophies = [[] for _ in range(n)]
-    s.removed = []
-    s.hand = [[] for _ in range(n)]
-    s.pool = [[] for _ in range(n)]
-    s.spent = []
-    s.buyable = [[] for _ in range(n)]
-    s.eliminated = [False] * n
-    s.home = [-1] * n
-    s.discard = []
-    s.phase = Phase.SETUP
-    s.pending = NO_DECISION
-    s.slot = 0
-    s.turn = 0
-    s.final_slot = -1
-    s.oracles = s.scales = s.six_gates = False
-    s.gilded_slot = -1
-    s.specials_waiting = [() for _ in range(n)]
-    s.event = None
-    s.spawn_left = []
-    s.purchase_empty = -1
-    s.battle = None
-    s.result = None
-    s.decisions = 0
-    s.last_event = None
-    s.legal_for = None
-    s.legal_list = ()
-    s.mine_cache = [None] * n
-    s.tile_infos = [None] * len(s.board)
-    s.sink = sink
-    s.setup_named = [-1] * n
+    s = GameState.start(config, world, chance)
+    s.scratch.sink = sink
     # R5.3: everyone rolls; only those tied for highest roll again.
     sides = 12 if config.turn_order_die == "d12" else 10
     contenders = list(range(n))
-    s.turn_rolls = []
     rounds: list[tuple[tuple[Seat, int], ...]] = []
     while len(contenders) > 1:
         rolls = [chance.roll(sides) for _ in contenders]
@@ -121,7 +80,7 @@ def new_game(config: Config, seed: int, sink: Sink | None = None) -> GameState:
         _quick_setup(s)
     else:
         _ask(s, Decision.REALM, _turn_order(s))
-    s.sink = None
+    s.scratch.sink = None
     return s
 
 
@@ -193,7 +152,7 @@ def _place_castle(state: GameState, seat: Seat, tile: int) -> None:
     state.reserve_specials[seat].remove(realm)
     units = (code(seat, realm, CROWN), code(seat, realm, GENERAL), code(seat, realm, SPECIAL))
     state.board[tile] = tuple(sorted(state.board[tile] + units))
-    state.mine_cache[seat] = None
+    state.scratch.mine_cache[seat] = None
     if state.sink is not None:
         state.sink.append(CastlePlaced(seat, state.world.names[tile], units))
 

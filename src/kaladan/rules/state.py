@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Final, final
 from .chance import Chance
 from .config import Config
 from .native import mypyc_attr
-from .units import BASIC_TYPES, OWNER_SHIFT, Seat, UnitCode, type_of
+from .units import BASIC_TYPES, OWNER_SHIFT, REALMS, Seat, UnitCode, type_of
 from .world import World
 
 if TYPE_CHECKING:
@@ -331,20 +331,50 @@ class Result:
                       self.team)
 
 
+@final
+class Scratch:
+    """What a state remembers to go faster, and where the decision being applied reports what
+    happened: none of it is a fact of the game (``GameState.FACTS``), so none of it is
+    compared, pickled or written in a position."""
+
+    __slots__ = ("legal_for", "legal_list", "mine_cache", "tile_infos", "sink")
+
+    def __init__(self, n: int, tile_infos: list[TileInfo | None]) -> None:
+        # The legal actions of the pending decision when the engine already computed them
+        # while deciding whether to ask at all: ``legal_list`` holds them while
+        # ``legal_for`` is the very Pending object (two fields, not a pair: no tuple made at
+        # every decision). Cleared by every apply and by ``invalidate``; never copied.
+        self.legal_for: Pending | None = None
+        self.legal_list: Sequence[Action] = ()
+        # Per seat, the tiles it controls; None when not known. Every change of a tile's
+        # units goes through ``ops``, which forgets the entry of the seat concerned.
+        self.mine_cache: list[list[int] | None] = [None] * n
+        # Per tile, the ``tiles.TileInfo`` of the units last looked up there (``info.units``):
+        # valid while the board still holds that very tuple (tiles are replaced, never
+        # changed in place), so it needs no invalidation and is shared by every copy of the
+        # state (``legal.tile_info_at``).
+        self.tile_infos = tile_infos
+        # Where the decision being applied reports what happened (``gamelog``): the caller's
+        # list during ``apply``/``new_game`` with a sink, None otherwise (and in every copy).
+        self.sink: list[Entry] | None = None
+
+    def copy(self) -> Scratch:
+        out = Scratch(0, self.tile_infos)
+        out.mine_cache = self.mine_cache[:]
+        return out
+
+
 class GameState:
-    """Complete state of one game, hidden parts included."""
+    """Complete state of one game, hidden parts included.
 
-    __slots__ = (
-        "config", "world", "n", "chance", "first", "turn_rolls", "realm", "seat_of_realm",
-        "gold", "reserve", "reserve_specials", "board", "fortified", "graveyard", "trophies",
-        "removed", "hand", "pool", "spent", "buyable", "eliminated", "home", "deck", "discard",
-        "end_card", "phase", "pending", "active", "slot", "turn", "final_slot", "oracles",
-        "scales", "gilded_slot", "six_gates", "specials_waiting", "event", "spawn_left",
-        "purchase_empty", "battle", "setup_queue", "setup_named", "result", "decisions",
-        "last_event", "legal_for", "legal_list", "mine_cache", "tile_infos", "team", "teams",
-        "early_phases", "choose_magic", "sink",
-    )
+    Its fields are declared once, below, in three parts: the game's facts (``FACTS``, in
+    declaration order: what ``copy``, pickling and positions carry, ``notation.py`` says how
+    each is written), what ``take_config`` derives from the config (``DERIVED``), and the
+    ``scratch`` (caches and the log sink). ``GameState.start`` makes a game's facts at their
+    starting values; ``GameState()`` is an empty shell that they are then written into.
+    """
 
+    # --- the game's facts --------------------------------------------------------------
     config: Config
     world: World
     n: int
@@ -379,7 +409,7 @@ class GameState:
     oracles: bool
     scales: bool
     # EG4: the slot of the turn in which The Gilded Silence was drawn (-1: not drawn); no
-    # gold is gained in any later turn (R9.4, section 25).
+    # gold is gained during the final round (R9.4, section 25).
     gilded_slot: int
     six_gates: bool
     # R18.4: per seat, the realms of special units received this turn from an eliminated
@@ -394,36 +424,83 @@ class GameState:
     result: Result | None
     decisions: int
     last_event: str | None
-    # The legal actions of the pending decision when the engine already computed them while
-    # deciding whether to ask at all: ``legal_list`` holds them while ``legal_for`` is the
-    # very Pending object (two fields, not a pair: no tuple made at every decision). Cleared
-    # by every apply and by ``invalidate``; never copied.
-    legal_for: Pending | None
-    legal_list: Sequence[Action]
-    # Per seat, the tiles it controls; None when not known. Every change of a tile's
-    # units goes through ``ops``, which forgets the entry of the seat concerned.
-    mine_cache: list[list[int] | None]
-    # Per tile, the ``tiles.TileInfo`` of the units last looked up there (``info.units``):
-    # valid while the board still holds that very tuple (tiles are replaced, never changed
-    # in place), so it needs no invalidation and is shared by every copy of the state
-    # (``legal.tile_info_at``).
-    tile_infos: list[TileInfo | None]
-    # Team of each seat: the seat itself in free-for-all, seat % 2 in team mode (seating
-    # alternates, R23.2). Tiles are friendly or enemy by team (R23.9).
+    # --- derived from the config (``take_config``): read at every turn -----------------
+    # Facts of the config kept as native fields (the config is a Python object to the
+    # compiled engine: reading it, and hashing its enums, was 1.7% of the compiled engine's
+    # instructions, callgrind). Team of each seat: the seat itself in free-for-all, seat % 2
+    # in team mode (seating alternates, R23.2); tiles are friendly or enemy by team (R23.9).
     team: tuple[int, ...]
     teams: bool
-    # Facts of the config read at every turn, kept as native fields (the config is a Python
-    # object to the compiled engine: reading it, and hashing its enums, was 1.7% of the
-    # compiled engine's instructions, callgrind): the second and third phases of the turn in the
-    # phase order (R6.2), and whether magic cards are chosen rather than drawn (R11.13).
+    # The second and third phases of the turn in the phase order (R6.2), and whether magic
+    # cards are chosen rather than drawn (R11.13).
     early_phases: tuple[Phase, Phase]
     choose_magic: bool
-    # Where the decision being applied reports what happened (``gamelog``): the caller's
-    # list during ``apply``/``new_game`` with a sink, None otherwise (and in every copy).
-    sink: list[Entry] | None
+    # --- no fact: caches and the log sink ----------------------------------------------
+    scratch: Scratch
+    # The slots are the declaration's: assigning anything else is an AttributeError, in
+    # pure Python as when compiled.
+    __slots__ = tuple(__annotations__)  # noqa: PLE0237
+
+    @staticmethod
+    def start(config: Config, world: World, chance: Chance) -> GameState:
+        """A game's facts at their starting values, before setup (section 5): nothing
+        chosen, rolled, placed or dealt yet."""
+        n = config.players
+        s = GameState()
+        s.config = config
+        s.world = world
+        s.n = n
+        s.chance = chance
+        s.first = 0
+        s.turn_rolls = []
+        s.realm = [-1] * n
+        s.seat_of_realm = [-1] * len(REALMS)
+        s.gold = [0] * n
+        s.reserve = [[0] * 7 for _ in range(n)]
+        s.reserve_specials = [[] for _ in range(n)]
+        s.board = [() for _ in world.coords]
+        s.fortified = [False] * len(world.coords)
+        s.graveyard = [[] for _ in range(n)]
+        s.trophies = [[] for _ in range(n)]
+        s.removed = []
+        s.hand = [[] for _ in range(n)]
+        s.pool = [[] for _ in range(n)]
+        s.spent = []
+        s.buyable = [[] for _ in range(n)]
+        s.eliminated = [False] * n
+        s.home = [-1] * n
+        s.deck = []
+        s.discard = []
+        s.end_card = None
+        s.phase = Phase.SETUP
+        s.pending = NO_DECISION
+        s.active = 0
+        s.slot = 0
+        s.turn = 0
+        s.final_slot = -1
+        s.oracles = False
+        s.scales = False
+        s.gilded_slot = -1
+        s.six_gates = False
+        s.specials_waiting = [() for _ in range(n)]
+        s.event = None
+        s.spawn_left = []
+        s.purchase_empty = -1
+        s.battle = None
+        s.setup_queue = []
+        s.setup_named = [-1] * n
+        s.result = None
+        s.decisions = 0
+        s.last_event = None
+        s.take_config(config, n)
+        s.scratch = Scratch(n, [None] * len(world.coords))
+        return s
 
     def copy(self) -> GameState:
-        """A deep copy sharing only immutable parts (config, world)."""
+        """A deep copy sharing only immutable parts (config, world). Written out field by
+        field, in ``FACTS`` order (a state is copied at every step of a search; a loop over
+        the declaration by name costs three times as much); tests/rules/test_state_fields.py
+        checks that every fact is copied and none is shared."""
         s = GameState()
         s.config = self.config
         s.world = self.world
@@ -470,19 +547,25 @@ class GameState:
         s.result = self.result.copy() if self.result is not None else None
         s.decisions = self.decisions
         s.last_event = self.last_event
-        s.legal_for = None
-        s.legal_list = ()
-        s.mine_cache = self.mine_cache[:]
-        s.tile_infos = self.tile_infos
         s.team = self.team
         s.teams = self.teams
         s.early_phases = self.early_phases
         s.choose_magic = self.choose_magic
-        s.sink = None
+        s.scratch = self.scratch.copy()
         return s
 
+    @property
+    def sink(self) -> list[Entry] | None:
+        """Where the decision being applied reports what happened (``scratch.sink``)."""
+        return self.scratch.sink
+
+    @sink.setter
+    def sink(self, sink: list[Entry] | None) -> None:
+        self.scratch.sink = sink
+
     def take_config(self, config: Config, n: int) -> None:
-        """Set ``config`` and ``n`` (its players) and the fields derived from them."""
+        """Set ``config`` and ``n`` (its players) and the fields derived from them
+        (``DERIVED``)."""
         self.config = config
         self.n = n
         self.teams = config.mode != "free_for_all"
@@ -492,15 +575,15 @@ class GameState:
         self.choose_magic = config.starting_magic == "choose"
 
     def __reduce__(self) -> tuple[object, ...]:
-        """Pickled by value, without the caches (the server's bot workers receive states; a
-        compiled class cannot pickle the lazily built legal actions)."""
-        return _unpickle_state, ({name: getattr(self, name) for name in _PICKLED},)
+        """Pickled by its facts (the server's bot workers receive states; a compiled class
+        cannot pickle the lazily built legal actions of the scratch)."""
+        return _unpickle_state, ({name: getattr(self, name) for name in FACTS},)
 
     def invalidate(self) -> None:
         """Forget cached legal actions and tiles: call after editing a state by hand."""
-        self.legal_for = None
-        self.legal_list = ()
-        self.mine_cache = [None] * self.n
+        self.scratch.legal_for = None
+        self.scratch.legal_list = ()
+        self.scratch.mine_cache = [None] * self.n
 
     # --- queries used everywhere -------------------------------------------------------
 
@@ -548,7 +631,8 @@ class GameState:
 
     def controlled(self, seat: Seat) -> list[int]:
         """Tiles ``seat`` occupies (R1.9, R1.10), in tile order. Do not modify the list."""
-        mine = self.mine_cache[seat]
+        cache = self.scratch.mine_cache
+        mine = cache[seat]
         if mine is None:
             if self.teams:  # R23.9: a tile you occupy, maybe with allies
                 mine = [t for t, units in enumerate(self.board)
@@ -556,7 +640,7 @@ class GameState:
             else:
                 mine = [t for t, units in enumerate(self.board)
                         if units and units[0] >> OWNER_SHIFT == seat]
-            self.mine_cache[seat] = mine
+            cache[seat] = mine
         return mine
 
     def friendly(self, seat: Seat) -> list[int]:
@@ -592,16 +676,21 @@ class GameState:
         return (seat - self.first) % self.n
 
 
-# Every field of GameState but the caches (legal_for and legal_list, mine_cache, tile_infos),
-# the sink, and what ``take_config`` derives from the config.
-_PICKLED: Final = (
-    "config", "world", "n", "chance", "first", "turn_rolls", "realm", "seat_of_realm", "gold",
-    "reserve", "reserve_specials", "board", "fortified", "graveyard", "trophies", "removed",
-    "hand", "pool", "spent", "buyable", "eliminated", "home", "deck", "discard", "end_card",
-    "phase", "pending", "active", "slot", "turn", "final_slot", "oracles", "scales",
-    "gilded_slot", "six_gates", "specials_waiting", "event", "spawn_left", "purchase_empty",
-    "battle", "setup_queue", "setup_named", "result", "decisions", "last_event",
-)
+def declared_fields(cls: type) -> tuple[str, ...]:
+    """The attributes a class declares, in order: a compiled class lists them in
+    ``__mypyc_attrs__``, a Python one in its annotations."""
+    compiled = getattr(cls, "__mypyc_attrs__", None)
+    if compiled is not None:
+        return tuple(name for name in compiled if not name.startswith("__"))
+    return tuple(cls.__annotations__)
+
+
+# What ``take_config`` derives from the config, and the one field that is no fact.
+DERIVED: Final = ("team", "teams", "early_phases", "choose_magic")
+_SCRATCH: Final = "scratch"
+# The game's facts, in declaration order: every declared field but those.
+FACTS: Final = tuple(name for name in declared_fields(GameState)
+                     if name not in DERIVED and name != _SCRATCH)
 
 
 def _unpickle_state(values: dict[str, object]) -> GameState:
@@ -609,9 +698,5 @@ def _unpickle_state(values: dict[str, object]) -> GameState:
     for name, value in values.items():
         setattr(state, name, value)
     state.take_config(state.config, state.n)
-    state.legal_for = None
-    state.legal_list = ()
-    state.mine_cache = [None] * state.n
-    state.tile_infos = [None] * len(state.board)
-    state.sink = None
+    state.scratch = Scratch(state.n, [None] * len(state.board))
     return state
