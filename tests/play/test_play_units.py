@@ -24,6 +24,7 @@ from kaladan.play.savefile import (
     save_path,
     write_save,
 )
+from kaladan.rules.actions import Action, Kind
 from kaladan.rules.config import Config
 from kaladan.rules.errors import ConfigError, FormatError
 from kaladan.rules.state import GameState
@@ -65,7 +66,9 @@ def _upgraded(state: GameState, tile: int) -> GameState:
 
 
 def test_offered_cards_are_the_cards_the_options_name_outside_the_hand() -> None:
-    assert offered_cards(["card KHA-1", "card KHA-2", "swapcard KHA-1 KHA-3"],
+    assert offered_cards([Action(Kind.CARD, name="KHA-1"), Action(Kind.CARD, name="KHA-2"),
+                          Action(Kind.SWAPCARD, name="KHA-1", name2="KHA-3"),
+                          Action(Kind.SWAPCARD, name="KHA-1")],
                          ["KHA-1"]) == ["KHA-2", "KHA-3"]
 
 

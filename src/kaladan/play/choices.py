@@ -1,10 +1,11 @@
 """The numbered choices of one decision, in words, in the order they are shown.
 
 Every legal action but the gifts (R23.11: the ``give`` command makes them at any prompt) is a
-choice. Choices are grouped by kind, in the order the engine lists the kinds, with the kinds
-that come in large numbers (moves, swaps and the cards' unit choices) after the others, so
-``pass`` and the attacks are never pages away. The numbers follow that order, which is the
-reading order of the list: left to right, then down.
+choice, read off the engine's offer of the pending decision (``rules/offer.py``: its groups,
+each action's price). Choices are grouped by kind, in the order the engine lists the kinds,
+with the kinds that come in large numbers (moves, swaps and the cards' unit choices) after
+the others, so ``pass`` and the attacks are never pages away. The numbers follow that order,
+which is the reading order of the list: left to right, then down.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from rich.text import Text
 
 from ..game import Game
 from ..odds import odds_for_attack
-from ..rules.actions import ATTACK, DEPLOY, GIFT, HARMONY, MOVE, RELOCATE, SWAP, Action
+from ..rules.actions import ATTACK, DEPLOY, GIFT, HARMONY, MOVE, RELOCATE, SWAP, Action, Kind
 from ..rules.errors import KaladanError
+from ..rules.offer import offer
 from . import words
 
 _MANY = frozenset({MOVE, SWAP, HARMONY, RELOCATE, DEPLOY})  # combinatorial kinds: last
@@ -51,9 +53,9 @@ def win_chance(game: Game, action: Action) -> str:
 
 def ordered(legal: Sequence[Action]) -> list[Action]:
     """The choices of a decision in the order they are numbered (see the module doc)."""
-    groups: dict[str, list[Action]] = {}
+    groups: dict[Kind, list[Action]] = {}
     for action in legal:
-        if action.kind != GIFT:
+        if action.kind is not GIFT:
             groups.setdefault(action.kind, []).append(action)
     kinds = sorted(groups, key=lambda kind: kind in _MANY)  # stable: engine order otherwise
     return [a for kind in kinds for a in groups[kind]]
@@ -62,13 +64,16 @@ def ordered(legal: Sequence[Action]) -> list[Action]:
 def build(game: Game, lang: str) -> list[Choice]:
     """The numbered choices of the pending decision."""
     state = game.state
+    pending = offer(state)
+    names = state.world.names
+    actions = [a for group in pending.groups if group.kind is not GIFT
+               for a in pending.actions(group)]
     out = []
-    for number, action in enumerate(ordered(game.legal_actions()), 1):
-        text = game.format(action)
-        chance = win_chance(game, action) if action.kind == ATTACK else ""
-        tiles = frozenset(w for w in text.split()[1:] if w[:1] in "TC" and w[1:].isdigit())
-        out.append(Choice(number, action, text, words.describe(action, state, lang, chance),
-                          tiles))
+    for number, action in enumerate(ordered(actions), 1):
+        chance = win_chance(game, action) if action.kind is ATTACK else ""
+        tiles = frozenset(names[t] for t in (action.tile, action.tile2) if t >= 0)
+        out.append(Choice(number, action, game.format(action),
+                          words.describe(action, state, lang, chance), tiles))
     return out
 
 

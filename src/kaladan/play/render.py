@@ -8,7 +8,6 @@ body comes from ``battle_view``. Players are named as in the log and the browser
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from ..rules import logtext
 from ..rules.actions import Action
 from ..rules.config import OPTIONS
 from ..rules.gamelog import Entry
+from ..rules.kinds import SPECS, Form
 from ..rules.state import GameState, Phase
 from ..rules.units import SPECIAL, is_upgraded, type_of
 from . import i18n
@@ -195,14 +195,16 @@ def _card_block(body: Text, card: str, lang: str) -> None:
     body.append(f"  {i18n.text(lang, 'effect')}: {i18n.card_text(lang, card)}")
 
 
-def offered_cards(texts: Sequence[str], hand: Sequence[str]) -> list[str]:
+def offered_cards(actions: Sequence[Action], hand: Sequence[str]) -> list[str]:
     """Cards the options name that are not in the hand (a starting card to choose, a card of
-    the realm pool to swap for or buy): their holder must be able to read them."""
+    the realm pool to swap for or buy): their holder must be able to read them. The cards an
+    action names are the values of its kind's card slots (``kinds.SPECS``)."""
     out: list[str] = []
-    for text in texts:
-        for word in text.split()[1:]:
-            if _CARD_ID.match(word) and word not in hand and word not in out:
-                out.append(word)
+    for action in actions:
+        for slot in SPECS[action.kind].slots:
+            card = getattr(action, slot.field)
+            if slot.form is Form.CARD and card and card not in hand and card not in out:
+                out.append(card)
     return out
 
 
@@ -269,9 +271,6 @@ def battle_panel(parts: Sequence[Text], lang: str) -> Panel:
             body.append("\n\n")
         body.append_text(part)
     return Panel(body, title=i18n.text(lang, "battle"), title_align="left", border_style="red")
-
-
-_CARD_ID = re.compile(r"^(?:[A-Z]{3}-\d+|EV\d{2}|EG\d)$")
 
 
 def option_line(choice: Choice) -> str:

@@ -336,7 +336,7 @@ class Session:
     def show_hand(self, seat: int) -> None:
         state = self.game.state
         body = hand_body(state, self.lang, seat, offered_cards(
-            [c.notation for c in self.options()], state.hand[seat]))
+            [c.action for c in self.options()], state.hand[seat]))
         for ally in state.allies(seat):  # R23.5
             body.append(f"\n{self.name(ally)}:\n", style="bold underline")
             body.append_text(hand_body(state, self.lang, ally))
@@ -488,7 +488,7 @@ class Session:
         """Everything the steady screen shows for ``seat`` (None: nobody's hand)."""
         state = self.game.state
         options = self.options() if seat is not None else []
-        offered = offered_cards([c.notation for c in options], state.hand[seat]) \
+        offered = offered_cards([c.action for c in options], state.hand[seat]) \
             if seat is not None else []
         return steady.Scene(state, self.plan, self.lang, seat, self.log_lines(seat, LOG_SHOWN),
                             self.recent_battles(seat), options, offered,
@@ -504,7 +504,7 @@ class Session:
         state = self.game.state
         options = self.options()
         key = (state.slot, int(state.phase), seat)
-        offered = offered_cards([c.notation for c in options], state.hand[seat])
+        offered = offered_cards([c.action for c in options], state.hand[seat])
         if full or key != self.full_shown or offered:
             if full:
                 self.say_rules()
