@@ -7,11 +7,14 @@ home on C1, seat 1 Kimbria on C2; T7 touches T4, T5, T6 and C1)."""
 
 from __future__ import annotations
 
+import ast
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
+import kaladan
 from kaladan.game import Game
 from kaladan.rules import kinds
 from kaladan.rules.actions import FIELD_NAMES, Action, Kind
@@ -109,6 +112,25 @@ def test_apply_dispatches_to_the_handler_the_spec_names() -> None:
     finally:
         HANDLERS[Kind.PASS] = original  # type: ignore[index]
     assert called == [Action(Kind.PASS)]
+
+
+def test_the_fast_dispatch_calls_the_handlers_the_specs_name() -> None:
+    """apply._dispatch calls the handlers of the most frequent kinds directly (the compiler
+    makes those native calls): each ``kind is X`` branch calls X's spec's handler."""
+    tree = ast.parse((Path(kaladan.__file__).parent / "rules" / "apply.py").read_text("utf-8"))
+    (dispatch,) = [f for f in ast.walk(tree)
+                   if isinstance(f, ast.FunctionDef) and f.name == "_dispatch"]
+    checked = 0
+    for branch in ast.walk(dispatch):
+        if not isinstance(branch, ast.If):
+            continue
+        named = {n.id for n in ast.walk(branch.test) if isinstance(n, ast.Name)} - {"kind"}
+        call = branch.body[0].value  # type: ignore[attr-defined]
+        if isinstance(call.func, ast.Attribute):
+            for name in named:
+                assert SPECS[Kind[name]].handler.__name__ == call.func.attr, (name, call)
+                checked += 1
+    assert checked >= 5
 
 
 def refused(game: Game, text: str) -> IllegalActionError:

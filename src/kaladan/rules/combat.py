@@ -7,6 +7,7 @@ Dice pools and the pair comparison are pure functions (``attack_pool``, ``defenc
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, final
 
 from . import flow, magic, ops
@@ -108,34 +109,19 @@ def unit_dice(c: UnitCode, attacking: bool, own_terrain: Terrain, d_units: Seque
 
 
 @final
+@dataclass(frozen=True)
 class Modifiers:
     """Magic-card dice effects on one side's units (R16.14 steps 2-3, R20.13): unit types that
     roll one D12 instead of their usual die, types whose every die is a D12, and the side's
-    net die-size shift.
+    net die-size shift. Hashed by the odds caches."""
 
-    A frozen value (``Final`` fields, read-only when compiled) that writes the methods a
-    frozen dataclass would generate: a native class, hashed by the odds caches."""
-
-    def __init__(self, d12_one: tuple[int, ...] = (), d12_all: tuple[int, ...] = (),
-                 shift: int = 0) -> None:
-        self.d12_one: Final = d12_one
-        self.d12_all: Final = d12_all
-        self.shift: Final = shift
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Modifiers):
-            return NotImplemented
-        return (self.d12_one == other.d12_one and self.d12_all == other.d12_all
-                and self.shift == other.shift)
-
-    def __hash__(self) -> int:
-        return hash((self.d12_one, self.d12_all, self.shift))
-
-    def __repr__(self) -> str:
-        return (f"Modifiers(d12_one={self.d12_one!r}, d12_all={self.d12_all!r}, "
-                f"shift={self.shift!r})")
+    d12_one: tuple[int, ...] = ()
+    d12_all: tuple[int, ...] = ()
+    shift: int = 0
 
     def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt through __init__: a compiled frozen dataclass cannot be unpickled by
+        # assigning its fields.
         return Modifiers, (self.d12_one, self.d12_all, self.shift)
 
 

@@ -8,6 +8,7 @@ card without a registered effect is never offered.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, final
 
 from .catalog import MAGIC_CARD_BY_ID, magic_cards_of
@@ -29,6 +30,7 @@ EFFECT: Final = "effect"  # everything else, applied in the card's window
 
 
 @final
+@dataclass(frozen=True)
 class CardEffect:
     """What a card does.
 
@@ -36,32 +38,12 @@ class CardEffect:
     given, lists the choices the holder makes as the effect takes place (a unit to kill, where
     to place units, which units to save); ``apply`` carries the effect out with the chosen
     action (None when there is nothing to choose).
-
-    A frozen value (``Final`` fields, read-only when compiled), read whenever a card may be
-    selected: a native class that writes the methods a frozen dataclass would generate.
     """
 
-    def __init__(self, condition: Condition, kind: str = EFFECT, options: Options | None = None,
-                 apply: Effect | None = None) -> None:
-        self.condition: Final = condition
-        self.kind: Final = kind
-        self.options: Final = options
-        self.apply: Final = apply
-
-    def _fields(self) -> tuple[object, ...]:
-        return self.condition, self.kind, self.options, self.apply
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, CardEffect):
-            return NotImplemented
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        return (f"CardEffect(condition={self.condition!r}, kind={self.kind!r}, "
-                f"options={self.options!r}, apply={self.apply!r})")
+    condition: Condition
+    kind: str = EFFECT
+    options: Options | None = None
+    apply: Effect | None = None
 
 
 EFFECTS: Final[dict[str, CardEffect]] = {}
@@ -73,8 +55,7 @@ def register(card_id: str, effect: CardEffect) -> None:
     EFFECTS[card_id] = effect
 
 
-# The catalog's facts read during play, as tables: the catalog's value classes are Python
-# classes (values.py), whose fields compiled code would look up by name.
+# The catalog's facts read during play, as tables by card id and realm.
 _REALM_CARDS: Final = tuple(tuple(info.id for info in magic_cards_of(realm)) for realm in REALMS)
 _REALM_OF: Final = {card.id: card.realm for card in MAGIC_CARD_BY_ID.values()}
 _WINDOW_OF: Final = {card.id: card.window for card in MAGIC_CARD_BY_ID.values()}

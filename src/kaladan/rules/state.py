@@ -9,8 +9,9 @@ copies. Who must decide next is the single ``pending`` field (STYLE principle 4)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
-from typing import TYPE_CHECKING, ClassVar, Final, final
+from typing import TYPE_CHECKING, Final, final
 
 from .chance import Chance
 from .config import Config
@@ -113,58 +114,17 @@ class Pending:
 NO_DECISION: Final = Pending(Decision.NONE, -1)
 
 
-# EventContext, Battle and Result are native classes when compiled: they write the methods
-# ``@dataclass(slots=True)`` would generate (interpreted Python even in the compiled engine,
-# ~3,500 instructions an ``__init__``, and compiled with ``exec`` at import), naming their
-# fields once in ``FIELDS``.
-
-
-def _by_fields(obj: EventContext | Battle | Result) -> tuple[object, ...]:
-    """Pickling by constructor arguments: a compiled (mypyc) class is rebuilt through its
-    ``__init__``, which needs them (the server's bot workers receive pickled states)."""
-    return type(obj), _values(obj)
-
-
-def _values(obj: EventContext | Battle | Result) -> tuple[object, ...]:
-    return tuple([getattr(obj, name) for name in obj.FIELDS])
-
-
-def _repr(obj: EventContext | Battle | Result) -> str:
-    shown = ", ".join(f"{name}={getattr(obj, name)!r}" for name in obj.FIELDS)
-    return f"{type(obj).__name__}({shown})"
-
-
 @mypyc_attr(acyclic=True, free_list_len=1)
+@dataclass(slots=True)
 class EventContext:
     """The event card being resolved (R7.4): who still has to resolve it."""
-
-    FIELDS: ClassVar[tuple[str, ...]] = ("card", "queue", "marked", "must_lose")
-    __slots__ = FIELDS
 
     card: str
     queue: list[Seat]
     # Richest / Strongest players fixed when the card is revealed (R7.13).
-    marked: list[Seat]
+    marked: list[Seat] = field(default_factory=list)
     # EV15: the player currently resolving rolled a 1 and must lose a basic unit.
-    must_lose: bool
-
-    def __init__(self, card: str, queue: list[Seat], marked: list[Seat] | None = None,
-                 must_lose: bool = False) -> None:
-        self.card = card
-        self.queue = queue
-        self.marked = [] if marked is None else marked
-        self.must_lose = must_lose
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, EventContext):
-            return NotImplemented
-        return _values(self) == _values(other)
-
-    def __repr__(self) -> str:
-        return _repr(self)
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return _by_fields(self)
+    must_lose: bool = False
 
     def copy(self) -> EventContext:
         return EventContext(self.card, self.queue[:], self.marked[:], self.must_lose)
@@ -182,105 +142,41 @@ class BattleStep(StrEnum):
 
 
 @mypyc_attr(acyclic=True, free_list_len=1)
+@dataclass(slots=True)
 class Battle:
     """A battle in progress (section 16)."""
-
-    FIELDS: ClassVar[tuple[str, ...]] = (
-        "attacker", "defender", "a_tile", "d_tile", "step", "magic_queue", "cards", "used_card",
-        "ranged", "sneak", "shift", "d12_one", "d12_all", "effect_queue", "choosing",
-        "attack_units", "team", "holders", "split_queue", "participants", "attack_dice",
-        "defence_dice", "attack_rolls", "defence_rolls", "hits", "casualty_queue", "set_aside",
-        "invade_left", "staying")
-    __slots__ = FIELDS
 
     attacker: Seat
     defender: Seat
     a_tile: int
     d_tile: int
-    step: BattleStep
-    magic_queue: list[Seat]  # sides still to declare
-    cards: dict[Seat, str]  # selected / played card per side
-    used_card: dict[Seat, bool]
-    ranged: bool  # LAU-1 Volley from Afar: only the attacker's Archers attack
-    sneak: bool  # ZHO-4 Ambush from the Shadows
-    shift: dict[Seat, int]  # net die-size shift (R20.13)
-    d12_one: dict[Seat, tuple[int, ...]]  # types: one D12 instead
-    d12_all: dict[Seat, tuple[int, ...]]  # types: every die a D12
-    effect_queue: list[Seat]  # revealed W1 cards to resolve
-    choosing: str  # the card whose holder is making a choice (Decision.CARD)
-    attack_units: tuple[UnitCode, ...]  # the attacking side at step D (R16.13)
-    team: tuple[int, ...]  # team of each seat (the state's), for side membership
-    holders: dict[Seat, Seat]  # side leader -> card's holder
-    split_queue: list[Seat]  # side leaders still to split
-    participants: tuple[Seat, ...]  # players with units on A or D at declaration (R20.2)
-    attack_dice: list[int]  # die sizes, then rolled values
-    defence_dice: list[int]
-    attack_rolls: list[int]
-    defence_rolls: list[int]
-    hits: dict[Seat, int]  # casualties still to choose per seat
-    casualty_queue: list[Seat]
+    step: BattleStep = BattleStep.DECLARE
+    magic_queue: list[Seat] = field(default_factory=list)  # sides still to declare
+    cards: dict[Seat, str] = field(default_factory=dict)  # selected / played card per side
+    used_card: dict[Seat, bool] = field(default_factory=dict)
+    ranged: bool = False  # LAU-1 Volley from Afar: only the attacker's Archers attack
+    sneak: bool = False  # ZHO-4 Ambush from the Shadows
+    shift: dict[Seat, int] = field(default_factory=dict)  # net die-size shift (R20.13)
+    # Unit types that roll one D12 instead, and types whose every die is a D12.
+    d12_one: dict[Seat, tuple[int, ...]] = field(default_factory=dict)
+    d12_all: dict[Seat, tuple[int, ...]] = field(default_factory=dict)
+    effect_queue: list[Seat] = field(default_factory=list)  # revealed W1 cards to resolve
+    choosing: str = ""  # the card whose holder is making a choice (Decision.CARD)
+    attack_units: tuple[UnitCode, ...] = ()  # the attacking side at step D (R16.13)
+    team: tuple[int, ...] = ()  # team of each seat (the state's), for side membership
+    holders: dict[Seat, Seat] = field(default_factory=dict)  # side leader -> card's holder
+    split_queue: list[Seat] = field(default_factory=list)  # side leaders still to split
+    participants: tuple[Seat, ...] = ()  # players with units on A or D at declaration (R20.2)
+    attack_dice: list[int] = field(default_factory=list)  # die sizes, then rolled values
+    defence_dice: list[int] = field(default_factory=list)
+    attack_rolls: list[int] = field(default_factory=list)
+    defence_rolls: list[int] = field(default_factory=list)
+    hits: dict[Seat, int] = field(default_factory=dict)  # casualties still to choose per seat
+    casualty_queue: list[Seat] = field(default_factory=list)
     # Killed units set aside until step G (R16.25): (unit, tile, seat credited with the kill).
-    set_aside: list[tuple[UnitCode, int, Seat]]
-    invade_left: int  # units still to leave behind on A (R17.6)
-    staying: list[UnitCode]  # chosen to stay on A
-
-    def __init__(
-        self, attacker: Seat, defender: Seat, a_tile: int, d_tile: int,
-        step: BattleStep = BattleStep.DECLARE, magic_queue: list[Seat] | None = None,
-        cards: dict[Seat, str] | None = None, used_card: dict[Seat, bool] | None = None,
-        ranged: bool = False, sneak: bool = False, shift: dict[Seat, int] | None = None,
-        d12_one: dict[Seat, tuple[int, ...]] | None = None,
-        d12_all: dict[Seat, tuple[int, ...]] | None = None,
-        effect_queue: list[Seat] | None = None, choosing: str = "",
-        attack_units: tuple[UnitCode, ...] = (), team: tuple[int, ...] = (),
-        holders: dict[Seat, Seat] | None = None, split_queue: list[Seat] | None = None,
-        participants: tuple[Seat, ...] = (), attack_dice: list[int] | None = None,
-        defence_dice: list[int] | None = None, attack_rolls: list[int] | None = None,
-        defence_rolls: list[int] | None = None, hits: dict[Seat, int] | None = None,
-        casualty_queue: list[Seat] | None = None,
-        set_aside: list[tuple[UnitCode, int, Seat]] | None = None, invade_left: int = 0,
-        staying: list[UnitCode] | None = None,
-    ) -> None:
-        self.attacker = attacker
-        self.defender = defender
-        self.a_tile = a_tile
-        self.d_tile = d_tile
-        self.step = step
-        self.magic_queue = [] if magic_queue is None else magic_queue
-        self.cards = {} if cards is None else cards
-        self.used_card = {} if used_card is None else used_card
-        self.ranged = ranged
-        self.sneak = sneak
-        self.shift = {} if shift is None else shift
-        self.d12_one = {} if d12_one is None else d12_one
-        self.d12_all = {} if d12_all is None else d12_all
-        self.effect_queue = [] if effect_queue is None else effect_queue
-        self.choosing = choosing
-        self.attack_units = attack_units
-        self.team = team
-        self.holders = {} if holders is None else holders
-        self.split_queue = [] if split_queue is None else split_queue
-        self.participants = participants
-        self.attack_dice = [] if attack_dice is None else attack_dice
-        self.defence_dice = [] if defence_dice is None else defence_dice
-        self.attack_rolls = [] if attack_rolls is None else attack_rolls
-        self.defence_rolls = [] if defence_rolls is None else defence_rolls
-        self.hits = {} if hits is None else hits
-        self.casualty_queue = [] if casualty_queue is None else casualty_queue
-        self.set_aside = [] if set_aside is None else set_aside
-        self.invade_left = invade_left
-        self.staying = [] if staying is None else staying
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Battle):
-            return NotImplemented
-        return _values(self) == _values(other)
-
-    def __repr__(self) -> str:
-        return _repr(self)
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return _by_fields(self)
+    set_aside: list[tuple[UnitCode, int, Seat]] = field(default_factory=list)
+    invade_left: int = 0  # units still to leave behind on A (R17.6)
+    staying: list[UnitCode] = field(default_factory=list)  # chosen to stay on A
 
     def copy(self) -> Battle:
         return Battle(
@@ -295,36 +191,15 @@ class Battle:
         )
 
 
+@dataclass(slots=True)
 class Result:
     """How the game ended (section 21) and the final scores (section 22)."""
-
-    FIELDS: ClassVar[tuple[str, ...]] = ("end", "winner", "scores", "tie_break", "team")
-    __slots__ = FIELDS
 
     end: str  # last_crown | final_round | draw
     winner: Seat | None
     scores: list[int | None]
-    tie_break: list[list[int]]  # dice sums per re-roll (R22.4)
-    team: int | None  # team mode: the winning team (0 or 1); winner is then None
-
-    def __init__(self, end: str, winner: Seat | None, scores: list[int | None],
-                 tie_break: list[list[int]] | None = None, team: int | None = None) -> None:
-        self.end = end
-        self.winner = winner
-        self.scores = scores
-        self.tie_break = [] if tie_break is None else tie_break
-        self.team = team
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Result):
-            return NotImplemented
-        return _values(self) == _values(other)
-
-    def __repr__(self) -> str:
-        return _repr(self)
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return _by_fields(self)
+    tie_break: list[list[int]] = field(default_factory=list)  # dice sums per re-roll (R22.4)
+    team: int | None = None  # team mode: the winning team (0 or 1); winner is then None
 
     def copy(self) -> Result:
         return Result(self.end, self.winner, self.scores[:], [r[:] for r in self.tie_break],

@@ -11,7 +11,7 @@ import enum
 import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Final
+from dataclasses import astuple, dataclass
 
 from kaladan.rules.datafiles import data_text
 from kaladan.rules.errors import ConfigError, InvalidActionError, LayoutError
@@ -83,47 +83,30 @@ def hex_neighbours(c: Coord) -> tuple[Coord, ...]:
     return tuple((q + dq, r + dr) for dq, dr in _DIRECTIONS)
 
 
+@dataclass(frozen=True, repr=False)
 class World:
-    """An immutable world: terrain positions T1..TN (indices 0..N-1), then castle spots C1..CP.
+    """An immutable world: terrain positions T1..TN (indices 0..N-1), then castle spots
+    C1..CP. Read at every decision: a native class when compiled."""
 
-    A native class when compiled (read at every decision), so it writes the methods a frozen
-    dataclass would generate; compiled, its ``Final`` fields cannot be assigned."""
+    kind: str
+    coords: tuple[Coord, ...]
+    terrain: tuple[Terrain, ...]
+    names: tuple[str, ...]
+    capacity: tuple[int, ...]
+    neighbours: tuple[tuple[int, ...], ...]
+    distance: tuple[tuple[int, ...], ...]
+    castle_spots: tuple[int, ...]
+    terrain_count: int
 
-    def __init__(self, kind: str, coords: tuple[Coord, ...], terrain: tuple[Terrain, ...],
-                 names: tuple[str, ...], capacity: tuple[int, ...],
-                 neighbours: tuple[tuple[int, ...], ...], distance: tuple[tuple[int, ...], ...],
-                 castle_spots: tuple[int, ...], terrain_count: int) -> None:
-        self.kind: Final = kind
-        self.coords: Final = coords
-        self.terrain: Final = terrain
-        self.names: Final = names
-        self.capacity: Final = capacity
-        self.neighbours: Final = neighbours
-        self.distance: Final = distance
-        self.castle_spots: Final = castle_spots
-        self.terrain_count: Final = terrain_count
-
-    def fields(self) -> tuple[object, ...]:
-        """Every field, in the order of ``__init__``'s parameters."""
-        return (self.kind, self.coords, self.terrain, self.names, self.capacity,
-                self.neighbours, self.distance, self.castle_spots, self.terrain_count)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, World):
-            return NotImplemented
-        return self is other or self.fields() == other.fields()
-
-    def __hash__(self) -> int:
-        return hash(self.fields())
-
-    def __repr__(self) -> str:
+    def __repr__(self) -> str:  # not every distance
         return (f"World(kind={self.kind!r}, {self.terrain_count} terrain positions, "
                 f"{len(self.castle_spots)} castle spots)")
 
     def __reduce__(self) -> tuple[type[World], tuple[object, ...]]:
         # Pickled by its fields, rebuilt through __init__ (bot worker processes receive
-        # states with their world).
-        return World, self.fields()
+        # states with their world): a compiled frozen dataclass cannot be unpickled by
+        # assigning its fields.
+        return World, astuple(self)
 
     def index(self, name: str) -> int:
         """Tile index of a name such as ``"T3"`` or ``"c1"`` (case-insensitive)."""
