@@ -30,9 +30,9 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv
 
-from kaladan.bots.ppo import predict_token
 from kaladan.bots.registry import split_bot_list
 from kaladan.env.gym_env import KaladanEnv
+from kaladan.env.policy import predict_token
 from kaladan.sim.stats import wilson
 
 FIELDS = ["timesteps", "minutes", "win_vs_random", "random_lo", "random_hi",

@@ -252,19 +252,19 @@ def test_parquet_round_trip_with_the_documented_schema(
 
 def test_results_as_pandas_and_polars_frames(rich_study: Study) -> None:
     summary = simulate(Config(players=3), ["greedy", "random", "random"], 4, seed=1)
-    df = summary.to_frame("pandas")
+    df = frames.to_frame(summary, "pandas")
     assert list(df.columns) == list(frames.NAMES) and len(df) == 12
     assert str(df["score"].dtype) == "Int16" and str(df["won"].dtype) == "boolean"
     assert df.groupby("bot")["won"].sum().to_dict() == {
         bot: row["wins"] for bot, row in summary.rates()["bot"].items()}
-    pl = summary.to_frame("polars")
+    pl = frames.to_frame(summary, "polars")
     assert pl.shape == (12, len(frames.NAMES)) and pl.columns == list(frames.NAMES)
     study_frame = rich_study.to_frame("pandas")
     assert len(study_frame) == 2 * 120 * 4
     wins = study_frame[study_frame.realm == "kimbria"].groupby("ruleset")["won"].mean()
     assert wins["rich kimbria"] > wins["fair"] + 0.3
     with pytest.raises(ValueError, match="pandas or polars"):
-        summary.to_frame("spark")
+        frames.to_frame(summary, "spark")
 
 
 @pytest.mark.parametrize("extra, words", [

@@ -1,4 +1,10 @@
-"""Bots by short code, with parameters: ``random``, ``greedy``, ``mcts:iterations=400,c=0.5``."""
+"""Bots by short code, with parameters: ``random``, ``greedy``, ``mcts:iterations=400,c=0.5``.
+
+The built-in bots are listed here; others register themselves as ``kaladan.bots`` entry
+points (pyproject.toml): a name and a factory taking the parameters, loaded only when the
+name is asked for. Kaladan's own ``ppo`` bot is one (``kaladan.env.policy``), so that this
+package never imports the research environments above it.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +12,23 @@ import importlib
 import importlib.util
 import random
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from ..rules.actions import Action
 from ..rules.errors import ConfigError, KaladanError
 from .base import Bot, SeatView
 from .random_bot import RandomBot
 
-_FACTORIES: dict[str, Callable[[dict[str, str]], Bot]] = {
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
+Factory = Callable[[dict[str, str]], Bot]
+_FACTORIES: dict[str, Factory] = {
     "random": lambda params: RandomBot(),
     "greedy": lambda params: _greedy_bot(),
     "mcts": lambda params: _mcts_bot(params),
-    "ppo": lambda params: _ppo_bot(params),
 }
+PLUGIN_GROUP = "kaladan.bots"
 
 
 # The searching bots (and the exact odds they use) are imported when first asked for, so a
@@ -34,24 +45,29 @@ def _mcts_bot(params: dict[str, str]) -> Bot:
     return MctsBot(MctsParams.parse(params))
 
 
-def _ppo_bot(params: dict[str, str]) -> Bot:
-    """``ppo:path=FILE.zip``: imported only when asked for, so torch loads only then."""
-    if not params.get("path"):
-        raise ConfigError("the ppo bot needs a policy: ppo:path=FILE.zip "
-                          "(trained with bench/train_ppo.py)")
+def _plugins() -> dict[str, EntryPoint]:
+    """The bots other packages (and kaladan's own ``ppo``) register as entry points (read
+    when a code is not built in: ``importlib.metadata`` brings zipfile, csv and pathlib,
+    which a simulation of built-in bots does not load)."""
+    from importlib.metadata import entry_points
+
+    return {ep.name: ep for ep in entry_points(group=PLUGIN_GROUP)}
+
+
+def _plugin(name: str, params: dict[str, str]) -> Bot:
+    """A registered bot: its factory is imported only now (the ``ppo`` bot's brings torch)."""
+    entry = _plugins()[name]
     try:
-        # By name, so the type checker (and the compiled build, which type-checks what it
-        # imports) does not follow into torch.
-        ppo = importlib.import_module("kaladan.bots.ppo")
+        factory: Factory = entry.load()
     except ImportError as exc:
-        raise ConfigError(f"the ppo bot needs torch and sb3-contrib: install kaladan[train] "
-                          f"({exc})") from exc
-    bot: Bot = ppo.from_params(params)
-    return bot
+        raise ConfigError(f"the {name} bot cannot be loaded ({entry.value}): {exc}; the ppo "
+                          "bot needs torch and sb3-contrib: install kaladan[train]") from exc
+    return factory(params)
 
 
 def bot_codes() -> list[str]:
-    return sorted(_FACTORIES)
+    """Every bot code: the built-in ones and the registered ones."""
+    return sorted({*_FACTORIES, *_plugins()})
 
 
 def load_bot_file(spec: str) -> Bot:
@@ -109,11 +125,14 @@ def make_bot(spec: str) -> Bot:
         if not sep:
             raise ConfigError(f"bad bot parameter {item!r} in {spec!r}: expected key=value")
         params[key.strip()] = value.strip()
-    factory = _FACTORIES.get(name.lower())
+    code = name.lower()
+    factory = _FACTORIES.get(code)
     if factory is None:
+        if code in _plugins():
+            return _plugin(code, params)
         raise ConfigError(f"unknown bot {name!r}: available bots are {', '.join(bot_codes())}")
-    if params and name.lower() in ("random", "greedy"):
-        raise ConfigError(f"the {name.lower()} bot takes no parameters, got {param_text!r}")
+    if params and code in ("random", "greedy"):
+        raise ConfigError(f"the {code} bot takes no parameters, got {param_text!r}")
     return factory(params)
 
 

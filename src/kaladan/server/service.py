@@ -53,7 +53,7 @@ from .settings import ServerSettings
 from .storage import DamagedGame, StepWriter, Store, StoredGame
 
 if TYPE_CHECKING:
-    from ..bots.ppo import PpoBot
+    from ..env.policy import PpoBot
 
 log = logging.getLogger("kaladan.server")
 
@@ -119,7 +119,7 @@ class PolicyBots:
         self.ppo_policy = ppo_policy
         self.ppo: PpoBot | None = None
         if ppo_policy is not None:
-            from ..bots.ppo import PpoBot  # only here: a server without a policy needs no torch
+            from ..env.policy import PpoBot  # only here: a server without a policy needs no torch
 
             # ConfigError when the file is missing or no policy (``kaladan serve`` says so)
             bot = make_bot(f"{PPO}:path={ppo_policy}")

@@ -12,10 +12,10 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # runner builds frames of its summaries: the import points one way
+if TYPE_CHECKING:  # frames are built of the runner's summaries: the import points one way
     from pathlib import Path
 
-    from .runner import GameSummary
+    from .runner import GameSummary, Summary
 
 INSTALL_HINT = "pip install 'kaladan[sim]'"
 SCHEMA_VERSION = "kaladan-games-1"
@@ -139,10 +139,13 @@ def _pandas_types(pd: Any) -> Any:
     return mapping.get
 
 
-def to_frame(games: Sequence[GameSummary], library: str = "pandas",
+def to_frame(games: Summary | Sequence[GameSummary], library: str = "pandas",
              ruleset: str = "default") -> Any:
-    """The games as a data frame, one row per game and seat."""
-    return frame(arrow_table(rows(games, ruleset)), library)
+    """A simulation's games (a ``Summary``, or a list of its games) as a pandas or polars
+    data frame, one row per game and seat; a summary's own ruleset name is used."""
+    if isinstance(games, Sequence):
+        return frame(arrow_table(rows(games, ruleset)), library)
+    return frame(arrow_table(rows(games.games, games.ruleset)), library)
 
 
 def write_games(path: str, table: Sequence[dict[str, Any]],

@@ -14,10 +14,10 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from .runner import GameSpec, GameSummary, play_spec
+from .runner import GameSpec, GameSummary, Player, Progress, play_spec
 
 INSTALL_HINT = "pip install 'kaladan[ray]'"
 
@@ -102,6 +102,17 @@ def session(address: str | None = None) -> Iterator[Any]:
         yield ray
     finally:
         ray.shutdown()
+
+
+@contextlib.contextmanager
+def player(address: str | None = None) -> Iterator[Player]:
+    """The runner's ``Player`` on Ray (``runner.BACKEND_MODULES``): one connection for the
+    whole block of games it plays."""
+    with session(address):
+        def play(specs: Sequence[GameSpec], progress: Progress | None) -> list[GameSummary]:
+            return run_on_ray(list(specs), address, progress)
+
+        yield play
 
 
 def _play_batch(tasks: list[Task]) -> list[GameSummary]:

@@ -9,9 +9,10 @@ be re-played alone and results do not depend on the order games are run in. A de
 from __future__ import annotations
 
 import contextlib
+import importlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Final
 
 from ..bots.registry import make_bot
 from ..rules.config import Config
@@ -21,12 +22,15 @@ from ..rules.setup import new_game
 from ..rules.state import GameState
 from ..rules.units import REALMS
 from .design import Design
-from .frames import to_frame
 from .seats import Seats, play_out
 from .stats import wilson
 
 _MASK = (1 << 64) - 1
-BACKENDS = ("local", "ray")
+# Where games can be played besides here ("local": this process or a pool of local ones): a
+# backend's module depends on this one and is imported by name when it is chosen (Ray is an
+# optional extra). It provides ``player(address)``, a context manager giving a ``Player``.
+BACKEND_MODULES: Final = {"ray": "kaladan.sim.ray_backend"}
+BACKENDS: Final = ("local", *BACKEND_MODULES)
 Progress = Callable[[int, int], None]  # (games done, games in all)
 
 
@@ -209,11 +213,10 @@ def player(jobs: int = 1, backend: str = "local",
     pool, or one Ray connection. Results always come back in the order of the list."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}: choose one of {', '.join(BACKENDS)}")
-    if backend == "ray":
-        from .ray_backend import run_on_ray, session  # Ray is optional: import only when used
-
-        with session(ray_address):
-            yield lambda specs, progress: run_on_ray(list(specs), ray_address, progress)
+    if backend != "local":
+        module = importlib.import_module(BACKEND_MODULES[backend])
+        with module.player(ray_address) as play:
+            yield play
         return
     if jobs <= 1:
         yield _play_here
@@ -325,11 +328,6 @@ class Summary:
             scores = [g.scores[seat] for g in self.games if g.scores[seat] is not None]
             out.append(sum(s for s in scores if s is not None) / len(scores) if scores else 0.0)
         return out
-
-    def to_frame(self, library: str = "pandas") -> Any:
-        """One row per game and seat as a pandas or polars data frame (``frames.py``)."""
-        return to_frame(self.games, library, self.ruleset)
-
 
 def simulate(config: Config, bot_specs: list[str], games: int, seed: int,
              keep_records: bool = False, jobs: int = 1,

@@ -1,6 +1,8 @@
 """A bot playing a MaskablePPO policy trained on ``kaladan/Kaladan-v0`` (``kaladan[train]``).
 
-``ppo:path=bench/results/ppo/policy.zip`` in the registry; ``deterministic=0`` samples from
+It lives beside the encoders it reads (``bots/`` never imports ``env/``) and registers itself
+as the bot ``ppo`` through the ``kaladan.bots`` entry points (pyproject.toml), which the bot
+registry reads: ``ppo:path=bench/results/ppo/policy.zip``; ``deterministic=0`` samples from
 the policy (with the rng the bot is handed) instead of taking its most likely token. The
 policy names an engine action the way the environment taught it to: token by token
 (``env.encoding``), each token chosen from the seat's observation tensor
@@ -20,14 +22,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..env.encoding import ActionEncoder, Choice
-from ..env.observation import ObservationEncoder
+from ..bots.base import SeatView
 from ..rules.actions import Action
 from ..rules.config import Config
 from ..rules.errors import ConfigError
 from ..rules.state import GameState
 from ..rules.world import World
-from .base import SeatView
+from .encoding import ActionEncoder, Choice
+from .observation import ObservationEncoder
 
 _INSTALL = "the ppo bot needs torch and sb3-contrib: install kaladan[train]"
 
