@@ -27,7 +27,7 @@ from pathlib import Path
 
 from kaladan.rules.catalog import END_GAME_CARDS, EVENT_CARDS, GLOSSARY, MAGIC_CARDS, REALMS, Text
 from kaladan.rules.combat import bonus_dice
-from kaladan.rules.config import OPTIONS, Config
+from kaladan.rules.config import OPTIONS, PLAYERS_OF_MODE, Config
 from kaladan.rules.kinds import grammar
 from kaladan.rules.scoring import parts
 from kaladan.rules.setup import new_game
@@ -125,12 +125,14 @@ def _with_gold(state: GameState, gold: int) -> GameState:
 
 def rules() -> dict[str, object]:
     """What the pages show of the rules, read from the engine: "How to play" (terrain,
-    scoring, phase orders), the lobby (the options of R3.3, the default first), the phase
+    scoring, phase orders), the lobby (the modes with their player counts, R5.1 and R23.1,
+    and the options of R3.3, the default first), the phase
     tracker (the phase orders of R6.2), and the grammar the browser composes actions with."""
     return {"terrain": terrain(), "scoring": scoring(),
             "phase_orders": {name: [p.label for p in order]
                              for name, order in PHASE_ORDERS.items()},
             "options": {name: list(values) for name, values in OPTIONS.items()},
+            "modes": {str(mode): list(counts) for mode, counts in PLAYERS_OF_MODE.items()},
             "grammar": grammar()}
 
 

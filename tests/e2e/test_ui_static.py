@@ -96,28 +96,61 @@ def test_strings_exist_for_every_key_the_code_uses() -> None:
     assert {f"end.{part}" for part in parts} <= english
 
 
-def lobby_options() -> dict[str, list[str]]:
-    """The R3.3 options the lobby offers (``OPTIONS`` in lobby.js), in its order."""
-    code = (STATIC / "js" / "lobby.js").read_text("utf-8")
-    block = re.search(r"^const OPTIONS = \{\n(.*?)^\};", code, re.M | re.S)
-    assert block is not None, "lobby.js has no OPTIONS table"
-    return {name: re.findall(r'"(\w+)"', values)
-            for name, values in re.findall(r"^\s*(\w+): \[(.*?)\],", block.group(1), re.M)}
-
-
 def test_the_lobby_offers_every_ruleset_option_with_its_texts() -> None:
-    """R3.3: every option of the engine (but the world, which has its own field) with all
-    its values, the default first (the lobby sends only what differs from it), each with a
+    """R3.3: the lobby offers the options the engine's data lists (rules.json, built from
+    ``config.OPTIONS``): every option but the world (which has its own field) with all its
+    values, the default first (the lobby sends only what differs from it), each with a
     label in every language (the key test above holds nl and de to English)."""
-    offered = lobby_options()
-    assert set(offered) == set(OPTIONS) - {"world"}
+    rules = json.loads((STATIC / "data" / "rules.json").read_text("utf-8"))
+    assert rules["options"] == {name: list(values) for name, values in OPTIONS.items()}
     default = Config()
     english = flat_keys(strings("en"))
-    for name, values in offered.items():
-        assert sorted(values) == sorted(OPTIONS[name]), name
+    for name, values in rules["options"].items():
         assert values[0] == getattr(default, name), name
+        if name == "world":  # a field of its own, with its own labels
+            continue
         assert f"option.{name}" in english
         assert {f"value.{v}" for v in values} <= english, name
+    lobby = (STATIC / "js" / "lobby.js").read_text("utf-8")
+    assert "rulesData().options" in lobby and "rulesData().modes" in lobby
+
+
+# Tables of rules a page must not hold (STYLE principle 18): terrain, unit types, phases,
+# option values, modes and action kinds written out as data in the JavaScript.
+_TERRAIN = ("field", "forest", "mountain", "castle")
+_PHASES = ("event", "spawn", "income", "action", "purchase", "reinforce")
+
+
+def _tables(code: str) -> list[str]:
+    """Object literals and arrays of the code that map or list rule words: a key that is a
+    terrain or phase followed by a number, an array of several phases, option values or
+    action kinds, ``"team_2v2": 4``-like mode tables."""
+    terrain, phases = "|".join(_TERRAIN), "|".join(_PHASES)
+    found = []
+    for pattern in (rf"\b(?:{terrain})\s*:\s*\d",
+                    rf"\b(?:{phases}|team_2v2|team_3v3)\s*:\s*\d",
+                    rf'\[\s*"(?:{phases})"(?:\s*,\s*"(?:{phases})"){{2,}}',
+                    r'\[\s*"(?:seeds|official|keep_all|d12|d6|choose|turn_order|free_for_all)"\s*,',
+                    r'=\s*"(?:seeds|official)"',
+                    r"\b(?:CAPACITY|PHASES|OPTIONS|TEAM_PLAYERS|PURCHASE_KINDS)\s*=",
+                    r"\bSHAPES\s*=\s*\{",
+                    r"\.text\.split\(|text\.split\(/"):
+        found += re.findall(pattern, code)
+    return found
+
+
+def test_no_rule_constant_in_the_pages_code() -> None:
+    """Capacities, costs, phase orders, options, modes and the action grammar come from the
+    engine's data (rules.json, units.json, the observation, each action's args and price);
+    the page holds no copy of them and parses no action text. The check finds the tables the
+    page once held (a planted one is found)."""
+    js = {p.name: p.read_text("utf-8") for p in (STATIC / "js").glob("*.js")}
+    assert {name: _tables(code) for name, code in js.items() if _tables(code)} == {}
+    planted = ('const CAPACITY = {field: 4, forest: 3};\nconst PHASES = {seeds: ["event", '
+               '"spawn", "income"]};\nconst [kind] = entry.text.split(" ");\n'
+               'const SHAPES = {move: ["t", "t2", "us"]};')
+    assert len(_tables(planted)) >= 5
+    assert "SHAPES" not in js["i18n.js"] and "grammar" in js["i18n.js"]
 
 
 def test_the_ui_reads_log_entries_and_parses_no_log_text() -> None:

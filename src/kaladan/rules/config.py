@@ -87,6 +87,9 @@ class EndGameTrigger(StrEnum):
 
 
 MODES: Final = tuple(m.value for m in Mode)
+# R5.1, R23.1: the player counts of each mode.
+PLAYERS_OF_MODE: Final[dict[str, tuple[int, ...]]] = {
+    Mode.FREE_FOR_ALL: (2, 3, 4, 5, 6), Mode.TEAM_2V2: (4,), Mode.TEAM_3V3: (6,)}
 OPTION_TYPES: Final[dict[str, type[StrEnum]]] = {
     "turn_order_die": TurnOrderDie,
     "phase_order": PhaseOrder,
@@ -185,12 +188,12 @@ def validate(config: Config) -> None:
         raise ConfigError(f"players must be a whole number, not {config.players!r}", "R5.1")
     if config.mode not in MODES:
         raise ConfigError(f"unknown mode {config.mode!r}: choose {', '.join(MODES)}", "R3.2")
-    if config.mode == "free_for_all" and not 2 <= config.players <= 6:
-        raise ConfigError(f"free-for-all needs 2 to 6 players, not {config.players}", "R5.1")
-    if config.mode == "team_2v2" and config.players != 4:
-        raise ConfigError(f"team_2v2 needs exactly 4 players, not {config.players}", "R23.1")
-    if config.mode == "team_3v3" and config.players != 6:
-        raise ConfigError(f"team_3v3 needs exactly 6 players, not {config.players}", "R23.1")
+    allowed_players = PLAYERS_OF_MODE[config.mode]
+    if config.players not in allowed_players:
+        if config.mode == "free_for_all":
+            raise ConfigError(f"free-for-all needs 2 to 6 players, not {config.players}", "R5.1")
+        raise ConfigError(f"{config.mode} needs exactly {allowed_players[0]} players, not "
+                          f"{config.players}", "R23.1")
     for name, allowed in OPTIONS.items():
         value = getattr(config, name)
         if value not in allowed:

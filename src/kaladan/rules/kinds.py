@@ -98,6 +98,9 @@ class KindSpec:
     event_label: str = ""  # its key when an event card offers it (the card's own terms)
     price: Callable[[Action], int] | None = None  # gold it costs in a Purchase (R11.1)
     unit_of_tile: bool = False  # its unit is the one of the player on the tile (``kill``)
+    # Its one unit stands on the board (a casualty, an upgrade ...), not in a reserve: a page
+    # offers it when that unit is picked.
+    on_board: bool = False
 
     @property
     def fields(self) -> frozenset[str]:
@@ -170,11 +173,11 @@ SPECS: Final[Mapping[Kind, KindSpec]] = {spec.kind: spec for spec in (
                     "not enough gold)"),
           where=("R11.8", "you can upgrade units on {choices}"),
           what=("R11.8", "on that tile you can upgrade {choices}"),
-          event_label="act.upgrade_event", price=H.upgrade_price),
+          event_label="act.upgrade_event", price=H.upgrade_price, on_board=True),
     _spec(Kind.LOSE, (_UNIT, _TILE), {_D.EVENT}, H.event_choice, "R7.12",
           "an event card takes a unit while the card is resolved (R7.12)",
           ("R7.12", "this event card takes no unit of yours"),
-          where=("R7.12", "the unit lost is a basic unit of yours: {choices}")),
+          where=("R7.12", "the unit lost is a basic unit of yours: {choices}"), on_board=True),
     _spec(Kind.RETURN, (_UNIT, Slot("number", Form.SEAT)), {_D.EVENT}, H.event_choice,
           "R7.14", "fallen units return while an event card is resolved (R7.14)",
           ("R7.14", "none of your units is in a graveyard")),
@@ -233,12 +236,12 @@ SPECS: Final[Mapping[Kind, KindSpec]] = {spec.kind: spec for spec in (
           "casualties are chosen after a battle's dice (R16.22)",
           ("R16.22", "no casualty is asked of you"),
           what=("R16.23", "a casualty is a unit of yours in the battle, the Crown only when it "
-                          "is the last: {choices}")),
+                          "is the last: {choices}"), on_board=True),
     _spec(Kind.LEAVE, (_UNIT,), {_D.INVASION}, H.leave, "R17.6",
           "units stay behind when the attackers of a won battle invade (R17.6)",
           ("R17.6", "no unit has to stay behind"),
           what=("R17.6", "the unit that stays is one of the attackers still on the attacking "
-                         "tile: {choices}")),
+                         "tile: {choices}"), on_board=True),
     _spec(Kind.BUY, (_UNIT, _TILE), {_D.PURCHASE}, H.buy, "R11.2",
           "units are bought in your Purchase phase (R11.2)",
           ("R11.1", "no unit can be bought now: not enough gold, an empty reserve or no tile "
@@ -278,7 +281,8 @@ SPECS: Final[Mapping[Kind, KindSpec]] = {spec.kind: spec for spec in (
           refusals={"source": ("LAU-1", "you have no Archer on {tile}")}),
     _spec(Kind.KILL, (_UNIT, _TILE), {_D.CARD}, H.card_choice, "R20.10",
           "a card kills a unit when the card being resolved asks for it (R20.7, R20.10)",
-          ("R20.7", "the card being resolved asks for another choice"), unit_of_tile=True),
+          ("R20.7", "the card being resolved asks for another choice"), unit_of_tile=True,
+          on_board=True),
     _spec(Kind.SAVE, (_UNITS,), {_D.CARD}, H.card_choice, "R20.11",
           "a card saves units when the card being resolved asks for it (R20.7, R20.11)",
           ("R20.7", "the card being resolved asks for another choice")),
@@ -340,12 +344,14 @@ assert all(slot.field in FIELD_NAMES for spec in SPECS.values() for slot in spec
 
 def grammar() -> dict[str, Any]:
     """The text forms as data, for the browser: per kind its slots (the field each word fills,
-    its form and whether it may be left out or be ``-``), and how lists are written."""
+    its form and whether it may be left out or be ``-``), how lists are written, and the
+    kinds whose one unit stands on the board (``on_board``)."""
     return {
         "kinds": {kind.value: [{"field": s.field, "form": s.form.value, "optional": s.optional}
                                for s in spec.slots] for kind, spec in SPECS.items()},
         "list_separator": ",", "empty_list": "-", "share_separator": ":",
         "seat_separator": "/",
+        "on_board": [kind.value for kind, spec in SPECS.items() if spec.on_board],
     }
 
 

@@ -7,61 +7,66 @@
 import {composePanel} from "./compose.js";
 import {byId, h, mount} from "./dom.js";
 import {playerLabel} from "./panels.js";
-import {cards, currentLang, describeAction, local, t, term, unitData, unitName} from "./i18n.js";
+import {actionText, actionWords, cards, currentLang, local, parseUnit, t, term, unitData, unitName} from "./i18n.js";
 
-const PURCHASE_KINDS = new Set(["buy", "upgrade", "fortify", "swapcard", "extracard", "buycard"]);
+// How the panel groups buttons (a choice of layout, not a rule: which actions are legal and
+// what each costs come with the view): the answers that end a step up front, the units of
+// the purchase panel in this order.
 const QUICK_KINDS = new Set(["pass", "end", "nomagic", "gold"]);
 const UNIT_ORDER = ["general", "catapult", "archer", "shield", "sword", "special"];
 
 /** A legal action in words of the chosen language (the panel's button label). */
-export const actionLabel = (entry) => describeAction(entry.text);
+export const actionLabel = (entry) => actionWords(entry);
 
-const CARD_KINDS = new Set(["card", "magic", "buycard", "swapcard", "extracard"]);
+/** A listed action's text (views leave it out when the grammar gives it from the args). */
+export const textOf = (entry) => entry.text ?? actionText(entry.kind, entry.args || {});
 
-/** The tooltip: the action's text form, plus the texts of the magic cards it names. */
+/** The tooltip: the action's text form, plus the texts of the magic cards it names (its
+ * card args). */
 function tooltip(entry) {
-  if (!CARD_KINDS.has(entry.kind)) return entry.text;
   const magic = cards().magic;
-  const named = entry.text.split(" ").slice(1).filter((word) => magic[word]);
-  return [entry.text, ...named.map((id) => `${local(magic[id].name)}: ${local(magic[id].text)}`)].join("\n");
+  const args = entry.args || {};
+  const named = [args.name, args.name2].filter((id) => id && magic[id]);
+  return [textOf(entry),
+    ...named.map((id) => `${local(magic[id].name)}: ${local(magic[id].text)}`)].join("\n");
 }
 
 function actionButton(entry, onAction, label) {
-  return h("button", {type: "button", class: `action kind-${entry.kind}`, "data-action": entry.text,
-    title: tooltip(entry), onclick: () => onAction(entry)}, label || describeAction(entry.text));
+  return h("button", {type: "button", class: `action kind-${entry.kind}`, "data-action": textOf(entry),
+    "data-index": entry.index, title: tooltip(entry), onclick: () => onAction(entry)},
+  label || actionLabel(entry));
 }
 
 const gold = (n) => t("purchase.cost", {n});
 
-function costOf(kind, unit) {
-  const data = unitData();
-  if (kind === "fortify") return data.costs.upgrade_castle;
-  if (kind === "swapcard") return data.costs.swap_card;
-  if (kind === "extracard") return data.costs.extra_card;
-  if (kind === "buycard") return data.costs.eliminated_card;
-  const info = data.units[unit] || data.units.special;
+/** What a unit type costs to place or to upgrade (R11.2, R11.8): the engine's unit data. */
+function unitCost(kind, type) {
+  const info = unitData().units[type];
   return kind === "upgrade" ? info.upgrade_cost : info.place_cost;
 }
 
+/** The type of the one unit an action names ("special" for any realm's special unit). */
+const unitType = (entry) => (entry.args?.units?.length === 1 ? parseUnit(entry.args.units[0]).type : null);
+
 /** The purchase panel (R11): every unit type with its costs and reserve, a button per tile
- * where it may be bought or upgraded now, then castle upgrades and card purchases. */
+ * where it may be bought or upgraded now, then castle upgrades and card purchases with their
+ * prices (every price as the view gives it). */
 function purchasePanel(view, entries, onAction) {
   const me = view.observation.players[view.seat];
   const byUnit = new Map(UNIT_ORDER.map((type) => [type, {buy: [], upgrade: []}]));
   const other = [];
   for (const entry of entries) {
-    const [kind, unit] = entry.text.split(" ");
-    const type = (unit || "").replace(/\+$/, "").split(":")[0];
-    if ((kind === "buy" || kind === "upgrade") && byUnit.has(type)) byUnit.get(type)[kind].push(entry);
+    const type = unitType(entry);
+    if ((entry.kind === "buy" || entry.kind === "upgrade") && byUnit.has(type)) byUnit.get(type)[entry.kind].push(entry);
     else other.push(entry);
   }
   const tileButtons = (list) => h("span", {class: "buttons inline"},
-    list.map((entry) => actionButton(entry, onAction, entry.tiles.join(" "))));
+    list.map((entry) => actionButton(entry, onAction, entry.args.tile)));
   const rows = UNIT_ORDER.map((type) => {
     const {buy, upgrade} = byUnit.get(type);
     const reserve = type === "special" ? me.reserve.specials.length : me.reserve.units[type] || 0;
     const line = (kind, list) => h("div", {class: `purchase-line${list.length ? "" : " muted"}`},
-      t(`purchase.${kind}`), " ", h("span", {class: "cost"}, gold(costOf(kind, type))),
+      t(`purchase.${kind}`), " ", h("span", {class: "cost"}, gold(unitCost(kind, type))),
       list.length ? [" ", tileButtons(list)] : null);
     return h("li", {class: "unit-row", "data-unit-type": type},
       h("b", {}, unitName(type)), " ", h("span", {class: "muted"}, `${term("reserve")}: ${reserve}`),
@@ -71,7 +76,7 @@ function purchasePanel(view, entries, onAction) {
     h("h3", {}, term("purchase_phase"), " — ", t("game.gold"), " ", h("b", {}, me.gold)),
     h("ul", {class: "unit-rows"}, rows),
     other.length ? h("ul", {class: "purchase-other"}, other.map((entry) => h("li", {},
-      actionButton(entry, onAction, `${describeAction(entry.text)} (${gold(costOf(entry.kind))})`)))) : null);
+      actionButton(entry, onAction, `${actionLabel(entry)} (${gold(entry.price || 0)})`)))) : null);
 }
 
 function groupsByKind(entries, onAction) {
@@ -85,14 +90,9 @@ function groupsByKind(entries, onAction) {
     h("div", {class: "buttons"}, list.map((entry) => actionButton(entry, onAction)))));
 }
 
-/** An event card's option in words: the card's own terms, never a price (R7.7-R7.10). */
-export function eventLabel(entry) {
-  const [kind, unit, tile] = entry.text.split(" ");
-  if (kind === "gold") return t("event_panel.gold");
-  if (kind === "upgrade") return t("event_panel.upgrade", {u: unitName(unit), t: tile});
-  if (kind === "place") return t("event_panel.place", {u: unitName(unit), t: tile});
-  return describeAction(entry.text);
-}
+/** An event card's option in words: the card's own terms (the engine labels them so), never
+ * a price (R7.7-R7.10). */
+export const eventLabel = (entry) => actionLabel(entry);
 
 /** The event card's options (section 7): the card, its text and a button per option. */
 function eventPanel(view, entries, onAction) {
@@ -139,7 +139,7 @@ function hintBox(view, hint, onAsk, onAction) {
   const fresh = hint && hint.version === view.version ? hint : null;
   return h("section", {class: "hint-box", id: "hint"},
     h("button", {type: "button", id: "hint-button", onclick: onAsk}, t("hint.button")),
-    fresh ? h("div", {class: "hint-advice", "data-hint": fresh.action.text},
+    fresh ? h("div", {class: "hint-advice", "data-hint": textOf(fresh.action)},
       h("p", {}, t("hint.would"), " ", h("b", {}, actionLabel(fresh.action))),
       fresh.odds ? h("p", {class: "muted"}, t("hint.odds", {p: pct(fresh.odds.attacker_wins),
         exact: fresh.odds.attacker_wins_exact, a: fresh.odds.expected_attacker_losses.toFixed(2),
@@ -171,7 +171,7 @@ export function renderActions(el, view, ui, handlers) {
   const atTile = ui.selected ? legal.filter(names) : [];
   const inEvent = kind === "event";
   const quick = inEvent ? [] : legal.filter((e) => QUICK_KINDS.has(e.kind));
-  const purchase = kind === "purchase" ? legal.filter((e) => PURCHASE_KINDS.has(e.kind)) : [];
+  const purchase = kind === "purchase" ? legal.filter((e) => e.price > 0) : [];
   const options = inEvent ? legal : [];
   const rest = legal.filter((e) => !quick.includes(e) && !purchase.includes(e) && !options.includes(e));
   const help = decisionHelp(obs);
@@ -202,7 +202,7 @@ export function renderActions(el, view, ui, handlers) {
  * The "Give gold" control (R23.11): a team player may give any amount of their own gold to an
  * ally at any moment, also while another player decides. view.gift ({allies, max}, from the
  * server) says whether and how much; form ({ally, amount}) keeps the choice from view to view;
- * onGift(text) sends "gift <ally> <amount>". The form is drawn again only when what it offers
+ * onGift(action) sends {kind: "gift", args: {number: ally, amount}}. The form is drawn again only when what it offers
  * changes, so a view arriving while the player types does not reset it.
  */
 export function renderGift(el, view, form, onGift) {
@@ -230,7 +230,7 @@ export function renderGift(el, view, form, onGift) {
     h("form", {id: "gift-form", class: "gift-form", "aria-labelledby": "gift-title",
       onsubmit: (e) => {
         e.preventDefault();
-        onGift(`gift ${form.ally} ${Number(amount.value)}`);
+        onGift({kind: "gift", args: {number: form.ally, amount: Number(amount.value)}});
       }},
       h("label", {for: "gift-ally"}, h("span", {}, t("gift.ally")),
         h("select", {id: "gift-ally", onchange: (e) => { form.ally = Number(e.target.value); }},
@@ -244,7 +244,7 @@ export function confirmAttack(entry, odds) {
   const dialog = byId("confirm");
   const pct = (x) => `${(100 * x).toFixed(1)}%`;
   mount(dialog.querySelector(".dialog-body"),
-    h("h2", {id: "confirm-title"}, describeAction(entry.text)),
+    h("h2", {id: "confirm-title"}, actionLabel(entry)),
     odds ? h("div", {class: "odds"},
       h("p", {class: "win-chance"}, t("odds.win"), " ", h("b", {"data-odds": odds.attacker_wins}, pct(odds.attacker_wins)),
         odds.attacker_wins_exact ? h("span", {class: "muted"}, ` (${odds.attacker_wins_exact})`) : null),

@@ -53,7 +53,6 @@ export function seatSwatch(observation, seat) {
     s("circle", {r: 9.5, fill: seatColor(observation, seat), stroke: DARK, "stroke-width": 1}),
     emblem(realm, 0, 0, 5.5, "swatch-emblem"));
 }
-const CAPACITY = {field: 4, forest: 3, mountain: 3, castle: 5};  // R4.5
 const SIZE = 50;
 const SQRT3 = Math.sqrt(3);
 
@@ -62,10 +61,15 @@ export function seatColor(observation, seat) {
   return REALM_COLORS[realm] || SEAT_COLORS[seat % SEAT_COLORS.length];
 }
 
-/** Every tile of the world with its name (T1.. in list order, then C1..), centre and terrain. */
+/** Every tile of the world with its name, centre, terrain and capacity (R4.5): the engine's
+ * world lists the terrain positions, then the castle spots, and names every tile, in that
+ * order, with its capacity (world.capacity). */
 export function tilesOf(world) {
-  const tiles = world.terrain.map((p, i) => ({name: `T${i + 1}`, q: p.q, r: p.r, terrain: p.terrain}));
-  world.castle_spots.forEach((p, i) => tiles.push({name: `C${i + 1}`, q: p.q, r: p.r, terrain: "castle"}));
+  const names = Object.keys(world.capacity);
+  const n = world.terrain.length;
+  const tile = (p, i, terrain) => ({name: names[i], q: p.q, r: p.r, terrain, capacity: world.capacity[names[i]]});
+  const tiles = world.terrain.map((p, i) => tile(p, i, p.terrain));
+  world.castle_spots.forEach((p, i) => tiles.push(tile(p, n + i, "castle")));
   for (const tile of tiles) {
     tile.x = SIZE * SQRT3 * (tile.q + tile.r / 2);
     tile.y = SIZE * 1.5 * tile.r;
@@ -168,7 +172,7 @@ export function renderBoard(svgEl, observation, opts) {
   svgEl.replaceChildren(patterns());
   for (const tile of tiles) {
     const units = observation.board[tile.name] || [];
-    const capacity = CAPACITY[tile.terrain];
+    const capacity = tile.capacity;
     const classes = ["tile", `terrain-${tile.terrain}`];
     if (opts.selected === tile.name) classes.push("selected");
     if (opts.targets?.has(tile.name)) classes.push("target");

@@ -3,13 +3,16 @@
 // a swap takes units picked on both tiles; a casualty, a unit staying behind or a free upgrade
 // is one unit picked and confirmed. The view says what may go where (view.moves per source
 // tile, view.swaps per pair of tiles, docs/api.md "Legal actions"); this module only checks
-// a composition against them and makes its text, which the server checks as any action.
+// a composition against them and makes the action as {kind, args}, as a listed action has
+// them; its text comes from the engine's grammar (i18n.actionText) and the server checks it
+// as any action.
 
 import {h} from "./dom.js";
-import {describeAction, t, unitName} from "./i18n.js";
+import {actionText, actionWords, rulesData, t, unitName} from "./i18n.js";
 
-// Listed actions about one unit standing on the board, offered when that unit is picked.
-const UNIT_KINDS = new Set(["casualty", "leave", "upgrade", "lose", "kill"]);
+// Listed actions about one unit standing on the board (a casualty, who stays behind, an
+// upgrade ...: the grammar's on_board kinds) are offered when that unit is picked.
+const onBoard = (kind) => rulesData().grammar.on_board.includes(kind);
 
 /** Whether the multiset `part` lies within the multiset `whole` (arrays of unit refs). */
 export function within(part, whole) {
@@ -25,23 +28,29 @@ export function within(part, whole) {
 
 const sameUnits = (a, b) => a.length === b.length && within(a, b);
 
-/** A unit as an action's text names it: the seat's own without its seat ("sword"). */
+/** A unit as the toggles name it: the seat's own without its seat ("sword"). */
 const token = (ref, seat) => (ref.startsWith(`${seat}/`) ? ref.slice(ref.indexOf("/") + 1) : ref);
-const unitList = (refs, seat) => refs.map((ref) => token(ref, seat)).join(",");
+
+/** A composed action: its kind and args, and the text the grammar gives them. */
+export function composed(kind, args) {
+  return {kind, args, text: actionText(kind, args)};
+}
 
 /** The refs of the units picked on `tile` (picked: [{tile, slot}], slot: place on the tile). */
 export function pickedOn(obs, picked, tile) {
   return picked.filter((p) => p.tile === tile).map((p) => obs.board[tile]?.[p.slot]).filter(Boolean);
 }
 
-/** The tiles `units` (refs on `tile`) may move to, with the move's text: [{tile, text}]. */
+/** The tiles `units` (refs on `tile`) may move to, with the move: [{tile, action}]. */
 export function moveTargets(view, tile, units) {
   if (!units.length) return [];
   const out = [];
   for (const moves of view.moves || []) {
     if (moves.from !== tile || !within(units, moves.units)) continue;
     for (const to of moves.to) {
-      if (units.length <= to.most) out.push({tile: to.tile, text: `move ${tile} ${to.tile} ${unitList(units, view.seat)}`});
+      if (units.length <= to.most) {
+        out.push({tile: to.tile, action: composed("move", {tile, tile2: to.tile, units})});
+      }
     }
   }
   return out;
@@ -50,8 +59,8 @@ export function moveTargets(view, tile, units) {
 /** The units of `tile` that may go (its entry in view.moves also holds those of its swaps). */
 const unitsOf = (view, tile) => (view.moves || []).find((m) => m.from === tile)?.units || [];
 
-/** The text of the swap of `units` on `a` for `units2` on `b` when it is legal, else null. */
-export function swapText(view, a, units, b, units2) {
+/** The swap of `units` on `a` for `units2` on `b` when it is legal, else null. */
+export function swapAction(view, a, units, b, units2) {
   if (!units.length || !units2.length) return null;
   for (const swaps of view.swaps || []) {
     const [x, y] = swaps.tiles[0] === a && swaps.tiles[1] === b ? [units, units2]
@@ -60,7 +69,7 @@ export function swapText(view, a, units, b, units2) {
       || sameUnits(x, y)) continue;
     const fits = (n, [low, high]) => n >= low && n <= high;
     if (swaps.shapes.some((s) => fits(x.length, s.sizes) && fits(y.length, s.sizes2))) {
-      return `swap ${a} ${b} ${unitList(units, view.seat)} ${unitList(units2, view.seat)}`;
+      return composed("swap", {tile: a, tile2: b, units, units2});
     }
   }
   return null;
@@ -80,7 +89,7 @@ function swapSides(view, tile) {
 
 /** Listed actions about one unit on `tile` (a casualty, who stays behind, an upgrade ...). */
 function unitActions(view, tile) {
-  return (view.legal || []).filter((e) => UNIT_KINDS.has(e.kind) && e.units.length === 1 && e.tiles[0] === tile);
+  return (view.legal || []).filter((e) => onBoard(e.kind) && e.units.length === 1 && e.tiles[0] === tile);
 }
 
 /** The units of `tile` that may be picked now, as a multiset of refs. */
@@ -117,7 +126,7 @@ export function options(view, obs, ui) {
   const theirs = b ? pickedOn(obs, ui.picked, b) : [];
   const sides = a ? swapSides(view, a) : new Map();
   const partners = mine.length ? [...sides].filter(([, side]) => within(mine, side.mine)).map(([tile]) => tile) : [];
-  const swap = b && theirs.length ? swapText(view, a, mine, b, theirs) : null;
+  const swap = b && theirs.length ? swapAction(view, a, mine, b, theirs) : null;
   const single = mine.length === 1 && !theirs.length
     ? unitActions(view, a).filter((e) => e.units[0] === mine[0]) : [];
   return {mine, theirs, targets: theirs.length ? [] : moveTargets(view, a, mine), partners, swap, single};
@@ -160,7 +169,7 @@ export function pickAll(view, obs, ui) {
 
 /**
  * The compose panel: the selected tile's units as toggles (the keyboard's way to pick), and
- * what the pick allows, as buttons. handlers: {toggle(tile, slot), all(), clear(), send(text),
+ * what the pick allows, as buttons. handlers: {toggle(tile, slot), all(), clear(), send(action),
  * second(tile), onUnitAction(entry), label(entry)}.
  */
 export function composePanel(view, obs, ui, handlers) {
@@ -174,8 +183,8 @@ export function composePanel(view, obs, ui, handlers) {
     list.map((slot) => h("button", {type: "button", class: "unit-toggle", "data-tile": tile, "data-slot": slot,
       "aria-pressed": isPicked(tile, slot) ? "true" : "false", onclick: () => handlers.toggle(tile, slot)},
     unitName(token(obs.board[tile][slot], view.seat)))));
-  const send = (text, cls) => h("button", {type: "button", class: `action ${cls}`, "data-action": text,
-    onclick: () => handlers.send(text)}, describeAction(text));
+  const send = (action, cls) => h("button", {type: "button", class: `action ${cls}`,
+    "data-action": action.text, onclick: () => handlers.send(action)}, actionWords(action));
   const b = ui.selected2;
   return h("section", {class: "compose", id: "compose"},
     h("h3", {}, t("compose.title", {tile: a})),
@@ -185,14 +194,15 @@ export function composePanel(view, obs, ui, handlers) {
         ? h("button", {type: "button", id: "select-all", onclick: handlers.all}, t("compose.select_all")) : null,
       ui.picked.length ? h("button", {type: "button", id: "clear-pick", class: "link", onclick: handlers.clear}, t("actions.clear")) : null),
     opts.mine.length && opts.targets.length
-      ? h("div", {class: "buttons compose-moves"}, opts.targets.map((target) => send(target.text, "kind-move"))) : null,
+      ? h("div", {class: "buttons compose-moves"}, opts.targets.map((target) => send(target.action, "kind-move"))) : null,
     opts.partners.length && !b ? h("p", {class: "compose-swap"}, t("compose.swap_with"), " ",
       opts.partners.map((tile) => h("button", {type: "button", class: "link swap-partner", "data-tile": tile,
         onclick: () => handlers.second(tile)}, tile))) : null,
     b ? [h("h3", {}, t("compose.swap_side", {tile: b})), toggles(b, pickableSlots(view, obs, b))] : null,
     opts.swap ? h("div", {class: "buttons"}, send(opts.swap, "kind-swap")) : null,
     opts.single.length ? h("div", {class: "buttons"}, opts.single.map((entry) => h("button", {type: "button",
-      class: `action kind-${entry.kind}`, "data-action": entry.text, onclick: () => handlers.onUnitAction(entry)},
+      class: `action kind-${entry.kind}`, "data-action": entry.text ?? actionText(entry.kind, entry.args),
+      onclick: () => handlers.onUnitAction(entry)},
     handlers.label(entry)))) : null,
     h("p", {class: "muted hint"}, t(opts.mine.length ? "compose.then" : "compose.pick")));
 }

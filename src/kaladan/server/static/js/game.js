@@ -7,10 +7,10 @@ import {byId, h, mount, s, toast} from "./dom.js";
 import {actionLabel, confirmAttack, eventLabel, renderActions, renderGift} from "./actions.js";
 import {lastBattleStart} from "./battle.js";
 import {renderBoard} from "./board.js";
-import {moveTargets, options, pickAll, pickableSlots, pickedOn, swapText, togglePick} from "./compose.js";
+import {moveTargets, options, pickAll, pickableSlots, pickedOn, swapAction, togglePick} from "./compose.js";
 import {dragging, pressUnit} from "./drag.js";
 import {renderEnd} from "./end.js";
-import {setSeatRealms, t, term, unitName} from "./i18n.js";
+import {actionText, setSeatRealms, setViewer, t, term, unitName} from "./i18n.js";
 import {chime} from "./sound.js";
 import {renderCards} from "./panels.js";
 import {renderStory} from "./story.js";
@@ -64,7 +64,7 @@ function onTile(name) {
   if (!view) return;
   const picked = ui.selected ? pickedOn(view.observation, ui.picked, ui.selected) : [];
   const target = moveTargets(view, ui.selected, picked).find((m) => m.tile === name);
-  if (target && !ui.selected2) { sendAction(target.text); return; }
+  if (target && !ui.selected2) { sendAction(target.action); return; }
   const current = options(view, view.observation, ui);
   const legal = view.legal || [];
   if (current.partners.includes(name) && !ui.selected2) ui.selected2 = name;
@@ -112,25 +112,25 @@ function onUnitDown(event, tile, slot) {
       return units.map((ref) => unitLabel(ref)).join(", ");
     },
     onEnd: (drop) => {
-      const text = drop && dropText(view, tile, drop);
-      if (text) sendAction(text);
+      const action = drop && dropAction(view, tile, drop);
+      if (action) sendAction(action);
       render();
     },
   });
 }
 
 /** The action a drop makes, or null: a move onto a target tile, a swap onto a unit. */
-function dropText(view, from, drop) {
+function dropAction(view, from, drop) {
   const obs = view.observation;
   const units = pickedOn(obs, game.ui.picked, from);
   if (!drop.tile || drop.tile === from) return null;
   if (drop.slot !== null) {
     const there = game.ui.picked.filter((p) => p.tile === drop.tile).map((p) => p.slot);
     const slots = there.includes(drop.slot) ? there : [drop.slot];
-    const swap = swapText(view, from, units, drop.tile, slots.map((i) => obs.board[drop.tile][i]));
+    const swap = swapAction(view, from, units, drop.tile, slots.map((i) => obs.board[drop.tile][i]));
     if (swap) return swap;
   }
-  return moveTargets(view, from, units).find((m) => m.tile === drop.tile)?.text || null;
+  return moveTargets(view, from, units).find((m) => m.tile === drop.tile)?.action || null;
 }
 
 /** During a drag the board is not drawn again (that would drop the pressed element): the
@@ -172,10 +172,10 @@ async function fetchAll() {
 async function onAction(entry) {
   if (game.sending) return;
   if (entry.kind === "attack" || entry.kind === "volley") {
-    const ok = await confirmAttack(entry, (await attackOdds())[entry.text]);
+    const ok = await confirmAttack(entry, (await attackOdds())[String(entry.index)]);
     if (!ok) return;
   }
-  await sendAction(entry.text);
+  await sendAction(entry);
 }
 
 /** The exact odds of the seat's attacks now, asked for once per version (not in views). */
@@ -184,23 +184,28 @@ async function attackOdds() {
   if (game.odds?.version !== version) {
     try {
       const asked = await api("GET", `/api/games/${encodeURIComponent(game.id)}/odds`, {token: game.token});
-      game.odds = {version, odds: asked.odds};
+      game.odds = {version, odds: asked.by_index};  // by the attack's index in the legal list
     } catch { return {}; }  // the dialog says the odds are not available
   }
   return game.odds.odds;
 }
 
-/** Send an action by its text: over the WebSocket, or over HTTP while the socket is down. A
- * gift ("gift <ally> <amount>") goes the same way, in anyone's turn (R23.11). */
-async function sendAction(text) {
+/** Send an action: a legal action of the view by its index in the legal list, one composed
+ * on the page (a move or swap of picked units, a gift: {kind, args, text}) by its text; over
+ * the WebSocket, or over HTTP while the socket is down. A gift goes the same way, in anyone's
+ * turn (R23.11). */
+async function sendAction(action) {
   if (game.sending) return;
   game.sending = true;
   byId("game")?.classList.add("sending");
-  const message = {type: "action", action: text};
+  const version = game.view.version;
+  const what = Number.isInteger(action.index) ? {index: action.index, version}
+    : {action: action.text ?? actionText(action.kind, action.args)};
+  const message = {type: "action", ...what};
   if (!game.socket.send(message)) {
     try {
       const view = await api("POST", `/api/games/${encodeURIComponent(game.id)}/actions`,
-        {token: game.token, body: {action: text, version: game.view.version}});
+        {token: game.token, body: {version, ...what}});
       onView(view);
     } catch (err) {
       onError({message: err.message, rule: err.rule});
@@ -211,7 +216,7 @@ async function sendAction(text) {
 /** What this seat decides now: a view with another key asks a new decision. Gifts (made by
  * anyone at any moment) change the version but not the decision. */
 const decisionKey = (view) => (view ? JSON.stringify([view.to_move, view.moves, view.swaps,
-  (view.legal || []).filter((e) => e.kind !== "gift").map((e) => e.text)]) : null);
+  (view.legal || []).filter((e) => e.kind !== "gift").map((e) => [e.kind, e.args])]) : null);
 
 /**
  * Add a view's log entries: the whole log when log_since is -1, else the entries made after
@@ -308,6 +313,7 @@ function draw() {
   if (!view || !byId("board")) return;
   const obs = view.observation;
   setSeatRealms(obs.players.map((p) => p.realm));
+  setViewer(view.seat);
   const legal = (view.legal || []).filter((e) => e.kind !== "gift");  // gifts: the gift control
   const ui = game.ui;
   const actionable = new Set([...legal.flatMap((e) => e.tiles), ...(view.moves || []).map((m) => m.from),
@@ -386,7 +392,7 @@ function maybeAutoAnswer() {
     const still = forcedAnswer(game.view);
     if (!still || game.sending || !autoAnswerOn()) return;
     if (root) root.dataset.autoAnswered = String(Number(root.dataset.autoAnswered || 0) + 1);
-    sendAction(still.text);
+    sendAction(still);
   }, AUTO_DELAY_MS);
 }
 

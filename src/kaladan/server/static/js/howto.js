@@ -8,7 +8,6 @@ import {cards, local, phaseName, rulesData, t, term, unitData} from "./i18n.js";
 
 const UNITS = ["crown", "general", "catapult", "archer", "shield", "sword", "special"];
 const TERRAIN = ["field", "forest", "mountain", "castle", "upgraded_castle"];
-const PHASE_ORDER_DEFAULT = "seeds";  // R6.2; the lobby's first value of phase_order
 
 /** The scoring rows of R22.1 in words, with the engine's points. */
 export function scoreFormula() {
@@ -29,8 +28,9 @@ function section(id, title, ...body) {
 
 function turnSection() {
   const orders = rulesData().phase_orders;
-  const order = orders[PHASE_ORDER_DEFAULT];
-  const others = Object.entries(orders).filter(([name]) => name !== PHASE_ORDER_DEFAULT);
+  const standard = rulesData().options.phase_order[0];  // R6.2: the option's default
+  const order = orders[standard];
+  const others = Object.entries(orders).filter(([name]) => name !== standard);
   return section("turn", t("howto.turn_title"),
     h("p", {}, t("howto.turn_intro", {n: order.length})),
     h("ol", {class: "howto-phases"}, order.map((phase) => h("li", {"data-phase": phase},

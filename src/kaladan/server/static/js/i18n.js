@@ -120,39 +120,63 @@ export function cardName(id) {
   return card ? local(card.name) : id;
 }
 
-// The argument slots of each action's text form (kaladan.rules.actions._SHAPES).
-const SHAPES = {
-  realm: ["n"], card: ["n"], castle: ["t"], start: ["u"], gold: [], place: ["u", "t"],
-  upgrade: ["u", "t"], lose: ["u", "t"], return: ["u", "k"], spawn: ["u", "t"],
-  move: ["t", "t2", "us"], swap: ["t", "t2", "us", "us2"], attack: ["t", "t2"], pass: [],
-  magic: ["n"], nomagic: [], casualty: ["u"], leave: ["u"], buy: ["u", "t"], fortify: ["t"],
-  swapcard: ["n", "n2"], extracard: ["n"], buycard: ["n"], end: [], volley: ["t", "t2"],
-  kill: ["u", "t"], save: ["us"], deploy: ["t", "us"], relocate: ["t", "t2", "us"],
-  evade: ["t"], harmony: ["t", "t2", "us", "us2"], gift: ["k", "amt"], split: ["split"],
-};
+// Actions are described and composed from data, never parsed: a listed action carries its
+// kind, the values of its fields (`args`) and the catalogue key of its words (`label`); the
+// engine's grammar (rules.json `grammar`, from its registry of kinds) says which fields a
+// kind's text names, in which order and in which form.
 
-const unitList = (word) => (word === "-" ? "—" : word.split(",").map(unitName).join(", "));
+const grammarOf = (kind) => data.rules.grammar.kinds[kind] || [];
 
-/** An action text such as "move T1 T2 sword,archer+" in words of the current language. */
-export function describeAction(text) {
-  const [kind, ...args] = text.split(/\s+/);
-  const shape = SHAPES[kind];
-  if (!shape) return text;
-  const vars = {};
-  shape.forEach((slot, i) => {
-    const word = args[i];
-    if (word === undefined) return;
-    if (slot === "n" || slot === "n2") {
-      vars[slot] = kind === "realm" ? realmName(word) : cardName(word);
-    } else if (slot === "u") vars.u = unitName(word);
-    else if (slot === "us" || slot === "us2") vars[slot] = unitList(word);
-    else if (slot === "k") vars.k = Number(word) + 1;
-    else vars[slot] = word;
-  });
-  let key = `act.${kind}`;
-  if ((kind === "swapcard" || kind === "extracard") && !vars[kind === "swapcard" ? "n2" : "n"]) {
-    key += "_plain";
+let viewer = null;  // the seat whose page this is: its own units are named without their seat
+
+/** Whose page this is (null: a spectator's): its units are named without "P1". */
+export function setViewer(seat) {
+  viewer = seat;
+}
+
+const ownName = (ref) => unitName(viewer !== null && ref.startsWith(`${viewer}/`)
+  ? ref.slice(ref.indexOf("/") + 1) : ref);
+
+/** An arg in words, by the form of its slot. */
+function argWords(form, value) {
+  if (form === "tile") return value;
+  if (form === "unit") return ownName(value[0]);
+  if (form === "units") return value.length ? value.map(ownName).join(", ") : "—";
+  if (form === "card") return cardName(value);
+  if (form === "realm") return realmName(value);
+  if (form === "seat") return t("game.player_short", {n: value + 1});
+  if (form === "shares") {
+    return value.map(([seat, hits]) => `${t("game.player_short", {n: seat + 1})}: ${hits}`).join(", ");
   }
+  return String(value);  // gold
+}
+
+/** A legal action in words of the current language: its catalogue words (`entry.label`, or
+ * `act.<kind>`) with each of its fields filled in (`{tile}`, `{units}`, `{name}` ...). */
+export function actionWords(entry) {
+  const args = entry.args || {};
+  const vars = {};
+  for (const slot of grammarOf(entry.kind)) {
+    if (args[slot.field] !== undefined) vars[slot.field] = argWords(slot.form, args[slot.field]);
+  }
+  const key = entry.label || `act.${entry.kind}`;
   const out = t(key, vars);
-  return out === key ? text : out;
+  return out === key ? (entry.text || entry.kind) : out;
+}
+
+/** The text of an action composed on the page (a move or a swap made of picked units, a
+ * gift), from its kind and args as the grammar writes them; the server checks it as any. */
+export function actionText(kind, args) {
+  const g = data.rules.grammar;
+  const words = [kind];
+  for (const slot of grammarOf(kind)) {
+    const value = args[slot.field];
+    if (value === undefined || value === null) continue;
+    if (slot.form === "unit") words.push(value[0]);
+    else if (slot.form === "units") words.push(value.length ? value.join(g.list_separator) : g.empty_list);
+    else if (slot.form === "shares") {
+      words.push(value.map(([seat, hits]) => `${seat}${g.share_separator}${hits}`).join(g.list_separator));
+    } else words.push(String(value));
+  }
+  return words.join(" ");
 }

@@ -2,28 +2,22 @@
 
 import {api} from "./api.js";
 import {byId, h, mount, toast} from "./dom.js";
-import {currentLang, t} from "./i18n.js";
+import {currentLang, rulesData, t} from "./i18n.js";
 
 const SEAT_KINDS = ["human", "random", "greedy", "mcts:time=1"];
-// R3.3 options offered in the lobby (world has its own field); the default comes first.
-const OPTIONS = {
-  phase_order: ["seeds", "official"],
-  starting_magic: ["choose", "random"],
-  turn_order_die: ["d12", "d10"],
-  realm_conflict: ["turn_order", "roll_off"],
-  mountain_defence: ["keep_all", "drop_lowest"],
-  crown_defence_in_castle: ["d6", "d8"],
-  wolf_d12: ["forest_either", "attack_from_forest"],
-  end_game_card: ["random", "six_gates", "scales", "oracles", "gilded_silence", "none"],
-  team_castle_spots: ["free", "alternating"],
-  upgrade_loss: ["dead_only", "losing_side"],
-  end_game_trigger: ["final_round", "deck_end"],
-};
-const TEAM_PLAYERS = {team_2v2: 4, team_3v3: 6};
+// The R3.3 options offered in the lobby, with their values (the default first), as the
+// engine has them (rules.json); the world has a field of its own.
+const lobbyOptions = () => Object.entries(rulesData().options).filter(([name]) => name !== "world");
+// The worlds a game can be created with here: a custom world needs a layout file (R4.14).
+const worlds = () => rulesData().options.world.filter((kind) => kind !== "custom");
+// The modes and the player counts each allows (R5.1, R23.1), as the engine has them: a mode
+// with one count fixes the number of seats.
+const counts = (mode) => rulesData().modes[mode];
+const seatsOf = (mode, players) => (counts(mode).length === 1 ? counts(mode)[0] : players);
 const LIST_LIMIT = 25;  // the newest games; a busy server lists many
 
 const form = {mode: "free_for_all", players: 2, seats: ["human", "greedy", "greedy", "greedy", "greedy", "greedy"],
-  world: "standard", quick: true, name: "", options: {},
+  world: null, quick: true, name: "", options: {},  // world null: the option's default
   hints: null};  // advice on request: null follows the seats (on when a bot plays)
 let created = null;
 let listTimer = null;
@@ -43,8 +37,8 @@ function optionLabel(value) {
 }
 
 function renderForm(el) {
-  const team = TEAM_PLAYERS[form.mode];
-  const players = team || form.players;
+  const fixed = counts(form.mode).length === 1;
+  const players = seatsOf(form.mode, form.players);
   const seatRows = Array.from({length: players}, (_, i) => h("li", {},
     select(`seat-${i}`, SEAT_KINDS, form.seats[i], t("lobby.seat", {n: i + 1}),
       (v) => { form.seats[i] = v; if (form.hints === null) renderForm(el); }, kindLabel)));
@@ -54,12 +48,12 @@ function renderForm(el) {
       h("label", {for: "game-name"}, h("span", {}, t("lobby.name")),
         h("input", {id: "game-name", maxlength: 60, value: form.name, placeholder: t("lobby.name_hint"),
           oninput: (e) => { form.name = e.target.value; }})),
-      select("mode", ["free_for_all", "team_2v2", "team_3v3"], form.mode, t("lobby.mode"),
+      select("mode", Object.keys(rulesData().modes), form.mode, t("lobby.mode"),
         (v) => { form.mode = v; renderForm(el); }),
-      team ? null : select("players", [2, 3, 4, 5, 6], form.players, t("lobby.players"),
+      fixed ? null : select("players", counts(form.mode), form.players, t("lobby.players"),
         (v) => { form.players = Number(v); renderForm(el); }),
       h("fieldset", {}, h("legend", {}, t("lobby.seats")), h("ol", {class: "seats"}, seatRows)),
-      select("world", ["standard", "random_terrain"], form.world, t("lobby.world"), (v) => { form.world = v; }),
+      select("world", worlds(), form.world || worlds()[0], t("lobby.world"), (v) => { form.world = v; }),
       h("label", {class: "check", for: "quick"},
         h("input", {id: "quick", type: "checkbox", checked: form.quick, onchange: (e) => { form.quick = e.target.checked; }}),
         h("span", {}, t("lobby.quick"))),
@@ -68,7 +62,7 @@ function renderForm(el) {
           onchange: (e) => { form.hints = e.target.checked; }}),
         h("span", {}, t("lobby.hints"))),
       h("details", {class: "options"}, h("summary", {}, t("lobby.options")),
-        Object.entries(OPTIONS).map(([name, values]) =>
+        lobbyOptions().map(([name, values]) =>
           select(`opt-${name}`, values, form.options[name] || values[0], t(`option.${name}`),
             (v) => { form.options[name] = v; }))),
       h("button", {type: "submit", id: "create", class: "primary"}, t("lobby.create_button"))));
@@ -76,7 +70,7 @@ function renderForm(el) {
 
 /** Advice on request: as chosen, else on when a bot plays (the server's default too). */
 const hintsOn = () => (form.hints === null
-  ? form.seats.slice(0, TEAM_PLAYERS[form.mode] || form.players).some((kind) => kind !== "human") : form.hints);
+  ? form.seats.slice(0, seatsOf(form.mode, form.players)).some((kind) => kind !== "human") : form.hints);
 
 /** A name in the creator's language when none is given ("Spel van 14:05"; the server's default
  * is English). */
@@ -84,12 +78,12 @@ const defaultName = () => t("lobby.default_name",
   {time: new Date().toLocaleTimeString(currentLang(), {hour: "2-digit", minute: "2-digit"})});
 
 async function createGame() {
-  const players = TEAM_PLAYERS[form.mode] || form.players;
+  const players = seatsOf(form.mode, form.players);
   const options = {};
   for (const [name, value] of Object.entries(form.options)) {
-    if (value !== OPTIONS[name][0]) options[name] = value;
+    if (value !== rulesData().options[name][0]) options[name] = value;
   }
-  if (form.world !== "standard") options.world = form.world;
+  if (form.world && form.world !== worlds()[0]) options.world = form.world;
   const body = {mode: form.mode, seats: form.seats.slice(0, players), options, quick: form.quick,
     hints: hintsOn(), name: form.name.trim() || defaultName()};
   try {

@@ -3,12 +3,7 @@
 
 import {h, mount} from "./dom.js";
 import {seatSwatch} from "./board.js";
-import {cards, local, phaseName, realmName, t, term, unitAbbr} from "./i18n.js";
-
-const PHASES = {
-  seeds: ["event", "spawn", "income", "action", "purchase", "reinforce"],
-  official: ["event", "income", "spawn", "action", "purchase", "reinforce"],  // R6.2
-};
+import {cards, local, phaseName, realmName, rulesData, t, term, unitAbbr} from "./i18n.js";
 
 /** A glossary term as a heading: capitalised (the Dutch glossary is lower case). */
 const heading = (text) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -52,9 +47,12 @@ export function renderPlayers(el, view) {
   mount(el, h("h2", {}, t("panel.players")), h("ul", {class: "players"}, rows));
 }
 
+/** The phase tracker: the turn's phases in the game's phase order (R6.2, as the engine has
+ * them in rules.json; the option's default while the game's options are not known yet). */
 export function renderPhases(el, view, phaseOrder) {
   const obs = view.observation;
-  const order = PHASES[phaseOrder] || PHASES.seeds;
+  const orders = rulesData().phase_orders;
+  const order = orders[phaseOrder] || orders[rulesData().options.phase_order[0]];
   const items = order.map((phase) => h("li", {class: phase === obs.phase ? "current" : "",
     "aria-current": phase === obs.phase ? "step" : null}, phaseName(phase)));
   const status = obs.phase === "setup" || obs.phase === "over" ? phaseName(obs.phase) : null;

@@ -1,15 +1,15 @@
 // A view's legal actions arrive in a compact form (docs/api.md "Legal actions"): moves'
 // destinations and swaps' shapes as arrays, a tile's units left out when they are the
-// board's, a listed action's text, tiles and units left out when they go without saying.
+// board's, a listed action's tiles, units, args, price and label left out when they go
+// without saying (its text is never needed: the page describes an action from its kind,
+// args and label, and sends it by index).
 // fullView gives every part its named fields back, once, when the view arrives, so that the
 // rest of the page reads one form (the "All actions" list, GET .../legal, is already full).
 
-/** A listed action with its text, tiles and units (a text left out is the kind and the tiles). */
-const fullListed = (entry) => {
-  const tiles = entry.tiles || [];
-  return {index: entry.index, kind: entry.kind, tiles, units: entry.units || [],
-    text: entry.text ?? [entry.kind, ...tiles].join(" ")};
-};
+/** A listed action with every field (a text left out stays out). */
+const fullListed = (entry) => ({index: entry.index, kind: entry.kind, text: entry.text,
+  tiles: entry.tiles || [], units: entry.units || [], args: entry.args || {},
+  price: entry.price || 0, label: entry.label || `act.${entry.kind}`});
 
 /** The view with its legal, moves and swaps in their named form (the view object is reused). */
 export function fullView(view) {
