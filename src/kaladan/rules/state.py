@@ -115,16 +115,23 @@ NO_DECISION: Final = Pending(Decision.NONE, -1)
 
 
 @mypyc_attr(acyclic=True, free_list_len=1)
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class EventContext:
     """The event card being resolved (R7.4): who still has to resolve it."""
 
     card: str
     queue: list[Seat]
     # Richest / Strongest players fixed when the card is revealed (R7.13).
-    marked: list[Seat] = field(default_factory=list)
+    marked: list[Seat]
     # EV15: the player currently resolving rolled a 1 and must lose a basic unit.
-    must_lose: bool = False
+    must_lose: bool
+
+    def __init__(self, card: str, queue: list[Seat], marked: list[Seat] | None = None,
+                 must_lose: bool = False) -> None:
+        self.card = card
+        self.queue = queue
+        self.marked = [] if marked is None else marked
+        self.must_lose = must_lose
 
     def copy(self) -> EventContext:
         return EventContext(self.card, self.queue[:], self.marked[:], self.must_lose)
@@ -142,41 +149,90 @@ class BattleStep(StrEnum):
 
 
 @mypyc_attr(acyclic=True, free_list_len=1)
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Battle:
-    """A battle in progress (section 16)."""
+    """A battle in progress (section 16). Its ``__init__`` is written out: the one a
+    dataclass generates is interpreted even in the compiled engine (20 times the
+    instructions, made at every attack and at every copy of a state in a battle)."""
 
     attacker: Seat
     defender: Seat
     a_tile: int
     d_tile: int
-    step: BattleStep = BattleStep.DECLARE
-    magic_queue: list[Seat] = field(default_factory=list)  # sides still to declare
-    cards: dict[Seat, str] = field(default_factory=dict)  # selected / played card per side
-    used_card: dict[Seat, bool] = field(default_factory=dict)
-    ranged: bool = False  # LAU-1 Volley from Afar: only the attacker's Archers attack
-    sneak: bool = False  # ZHO-4 Ambush from the Shadows
-    shift: dict[Seat, int] = field(default_factory=dict)  # net die-size shift (R20.13)
+    step: BattleStep
+    magic_queue: list[Seat]  # sides still to declare
+    cards: dict[Seat, str]  # selected / played card per side
+    used_card: dict[Seat, bool]
+    ranged: bool  # LAU-1 Volley from Afar: only the attacker's Archers attack
+    sneak: bool  # ZHO-4 Ambush from the Shadows
+    shift: dict[Seat, int]  # net die-size shift (R20.13)
     # Unit types that roll one D12 instead, and types whose every die is a D12.
-    d12_one: dict[Seat, tuple[int, ...]] = field(default_factory=dict)
-    d12_all: dict[Seat, tuple[int, ...]] = field(default_factory=dict)
-    effect_queue: list[Seat] = field(default_factory=list)  # revealed W1 cards to resolve
-    choosing: str = ""  # the card whose holder is making a choice (Decision.CARD)
-    attack_units: tuple[UnitCode, ...] = ()  # the attacking side at step D (R16.13)
-    team: tuple[int, ...] = ()  # team of each seat (the state's), for side membership
-    holders: dict[Seat, Seat] = field(default_factory=dict)  # side leader -> card's holder
-    split_queue: list[Seat] = field(default_factory=list)  # side leaders still to split
-    participants: tuple[Seat, ...] = ()  # players with units on A or D at declaration (R20.2)
-    attack_dice: list[int] = field(default_factory=list)  # die sizes, then rolled values
-    defence_dice: list[int] = field(default_factory=list)
-    attack_rolls: list[int] = field(default_factory=list)
-    defence_rolls: list[int] = field(default_factory=list)
-    hits: dict[Seat, int] = field(default_factory=dict)  # casualties still to choose per seat
-    casualty_queue: list[Seat] = field(default_factory=list)
+    d12_one: dict[Seat, tuple[int, ...]]
+    d12_all: dict[Seat, tuple[int, ...]]
+    effect_queue: list[Seat]  # revealed W1 cards to resolve
+    choosing: str  # the card whose holder is making a choice (Decision.CARD)
+    attack_units: tuple[UnitCode, ...]  # the attacking side at step D (R16.13)
+    team: tuple[int, ...]  # team of each seat (the state's), for side membership
+    holders: dict[Seat, Seat]  # side leader -> card's holder
+    split_queue: list[Seat]  # side leaders still to split
+    participants: tuple[Seat, ...]  # players with units on A or D at declaration (R20.2)
+    attack_dice: list[int]  # die sizes, then rolled values
+    defence_dice: list[int]
+    attack_rolls: list[int]
+    defence_rolls: list[int]
+    hits: dict[Seat, int]  # casualties still to choose per seat
+    casualty_queue: list[Seat]
     # Killed units set aside until step G (R16.25): (unit, tile, seat credited with the kill).
-    set_aside: list[tuple[UnitCode, int, Seat]] = field(default_factory=list)
-    invade_left: int = 0  # units still to leave behind on A (R17.6)
-    staying: list[UnitCode] = field(default_factory=list)  # chosen to stay on A
+    set_aside: list[tuple[UnitCode, int, Seat]]
+    invade_left: int  # units still to leave behind on A (R17.6)
+    staying: list[UnitCode]  # chosen to stay on A
+
+    def __init__(
+        self, attacker: Seat, defender: Seat, a_tile: int, d_tile: int,
+        step: BattleStep = BattleStep.DECLARE, magic_queue: list[Seat] | None = None,
+        cards: dict[Seat, str] | None = None, used_card: dict[Seat, bool] | None = None,
+        ranged: bool = False, sneak: bool = False, shift: dict[Seat, int] | None = None,
+        d12_one: dict[Seat, tuple[int, ...]] | None = None,
+        d12_all: dict[Seat, tuple[int, ...]] | None = None,
+        effect_queue: list[Seat] | None = None, choosing: str = "",
+        attack_units: tuple[UnitCode, ...] = (), team: tuple[int, ...] = (),
+        holders: dict[Seat, Seat] | None = None, split_queue: list[Seat] | None = None,
+        participants: tuple[Seat, ...] = (), attack_dice: list[int] | None = None,
+        defence_dice: list[int] | None = None, attack_rolls: list[int] | None = None,
+        defence_rolls: list[int] | None = None, hits: dict[Seat, int] | None = None,
+        casualty_queue: list[Seat] | None = None,
+        set_aside: list[tuple[UnitCode, int, Seat]] | None = None, invade_left: int = 0,
+        staying: list[UnitCode] | None = None,
+    ) -> None:
+        self.attacker = attacker
+        self.defender = defender
+        self.a_tile = a_tile
+        self.d_tile = d_tile
+        self.step = step
+        self.magic_queue = [] if magic_queue is None else magic_queue
+        self.cards = {} if cards is None else cards
+        self.used_card = {} if used_card is None else used_card
+        self.ranged = ranged
+        self.sneak = sneak
+        self.shift = {} if shift is None else shift
+        self.d12_one = {} if d12_one is None else d12_one
+        self.d12_all = {} if d12_all is None else d12_all
+        self.effect_queue = [] if effect_queue is None else effect_queue
+        self.choosing = choosing
+        self.attack_units = attack_units
+        self.team = team
+        self.holders = {} if holders is None else holders
+        self.split_queue = [] if split_queue is None else split_queue
+        self.participants = participants
+        self.attack_dice = [] if attack_dice is None else attack_dice
+        self.defence_dice = [] if defence_dice is None else defence_dice
+        self.attack_rolls = [] if attack_rolls is None else attack_rolls
+        self.defence_rolls = [] if defence_rolls is None else defence_rolls
+        self.hits = {} if hits is None else hits
+        self.casualty_queue = [] if casualty_queue is None else casualty_queue
+        self.set_aside = [] if set_aside is None else set_aside
+        self.invade_left = invade_left
+        self.staying = [] if staying is None else staying
 
     def copy(self) -> Battle:
         return Battle(
