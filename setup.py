@@ -67,10 +67,10 @@ def link_time_flags(cc: list[str]) -> list[str]:
     for any other compiler. The group's modules are C files that call each other: with
     hidden symbols nothing can interpose those calls, so at link time GCC inlines them and
     reaches them without the PLT (-3% of instructions per decision), and LTO's parallel
-    code generation builds the group faster on 2 cores (docs/compiled.md, seventh part).
+    code generation builds the group faster on 2 cores (docs/compiled.md, "The build").
     Only ``PyInit_*`` is looked up from outside, and ``PyMODINIT_FUNC`` exports it whatever
     the default visibility. ``-fno-plt`` calls libpython through the GOT instead of a PLT
-    stub: one jump and its cache line less per call (docs/compiled.md, ninth part)."""
+    stub: one jump and its cache line less per call (docs/compiled.md, "The build")."""
     try:
         about = subprocess.run([*cc, "--version"], capture_output=True, text=True,
                                timeout=30).stdout

@@ -1,4 +1,4 @@
-"""The build script's choice of compiler flags (setup.py; docs/compiled.md, seventh part).
+"""The build script's choice of compiler flags (setup.py; docs/compiled.md, "The build").
 
 Link-time optimization is asked of GCC 10 or later only; with any other compiler, or none,
 the engine builds as before. Fake compilers stand in for the ones this machine lacks.

@@ -1,6 +1,6 @@
 """The classes the compiler makes acyclic hold nothing that could lead back to them.
 
-``@mypyc_attr(acyclic=True)`` (docs/compiled.md, ninth part) takes a compiled class out of
+``@mypyc_attr(acyclic=True)`` (docs/compiled.md, rule 8) takes a compiled class out of
 the garbage collector: its instances are neither tracked nor walked, so a reference cycle
 through one would never be freed. That is sound only while such an instance holds ints,
 strings, enum members, tuples, lists, dicts, deques and other acyclic instances, never a

@@ -1,5 +1,5 @@
 """Class attributes for the compiler that mean nothing to the interpreter (docs/compiled.md,
-ninth part).
+rules 8 and 9).
 
 The engine's values made at every decision (actions, legal lists and their blocks, tile
 facts, the pending decision, an event or battle, the generator) are declared
