@@ -31,6 +31,19 @@ from kaladan.rules.units import (
     type_of,
 )
 
+# A named position of the 2-player standard world: seat 0 (Khalisia) at home on C1 with
+# units on T7 and T5, seat 1 (Kimbria) on C2 with units on T4 and T1. T7 touches T4, T5, T6
+# and C1; T1 touches T2, T3, T4 and C2. Build it with ``build(ACTION_BOARD, homes=["C1",
+# "C2"])`` (tests of refusals: test_illegal.py, rules/test_kinds.py).
+ACTION_BOARD = {
+    "C1": "0/crown 0/general 0/sword",
+    "T7": "0/archer 0/shield 0/sword",
+    "T5": "0/sword",
+    "C2": "1/crown 1/general 1/sword",
+    "T4": "1/shield",
+    "T1": "1/archer",
+}
+
 PHASES = {"event": Phase.EVENT, "spawn": Phase.SPAWN, "income": Phase.INCOME,
           "action": Phase.ACTION, "purchase": Phase.PURCHASE, "reinforce": Phase.REINFORCE}
 

@@ -27,16 +27,7 @@ from kaladan.rules.errors import (
 )
 from kaladan.rules.notation import position_from_json, position_to_json
 from kaladan.rules.state import Decision, GameState
-from positions import build, game_at
-
-ACTION_BOARD = {
-    "C1": "0/crown 0/general 0/sword",
-    "T7": "0/archer 0/shield 0/sword",
-    "T5": "0/sword",
-    "C2": "1/crown 1/general 1/sword",
-    "T4": "1/shield",
-    "T1": "1/archer",
-}
+from positions import ACTION_BOARD, build, game_at
 
 
 def action_game() -> Game:

@@ -24,16 +24,8 @@ from kaladan.rules.errors import IllegalActionError
 from kaladan.rules.kinds import ACCEPTS, DECISIONS, HANDLERS, SPECS, format_action, parse_action
 from kaladan.rules.legal import legal_actions
 from kaladan.rules.state import Decision
-from positions import build, game_at
+from positions import ACTION_BOARD, build, game_at
 
-ACTION_BOARD = {
-    "C1": "0/crown 0/general 0/sword",
-    "T7": "0/archer 0/shield 0/sword",
-    "T5": "0/sword",
-    "C2": "1/crown 1/general 1/sword",
-    "T4": "1/shield",
-    "T1": "1/archer",
-}
 _DEFAULTS = dict(zip(FIELD_NAMES[1:], (-1, -1, (), (), "", "", -1, 0, ()), strict=True))
 
 

@@ -90,11 +90,10 @@ function groupsByKind(entries, onAction) {
     h("div", {class: "buttons"}, list.map((entry) => actionButton(entry, onAction)))));
 }
 
-/** An event card's option in words: the card's own terms (the engine labels them so), never
- * a price (R7.7-R7.10). */
-export const eventLabel = (entry) => actionLabel(entry);
 
-/** The event card's options (section 7): the card, its text and a button per option. */
+/** The event card's options (section 7): the card, its text and a button per option in the
+ * card's own terms (the engine labels them so: act.upgrade_event ...), never with a price
+ * (R7.7-R7.10). */
 function eventPanel(view, entries, onAction) {
   const id = view.observation.event?.card;
   const card = id ? cards().events[id] || cards().end_game[id] : null;
@@ -103,7 +102,7 @@ function eventPanel(view, entries, onAction) {
     h("h3", {}, card ? local(card.name) : id || t("decision.event")),
     card ? h("p", {class: "card-text"}, local(card.text)) : null,
     h("p", {class: "muted"}, t(freeMove ? "event_panel.free_move" : "event_panel.choose")),
-    h("div", {class: "buttons"}, entries.map((entry) => actionButton(entry, onAction, eventLabel(entry)))));
+    h("div", {class: "buttons"}, entries.map((entry) => actionButton(entry, onAction))));
 }
 
 /** What the pending decision asks, in a sentence that says why and when. */

@@ -4,7 +4,7 @@
 
 import {api, ApiError, GameSocket, seatToken} from "./api.js";
 import {byId, h, mount, s, toast} from "./dom.js";
-import {actionLabel, confirmAttack, eventLabel, renderActions, renderGift} from "./actions.js";
+import {actionLabel, confirmAttack, renderActions, renderGift} from "./actions.js";
 import {lastBattleStart} from "./battle.js";
 import {renderBoard} from "./board.js";
 import {moveTargets, options, pickAll, pickableSlots, pickedOn, swapAction, togglePick} from "./compose.js";
@@ -351,7 +351,7 @@ function draw() {
       clear: () => { game.ui.picked = []; game.ui.selected2 = null; again(); },
       second: (tile) => { game.ui.selected2 = tile; again(); },
       send: sendAction, onUnitAction: onAction,
-      label: (entry) => (obs.pending.kind === "event" ? eventLabel(entry) : actionLabel(entry)),
+      label: actionLabel,
     }});
   renderGift(byId("gift"), view, game.gift, sendAction);
   renderStory(view, game, render);
