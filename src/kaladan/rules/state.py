@@ -9,7 +9,7 @@ copies. Who must decide next is the single ``pending`` field (STYLE principle 4)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, Final, final
 
@@ -133,6 +133,11 @@ class EventContext:
         self.marked = [] if marked is None else marked
         self.must_lose = must_lose
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt through __init__: a compiled class written out has no default way to be
+        # unpickled (the server's bot workers receive pickled states).
+        return type(self), tuple([getattr(self, f.name) for f in fields(self)])
+
     def copy(self) -> EventContext:
         return EventContext(self.card, self.queue[:], self.marked[:], self.must_lose)
 
@@ -233,6 +238,11 @@ class Battle:
         self.set_aside = [] if set_aside is None else set_aside
         self.invade_left = invade_left
         self.staying = [] if staying is None else staying
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt through __init__: a compiled class written out has no default way to be
+        # unpickled (the server's bot workers receive pickled states).
+        return type(self), tuple([getattr(self, f.name) for f in fields(self)])
 
     def copy(self) -> Battle:
         return Battle(

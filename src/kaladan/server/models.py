@@ -192,7 +192,7 @@ class LegalAction(BaseModel):
     units: list[str] = Field(description="the units it names, as 'seat/unit' (the board's "
                              "form)")
     args: dict[str, Any] = Field(description="the values of the fields its kind uses, by "
-                                 "field name as the grammar names them (GET /api/grammar): "
+                                 "field name as the grammar names them (/static/data/rules.json): "
                                  "tiles by name, units as 'seat/unit', cards and realms by "
                                  "id, seats and gold as numbers, shares as [seat, hits]")
     price: int = Field(description="the gold it costs (R11.1); 0 when free")
