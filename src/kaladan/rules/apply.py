@@ -15,7 +15,7 @@ from . import handlers
 from .actions import BUY, END, GIFT, MOVE, PASS, SWAP, UPGRADE, Action, canonical
 from .errors import IllegalActionError, InvalidActionError
 from .gamelog import Sink
-from .kinds import HANDLERS, format_action
+from .kinds import HANDLERS, SPECS, format_action
 from .legal import gifts, legal_actions
 from .offer import refusal
 from .state import Decision, GameState
@@ -86,8 +86,7 @@ def _text(action: Action, state: GameState) -> str:
 def _gift_refusal(state: GameState, seat: Seat) -> str:
     if not 0 <= seat < state.n:
         return f"there is no seat {seat}"
-    return ("a gift goes to an ally, in team mode, and cannot exceed your own gold "
-            f"({state.gold[seat]})")
+    return f"{SPECS[GIFT].refusals['none'].reason} ({state.gold[seat]})"
 
 
 def apply_unchecked(state: GameState, action: Action, sink: Sink | None = None,

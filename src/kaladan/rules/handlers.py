@@ -1,5 +1,6 @@
 """What performing each kind of action does: one handler per kind (``kinds.py`` names each
-kind's handler; ``apply.py`` calls it). Handlers trust their caller: the action is legal now.
+kind's handler; ``apply.py`` calls it), and what each purchase costs (the same functions
+price the offer, ``offer.price``). Handlers trust their caller: the action is legal now.
 """
 
 from __future__ import annotations
@@ -224,18 +225,18 @@ def buy(state: GameState, action: Action) -> None:
 
 
 def fortify(state: GameState, action: Action) -> None:
-    pay(state, state.active, CASTLE_UPGRADE_COST)
+    cost = fortify_price(action)
+    pay(state, state.active, cost)
     state.fortified[action.tile] = True  # R11.11
     if state.sink is not None:
-        state.sink.append(Fortified(state.active, state.world.names[action.tile],
-                                    CASTLE_UPGRADE_COST))
+        state.sink.append(Fortified(state.active, state.world.names[action.tile], cost))
     _after_purchase(state)
 
 
 def swapcard(state: GameState, action: Action) -> None:
     seat = state.active
     pool = state.pool[seat]
-    pay(state, seat, SWAP_CARD_COST)  # R11.12-R11.13
+    pay(state, seat, swapcard_price(action))  # R11.12-R11.13
     take = action.name2 if action.name2 else pool[state.chance.below(len(pool))]
     pool.remove(take)
     state.hand[seat].remove(action.name)
@@ -243,29 +244,29 @@ def swapcard(state: GameState, action: Action) -> None:
     pool.sort()
     state.hand[seat].append(take)
     state.hand[seat].sort()
-    _traded(state, seat, "swap", action.name, take, SWAP_CARD_COST)
+    _traded(state, seat, "swap", action.name, take, swapcard_price(action))
     _after_purchase(state)
 
 
 def extracard(state: GameState, action: Action) -> None:
     seat = state.active
     pool = state.pool[seat]
-    pay(state, seat, EXTRA_CARD_COST)  # R11.14
+    pay(state, seat, extracard_price(action))  # R11.14
     take = action.name if action.name else pool[state.chance.below(len(pool))]
     pool.remove(take)
     state.hand[seat].append(take)
     state.hand[seat].sort()
-    _traded(state, seat, "extra", None, take, EXTRA_CARD_COST)
+    _traded(state, seat, "extra", None, take, extracard_price(action))
     _after_purchase(state)
 
 
 def buycard(state: GameState, action: Action) -> None:
     seat = state.active
-    pay(state, seat, ELIMINATED_CARD_COST)  # R18.6
+    pay(state, seat, buycard_price(action))  # R18.6
     state.buyable[seat].remove(action.name)
     state.hand[seat].append(action.name)
     state.hand[seat].sort()
-    _traded(state, seat, "eliminated", None, action.name, ELIMINATED_CARD_COST)
+    _traded(state, seat, "eliminated", None, action.name, buycard_price(action))
     _after_purchase(state)
 
 

@@ -120,6 +120,12 @@ class DecisionSpec:
 _ALL_DECISIONS: Final = frozenset(d for d in Decision if d is not Decision.NONE)
 _SETUP: Final = "during setup (section 5)"
 
+# Refusals several kinds share: a card's choice of another kind is asked (R20.7); a gift's
+# one rule, whatever is wrong with it (R23.11).
+_OTHER_CHOICE: Final = ("R20.7", "the card being resolved asks for another choice")
+_GIFT_RULE: Final = ("R23.11", "a gift goes to an ally, in team mode, and cannot exceed your "
+                               "own gold")
+
 _NAME = Slot("name", Form.CARD)
 _TILE = Slot("tile", Form.TILE)
 _TILE2 = Slot("tile2", Form.TILE)
@@ -281,32 +287,28 @@ SPECS: Final[Mapping[Kind, KindSpec]] = {spec.kind: spec for spec in (
           refusals={"source": ("LAU-1", "you have no Archer on {tile}")}),
     _spec(Kind.KILL, (_UNIT, _TILE), {_D.CARD}, H.card_choice, "R20.10",
           "a card kills a unit when the card being resolved asks for it (R20.7, R20.10)",
-          ("R20.7", "the card being resolved asks for another choice"), unit_of_tile=True,
+          _OTHER_CHOICE, unit_of_tile=True,
           on_board=True),
     _spec(Kind.SAVE, (_UNITS,), {_D.CARD}, H.card_choice, "R20.11",
           "a card saves units when the card being resolved asks for it (R20.7, R20.11)",
-          ("R20.7", "the card being resolved asks for another choice")),
+          _OTHER_CHOICE),
     _spec(Kind.DEPLOY, (_TILE, _UNITS), {_D.CARD}, H.card_choice, "R20.12",
           "a card deploys units when the card being resolved asks for it (R20.7, R20.12)",
-          ("R20.7", "the card being resolved asks for another choice")),
+          _OTHER_CHOICE),
     _spec(Kind.RELOCATE, (_TILE, _TILE2, _UNITS), {_D.CARD}, H.card_choice, "ZHO-5",
           "a card relocates units when the card being resolved asks for it (R20.7, ZHO-5)",
-          ("R20.7", "the card being resolved asks for another choice")),
+          _OTHER_CHOICE),
     _spec(Kind.EVADE, (_TILE,), {_D.CARD}, H.card_choice, "R20.9",
           "defenders evade when the card being resolved asks for it (R20.7, R20.9)",
-          ("R20.7", "the card being resolved asks for another choice")),
+          _OTHER_CHOICE),
     _spec(Kind.HARMONY, (_TILE, _TILE2, Slot("units", Form.UNITS, optional=True),
                          Slot("units2", Form.UNITS, optional=True)), {_D.CARD},
           H.card_choice, "KHA-2",
           "units are redistributed when the card being resolved asks for it (R20.7, KHA-2)",
-          ("R20.7", "the card being resolved asks for another choice")),
+          _OTHER_CHOICE),
     _spec(Kind.GIFT, (Slot("number", Form.SEAT), Slot("amount", Form.GOLD)), _ALL_DECISIONS,
           H.gift, "R23.11", "a gift goes to an ally, in team mode, at any decision (R23.11)",
-          ("R23.11", "a gift goes to an ally, in team mode, and cannot exceed your own gold"),
-          where=("R23.11", "a gift goes to an ally, in team mode, and cannot exceed your own "
-                           "gold"),
-          what=("R23.11", "a gift goes to an ally, in team mode, and cannot exceed your own "
-                          "gold")),
+          _GIFT_RULE, where=_GIFT_RULE, what=_GIFT_RULE),
     _spec(Kind.SPLIT, (Slot("shares", Form.SHARES),), {_D.SPLIT}, H.split, "R23.22",
           "a side's hits are shared among its players after the dice (R23.22)",
           ("R23.22", "no hits are to be shared"),

@@ -37,14 +37,15 @@ class Group:
     ``tile2`` (sub-multisets: equal units are interchangeable), for a swap against every set
     of ``low2``..``high2`` of ``units2`` coming back, equal sets left out, in the engine's
     order (smaller sets first). ``price`` is the gold it costs (R11.1), ``label`` the
-    catalogue key of its words (``act.<kind>`` and variants)."""
+    catalogue key of its words (``act.<kind>`` and variants): both worked out when asked (the
+    research environments' masks never ask)."""
 
     __slots__ = ("kind", "start", "stop", "tile", "tile2", "units", "units2", "low", "high",
-                 "low2", "high2", "action", "price", "label")
+                 "low2", "high2", "action", "decision")
 
     def __init__(self, kind: Kind, start: int, stop: int, tile: int, tile2: int,
                  units: tuple[UnitCode, ...], units2: tuple[UnitCode, ...], low: int, high: int,
-                 low2: int, high2: int, action: Action | None, price: int, label: str) -> None:
+                 low2: int, high2: int, action: Action | None, decision: Decision) -> None:
         self.kind: Final = kind
         self.start: Final = start
         self.stop: Final = stop
@@ -57,12 +58,20 @@ class Group:
         self.low2: Final = low2
         self.high2: Final = high2
         self.action: Final = action
-        self.price: Final = price
-        self.label: Final = label
+        self.decision: Final = decision
 
     @property
     def count(self) -> int:
         return self.stop - self.start
+
+    @property
+    def price(self) -> int:
+        return 0 if self.action is None else price(self.action, self.decision)
+
+    @property
+    def label(self) -> str:
+        spec = SPECS[self.kind]
+        return spec.label if self.action is None else label(spec, self.action, self.decision)
 
     def __repr__(self) -> str:
         if self.action is not None:
@@ -80,12 +89,10 @@ def price(action: Action, decision: Decision) -> int:
 
 
 def _one(action: Action, index: int, decision: Decision) -> Group:
-    spec = SPECS[action.kind]
     n = len(action.units)
     n2 = len(action.units2)
     return Group(action.kind, index, index + 1, action.tile, action.tile2, action.units,
-                 action.units2, n, n, n2, n2, action, price(action, decision),
-                 label(spec, action, decision))
+                 action.units2, n, n, n2, n2, action, decision)
 
 
 def label(spec: KindSpec, action: Action, decision: Decision) -> str:
@@ -163,7 +170,7 @@ def grouped(legal: Sequence[Action], decision: Decision) -> list[Group]:
         stop = starts[i + 1] if i + 1 < len(starts) else size
         kind, tile, tile2, units, units2, low, high, low2, high2 = shape
         groups.append(Group(kind, start, stop, tile, tile2, units, units2, low, high, low2,
-                            high2, None, 0, SPECS[kind].label))
+                            high2, None, decision))
     return groups
 
 
