@@ -178,31 +178,37 @@ class EnvCore:
         self._new_choice()
 
     def returns(self) -> list[float]:
-        """Per seat: +1 for a win (the winning team's members share it), -1 for a loss, 0 for
-        a draw or an unfinished game; plus ``score_shaping`` x (own score - best other
-        score) / 10 when scores were counted (R22.1)."""
-        result = self.state.result
-        if result is None:
-            return [0.0] * self.n
-        team = self.state.team
-        out = []
-        for p in range(self.n):
-            if result.team is not None:
-                value = 1.0 if team[p] == result.team else -1.0
-            elif result.winner is not None:
-                value = 1.0 if p == result.winner else -1.0
-            else:
-                value = 0.0
-            out.append(value)
-        if self.score_shaping and all(s is not None for s in result.scores):
-            scores = [float(s) for s in result.scores if s is not None]
-            for p in range(self.n):
-                others = [scores[q] for q in range(self.n) if team[q] != team[p]]
-                if others:
-                    out[p] += self.score_shaping * (scores[p] - max(others)) / 10.0
-        return out
+        """Per seat: the episode's rewards (``episode_returns``)."""
+        return episode_returns(self.state, self.score_shaping)
 
     def out(self, seat: Seat) -> bool:
         """``seat`` is out of the game for good: eliminated in free-for-all (R18.1). In team
         mode an eliminated player shares its team's result and stays to the end."""
         return not self.state.teams and self.state.eliminated[seat]
+
+
+def episode_returns(state: GameState, score_shaping: float = 0.0) -> list[float]:
+    """Per seat: +1 for a win (the winning team's members share it, R23.1), -1 for a loss, 0
+    for a draw or an unfinished game; plus ``score_shaping`` x (own score - best other
+    score) / 10 when scores were counted (R22.1)."""
+    result = state.result
+    n = state.n
+    if result is None:
+        return [0.0] * n
+    team = state.team
+    out = []
+    for p in range(n):
+        if result.team is not None:
+            value = 1.0 if team[p] == result.team else -1.0
+        elif result.winner is not None:
+            value = 1.0 if p == result.winner else -1.0
+        else:
+            value = 0.0
+        out.append(value)
+    if score_shaping and all(s is not None for s in result.scores):
+        scores = [float(s) for s in result.scores if s is not None]
+        for p in range(n):
+            others = [scores[q] for q in range(n) if team[q] != team[p]]
+            if others:
+                out[p] += score_shaping * (scores[p] - max(others)) / 10.0
+    return out

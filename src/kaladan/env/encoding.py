@@ -18,10 +18,10 @@ the sequences' tokens depend on the state only through the observer's seat (owne
 relative to it), so ``decode(tokens(a)) == a``. Token sizes per configuration are in
 ``layout``; docs/env.md lists them for every player count and mode.
 
-``Choice`` holds one pending decision's legal actions grouped by head: the head mask comes
-from the engine's groups of the decision (``rules/offer.py``), whose blocks of moves and
-swaps are never built for it (one head per pair of tiles), so a mask costs about what
-``legal_actions`` costs.
+``Choice`` holds one pending decision's legal actions grouped by head: it reads the legal
+list part by part as ``rules/offer.grouped`` does, and a block of moves or swaps is one head
+known from its ``shape()`` (the pair of tiles), never built for the mask, so a mask costs
+about what ``legal_actions`` costs.
 """
 
 from __future__ import annotations
@@ -34,11 +34,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..rules import actions as A
+from ..rules.actionlist import ActionList
 from ..rules.actions import Action, Kind
 from ..rules.catalog import MAGIC_CARD_BY_ID
 from ..rules.config import Config
 from ..rules.errors import InvalidActionError
-from ..rules.offer import Group, group_actions, grouped
+from ..rules.native import mypyc_attr
 from ..rules.state import GameState
 from ..rules.units import (
     OWNER_SHIFT,
@@ -170,8 +171,17 @@ class ActionEncoder:
         self.seat_base = self.base["seat"]
         self.plus10 = self.base["plus10"]
         self.digit_base = self.base["digit"]
+        head_segments = self.layout[: self.layout.index(self._segment("unit"))]
+        self._kind_code = {Kind(seg.name): seg.start << 4 | _HEAD_SHAPE.get(Kind(seg.name), 15)
+                           for seg in head_segments}
+        # The compound kinds' heads come last among the heads: a head token at or past this
+        # one starts a compound action.
+        self.compound_base = min(self.base[k] for k in COMPOUND)
+        if any((seg.start >= self.compound_base) != (Kind(seg.name) in COMPOUND)
+               for seg in head_segments):
+            raise AssertionError("the compound heads must come last among the heads")
         self._heads: list[tuple[Kind, int]] = []  # index -> (kind, offset) for heads
-        for seg in self.layout[: self.layout.index(self._segment("unit"))]:
+        for seg in head_segments:
             self._heads += [(Kind(seg.name), i) for i in range(seg.count)]
         self.head_count = len(self._heads)
 
@@ -205,8 +215,9 @@ class ActionEncoder:
     def head(self, action: Action, observer: Seat) -> int:
         """The head token of ``action`` for the deciding seat ``observer``."""
         kind = action.kind
-        base = self.base[kind]
-        shape = _HEAD_SHAPE.get(kind, -1)
+        code = self._kind_code[kind]  # one lookup: base << 4 | shape
+        base = code >> 4
+        shape = code & 15
         if shape == _UNIT_TILE:  # the most frequent: buys and upgrades
             c = action.units[0]
             if c >> OWNER_SHIFT != observer:
@@ -388,14 +399,12 @@ class ActionEncoder:
         return f"out of range 0..{self.size - 1}"
 
 
-# Builders of the engine's lazy blocks whose head is known from their arguments.
-
-
+@mypyc_attr(acyclic=True)  # made at every decision; holds nothing that holds it
 class Choice:
     """One pending decision seen through the encoder: its heads, then, once a compound head
     is chosen, the candidates that remain after each further token."""
 
-    __slots__ = ("encoder", "state", "seat", "legal", "heads", "_groups", "prefix",
+    __slots__ = ("encoder", "state", "seat", "legal", "heads", "_listed", "_blocks", "prefix",
                  "candidates", "_head")
 
     def __init__(self, encoder: ActionEncoder, state: GameState,
@@ -404,32 +413,61 @@ class Choice:
         self.state = state
         self.seat = state.pending.seat
         self.legal = legal
-        # head token -> the action (atomic heads, None: made from the token when chosen),
-        # and for compound heads the groups of actions that start with it.
-        heads: dict[int, Action | None] = {}
-        groups: dict[int, list[Group]] = {}
-        base_move, base_swap = encoder.base[A.MOVE], encoder.base[A.SWAP]
-        slot = encoder._slot
-        for group in grouped(legal, state.pending.kind):
-            action = group.action
-            if action is None:  # a block of moves or swaps: one head for the pair of tiles
-                src = group.tile
-                h = ((base_swap if group.kind is A.SWAP else base_move) + src * 6
-                     + slot[src][group.tile2])
-                heads[h] = None
-                groups.setdefault(h, []).append(group)
-                continue
-            h = encoder.head(action, self.seat)
-            if action.kind in COMPOUND:
-                heads[h] = None
-                groups.setdefault(h, []).append(group)
-            else:
-                heads[h] = action
-        self.heads = heads
-        self._groups = groups
+        # head token -> the action (atomic heads), or None for a compound head, whose
+        # actions are the listed ones under ``_listed`` and the blocks (start, stop) of the
+        # legal list under ``_blocks``. The legal list is walked part by part, as
+        # ``offer.grouped`` reads it, without making a Group per action: this runs at every
+        # decision of every research environment.
+        self.heads: dict[int, Action | None] = {}
+        self._listed: dict[int, list[Action]] | None = None  # made when first needed
+        self._blocks: dict[int, list[tuple[int, int]]] | None = None
+        if isinstance(legal, ActionList):
+            starts, parts, size = legal.starts, legal.parts, legal.size
+            last = len(parts) - 1
+            for i in range(len(parts)):
+                part = parts[i]
+                if isinstance(part, list):
+                    self._add_all(part)
+                    continue
+                shape = part.shape()
+                if shape is None:
+                    self._add_all(legal.part(i))
+                    continue
+                # a block of moves or swaps: one head for the pair of tiles
+                src, dst = shape[1], shape[2]
+                h = (encoder.base[shape[0]] + src * 6 + encoder._slot[src][dst])
+                self.heads[h] = None
+                span = (starts[i], starts[i + 1] if i < last else size)
+                if self._blocks is None:
+                    self._blocks = {}
+                spans = self._blocks.get(h)
+                if spans is None:
+                    self._blocks[h] = [span]
+                else:
+                    spans.append(span)
+        else:
+            self._add_all(legal)
         self.prefix: list[int] = []
         self.candidates: list[tuple[list[int], Action]] = []
         self._head: Action | None = None  # the compound head chosen, once chosen
+
+    def _add_all(self, actions: Iterable[Action]) -> None:
+        encoder, seat, heads = self.encoder, self.seat, self.heads
+        compound = encoder.compound_base
+        for action in actions:
+            h = encoder.head(action, seat)
+            if h >= compound:
+                heads[h] = None
+                listed = self._listed
+                if listed is None:
+                    listed = self._listed = {}
+                same = listed.get(h)
+                if same is None:
+                    listed[h] = [action]
+                else:
+                    same.append(action)
+            else:
+                heads[h] = action
 
     def mask(self, dtype: type[np.generic] = np.int8) -> NDArray[Any]:
         """The legal tokens as a fresh 0/1 vector of the action space's size."""
@@ -460,9 +498,7 @@ class Choice:
                 raise InvalidActionError(
                     f"token {token} ({self.encoder.describe(token)}) is not a legal head now")
             action = self.heads[token]
-            if token not in self._groups:  # atomic
-                if action is None:
-                    action = self.encoder.head_action(token, self.seat)
+            if action is not None:  # atomic
                 return action
             self.prefix = [token]
             self._head = self.encoder.head_action(token, self.seat)
@@ -485,9 +521,13 @@ class Choice:
         return None
 
     def _group_actions(self, head: int) -> list[Action]:
-        out: list[Action] = []
-        for group in self._groups[head]:
-            out += group_actions(self.legal, group)
+        out = list(self._listed.get(head, ())) if self._listed is not None else []
+        legal = self.legal
+        for start, stop in self._blocks.get(head, ()) if self._blocks is not None else ():
+            if isinstance(legal, ActionList):
+                out += legal.between(start, stop)
+            else:
+                out += legal[start:stop]
         return out
 
     def partial(self) -> tuple[Action | None, int]:

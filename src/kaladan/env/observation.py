@@ -17,6 +17,7 @@ so an identity check finds them); the rest is written sparsely into a zeroed reg
 
 from __future__ import annotations
 
+from array import array
 from typing import Any, Final
 
 import numpy as np
@@ -25,6 +26,7 @@ from numpy.typing import NDArray
 from ..rules.actions import Action, Kind
 from ..rules.catalog import END_GAME_CARDS, EVENT_CARDS, MAGIC_CARD_BY_ID
 from ..rules.config import MODES, Config
+from ..rules.native import i64
 from ..rules.state import BattleStep, Decision, GameState, Phase
 from ..rules.units import OWNER_SHIFT, REALMS, SPECIAL, UnitCode, UnitType
 from ..rules.world import World
@@ -57,8 +59,8 @@ _CARDS: Final = len(_MAGIC_IDS)
 FloatView = Any
 
 
-def _view(array: NDArray[np.float32]) -> FloatView:
-    return memoryview(array)  # type: ignore[arg-type]
+def _view(values: NDArray[np.float32]) -> FloatView:
+    return memoryview(values)  # type: ignore[arg-type]
 
 
 _UNIT_SCALE: Final = 1 / 5
@@ -68,6 +70,12 @@ _DECK_SCALE: Final = 1 / 36
 _TURN_SCALE: Final = 1 / 30
 _ROLL_SCALE: Final = 1 / 12
 _ROW_CACHE_LIMIT: Final = 200_000  # rows remembered per cache before starting over
+
+
+def _row(values: NDArray[np.float32]) -> FloatView:
+    """A cached row: an ``array('f')``, which the garbage collector does not track (a cache
+    of memoryviews, 200,000 rows, made every full collection walk them all)."""
+    return array("f", values.astype(np.float32).tobytes())
 
 
 def _remember(cache: dict[Any, FloatView], key: Any, row: FloatView) -> FloatView:
@@ -102,7 +110,13 @@ class ObservationEncoder:
     size: int
     layout: list[tuple[str, int, int]]
 
-    def __init__(self, config: Config, world: World) -> None:
+    def __init__(self, config: Config, world: World,
+                 buffers: NDArray[np.float32] | None = None,
+                 caches_of: ObservationEncoder | None = None) -> None:
+        """``buffers`` (one row of ``size`` per seat) holds each observer's vector instead
+        of arrays of the encoder's own, and ``caches_of`` shares that encoder's row caches
+        (same configuration and world): what a batch of games (``vector.VectorGames``)
+        gives its encoders."""
         n = config.players
         self.n = n
         self.world = world
@@ -232,18 +246,27 @@ class ObservationEncoder:
         self._p_linear = len(p_scalars) - 2  # the numbers; then two flags, one-hots
         self._player_scale = np.array([_GOLD_SCALE] + [_COUNT_SCALE] * (self._p_linear - 2)
                                       + [1.0], dtype=np.float32)
-        self._player_cache: dict[tuple[int, ...], FloatView] = {}
+        self._player_cache: dict[tuple[int, ...], FloatView] = (
+            {} if caches_of is None else caches_of._player_cache)
         # The global scalars as counts and flags (``_encode_global``'s key, in the order of
         # g_scalars), scaled in double and rounded once to float32, as a single write would.
         self._global_scale = np.array([_DECK_SCALE, _DECK_SCALE, *[1.0] * 6, _TURN_SCALE,
                                        *[1.0] * 3], dtype=np.float64)
         assert len(self._global_scale) == self._g_count
-        self._global_cache: dict[tuple[object, ...], FloatView] = {}
+        self._global_cache: dict[tuple[object, ...], FloatView] = (
+            {} if caches_of is None else caches_of._global_cache)
         self._seen: list[_Seen | None] = [None] * n
+        self._buffers = buffers
+        if buffers is not None and buffers.shape != (n, self.size):
+            raise ValueError(f"buffers of shape {buffers.shape}, expected {(n, self.size)}")
         # Board rows from the fortified column on, by (units, fortified, capacity, observer).
-        self._row_cache: dict[tuple[tuple[UnitCode, ...], bool, int, int], FloatView] = {}
+        self._row_cache: dict[tuple[tuple[UnitCode, ...], bool, int, int], FloatView] = (
+            {} if caches_of is None else caches_of._row_cache)
         self._zeros = _view(np.zeros(self.size, dtype=np.float32))
-        self._dense_zeros = self._zeros[: self.size - self._dense_start]
+        # From the turn section on everything is rewritten at every call but the global
+        # scalars, kept per seat (``_encode_global``).
+        self._dense_zeros = self._zeros[: self._g_scalars - self._dense_start]
+        self._tail_zeros = self._zeros[: self.size - self._g_scalars - self._g_count]
         self._partial_zeros = self._zeros[: self._p_stage + 3 - self._partial]
         self._blank_row = np.zeros(self.row_len - self._row_fort, dtype=np.float32)
         self._static_rows = np.zeros((t_count, self.row_len), dtype=np.float32)
@@ -270,14 +293,21 @@ class ObservationEncoder:
         ``partial`` is the compound action being composed (its head and the units and
         amount chosen so far), ``stage`` what is being chosen: 0 units, 1 units2, 2 a number.
         """
+        return self.write(state, seat, partial, stage).copy()
+
+    def write(self, state: GameState, seat: int, partial: Action | None = None,
+              stage: int = 0) -> NDArray[np.float32]:
+        """``encode`` without the copy: the encoder's own vector of ``seat``, valid until the
+        next call for that seat (a row of ``buffers`` when given)."""
         seen = self._seen[seat]
         if seen is None:
-            seen = self._seen[seat] = self._new_seen()
+            seen = self._seen[seat] = self._new_seen(seat)
         buf = seen.mv
         self._encode_board(state, seat, seen)
         self._encode_players(state, seat, seen)
         self._encode_cards(state, seat, seen)
-        buf[self._dense_start:] = self._dense_zeros
+        buf[self._dense_start:self._g_scalars] = self._dense_zeros
+        buf[self._g_scalars + self._g_count:] = self._tail_zeros
         n = self.n
         ones = [self._turn + (state.active - seat) % n,
                 self._turn + n + (state.pending.seat - seat) % n,
@@ -287,11 +317,11 @@ class ObservationEncoder:
             self._encode_partial(seat, partial, stage, buf, ones)
         if state.battle is not None:
             self._encode_battle(state, seat, buf, ones)
-        self._encode_global(state, seat, buf, ones)
+        self._encode_global(state, seat, seen, buf, ones)
         for i in ones:
             buf[i] = 1.0
         seen.state, seen.decisions = state, state.decisions
-        return seen.buf.copy()
+        return seen.buf
 
     def same_state_partial(self, state: GameState, seat: int, partial: Action | None,
                            stage: int = 0) -> NDArray[np.float32] | None:
@@ -300,6 +330,12 @@ class ObservationEncoder:
         count (while an action is composed the state does not change, so the rest stands);
         None otherwise. For owners of a state that changes only through ``apply``, which
         counts decisions (``EnvCore``)."""
+        written = self.write_partial(state, seat, partial, stage)
+        return None if written is None else written.copy()
+
+    def write_partial(self, state: GameState, seat: int, partial: Action | None,
+                      stage: int = 0) -> NDArray[np.float32] | None:
+        """``same_state_partial`` without the copy (see ``write``)."""
         seen = self._seen[seat]
         if seen is None or seen.state is not state or seen.decisions != state.decisions:
             return None
@@ -310,27 +346,45 @@ class ObservationEncoder:
             self._encode_partial(seat, partial, stage, buf, ones)
             for i in ones:
                 buf[i] = 1.0
-        return seen.buf.copy()
+        return seen.buf
 
     # --- sections ---------------------------------------------------------------------------
 
-    def _new_seen(self) -> _Seen:
-        buf = np.zeros(self.size, dtype=np.float32)
-        rows = buf[: self.tiles * self.row_len].reshape(self.tiles, self.row_len)
-        rows[:] = self._static_rows
-        players = buf[self._players:self._players + self.n * self.player_len]
-        return _Seen(buf, rows, players, self.tiles, self.n)
+    def _new_seen(self, seat: int) -> _Seen:
+        if self._buffers is None:
+            buf = np.zeros(self.size, dtype=np.float32)
+        else:
+            buf = self._buffers[seat]
+            buf[:] = 0.0
+        buf[: self.tiles * self.row_len] = self._static_rows.reshape(-1)
+        return _Seen(buf, self.tiles, self.n)
+
+    def _rows_of(self, seen: _Seen) -> NDArray[np.float32]:
+        """The board section of ``seen``'s vector as (tiles, row length), a view."""
+        return seen.buf[: self.tiles * self.row_len].reshape(self.tiles, self.row_len)
+
+    def move(self, seat: int, buf: NDArray[np.float32]) -> None:
+        """Keep ``seat``'s vector in ``buf`` from now on, copying it there: a batch of games
+        keeps the vector of the seat to move in its output row (``vector.VectorGames``)."""
+        seen = self._seen[seat]
+        if seen is None:
+            seen = self._seen[seat] = self._new_seen(seat)
+        view = _view(buf)
+        view[:] = seen.mv
+        seen.buf = buf
+        seen.mv = view
 
     def _encode_board(self, state: GameState, seat: int, seen: _Seen) -> None:
         board, fortified, home = state.board, state.fortified, state.home
         if home != seen.home:  # only during setup (R5.8)
             seen.home = home[:]
             n = self.n
-            seen.rows[:, self._row_home:self._row_fort] = 0.0
+            rows = self._rows_of(seen)
+            rows[:, self._row_home:self._row_fort] = 0.0
             for i in range(n):
                 tile = home[(seat + i) % n]
                 if tile >= 0:
-                    seen.rows[tile, self._row_home + i] = 1.0
+                    rows[tile, self._row_home + i] = 1.0
         # Board tuples are replaced, never changed in place: equal lists mean equal rows
         # (and comparing lists checks identity first).
         if board == seen.board and fortified == seen.fort:
@@ -349,7 +403,7 @@ class ObservationEncoder:
             key = (units, fort, capacity[t], seat)
             row = cache.get(key)
             if row is None:
-                row = _remember(cache, key, _view(self._board_row(units, fort, capacity[t], seat)))
+                row = _remember(cache, key, _row(self._board_row(units, fort, capacity[t], seat)))
             flat[t * row_len + lo:(t + 1) * row_len] = row
 
     def _board_row(self, units: tuple[UnitCode, ...], fortified: bool, capacity: int,
@@ -369,30 +423,55 @@ class ObservationEncoder:
         # A player's numbers do not depend on the observer: one cache of rows for all.
         n = self.n
         plen = self.player_len
-        keys = seen.p_keys
         cache = self._player_cache
         region = seen.mv
         base = self._players
-        # Typed Any: the compiled form then passes the list items on as they are, without
-        # unboxing each int and boxing it again for the key.
-        gold: list[Any] = state.gold
-        eliminated: list[Any] = state.eliminated
+        sigs = seen.p_sigs
+        gold, eliminated = state.gold, state.eliminated
         reserve, specials = state.reserve, state.reserve_specials
         waiting, graveyard, trophies = state.specials_waiting, state.graveyard, state.trophies
         hand, pool, buyable = state.hand, state.pool, state.buyable
         for i in range(n):
             p = (seat + i) % n
-            r: list[Any] = reserve[p]
-            key = (gold[p], r[0], r[1], r[2], r[3], r[4], r[5], len(specials[p]),
-                   len(waiting[p]), len(graveyard[p]), len(trophies[p]),
-                   len(hand[p]), len(pool[p]), len(buyable[p]), eliminated[p])
-            if key == keys[i]:
-                continue
-            keys[i] = key
+            r = reserve[p]
+            # Two machine words that change whenever the player's row does (exact while
+            # every count fits its bits, -1 otherwise: then the row is always rewritten).
+            # Compiled, no object is made unless the player changed.
+            g: i64 = gold[p]
+            r0: i64 = r[0]
+            r1: i64 = r[1]
+            r2: i64 = r[2]
+            r3: i64 = r[3]
+            r4: i64 = r[4]
+            r5: i64 = r[5]
+            e: i64 = 1 if eliminated[p] else 0
+            c0: i64 = len(specials[p])
+            c1: i64 = len(waiting[p])
+            c2: i64 = len(graveyard[p])
+            c3: i64 = len(trophies[p])
+            c4: i64 = len(hand[p])
+            c5: i64 = len(pool[p])
+            c6: i64 = len(buyable[p])
+            sig_a: i64 = -1
+            sig_b: i64 = -1
+            rs: i64 = r0 | r1 | r2 | r3 | r4 | r5  # negative if one is, < 64 if all are
+            cs: i64 = c0 | c1 | c2 | c3 | c4 | c5 | c6
+            if 0 <= g < 65536 and 0 <= rs < 64 and cs < 256:
+                sig_a = (g | r0 << 16 | r1 << 22 | r2 << 28 | r3 << 34 | r4 << 40 | r5 << 46
+                         | e << 52)
+                sig_b = c0 | c1 << 8 | c2 << 16 | c3 << 24 | c4 << 32 | c5 << 40 | c6 << 48
+                old_a: i64 = sigs[2 * i]
+                old_b: i64 = sigs[2 * i + 1]
+                if sig_a == old_a and sig_b == old_b:
+                    continue
+            sigs[2 * i] = sig_a
+            sigs[2 * i + 1] = sig_b
+            key = (int(g), int(r0), int(r1), int(r2), int(r3), int(r4), int(r5), int(c0),
+                   int(c1), int(c2), int(c3), int(c4), int(c5), int(c6), bool(e))
             row = cache.get(key)
             if row is None:
-                row = _remember(cache, key,
-                                _view(np.array(key, dtype=np.float32) * self._player_scale))
+                row = _remember(cache, key, _row(np.array(key, dtype=np.float32)
+                                                 * self._player_scale))
             at = base + i * plen
             region[at:at + self._p_linear] = row
         home = state.home
@@ -401,7 +480,7 @@ class ObservationEncoder:
             return  # these change during setup only
         seen.p_realm, seen.p_named = state.realm[:], state.setup_named[:]
         seen.p_home, seen.p_first = home[:], state.first
-        rows = seen.players.reshape(n, plen)
+        rows = seen.buf[base:base + n * plen].reshape(n, plen)
         same = self._pl_realm - 2
         rows[:, same:] = 0.0
         team = state.team
@@ -530,7 +609,7 @@ class ObservationEncoder:
         if battle.choosing:
             ones.append(self._b_choosing + _MAGIC_INDEX[battle.choosing])
 
-    def _encode_global(self, state: GameState, seat: int, buf: FloatView,
+    def _encode_global(self, state: GameState, seat: int, seen: _Seen, buf: FloatView,
                        ones: list[int]) -> None:
         event = state.event
         must_lose = False
@@ -540,36 +619,47 @@ class ObservationEncoder:
             must_lose = event.must_lose
         if state.last_event is not None:
             ones.append(self._g_last + _DRAWN_INDEX[state.last_event])
+        # The scalars stay in the seat's buffer (the dense zeroing skips them) and are
+        # rewritten when their signature changes; the key is made only then.
         gilded = state.gilded_slot
-        key = (len(state.deck), len(state.discard), state.final_slot >= 0, state.oracles,
-               state.scales, gilded >= 0,
-               0 <= gilded < state.slot,  # ops.gold_frozen, R9.4
-               state.six_gates, state.turn, state.result is not None, must_lose,
-               state.purchase_empty >= 0)
-        row = self._global_cache.get(key)
-        if row is None:
-            row = _remember(self._global_cache, key, _view(
-                (np.array(key, dtype=np.float64) * self._global_scale).astype(np.float32)))
-        buf[self._g_scalars:self._g_scalars + self._g_count] = row
+        deck: i64 = len(state.deck)
+        discard: i64 = len(state.discard)
+        turn: i64 = state.turn
+        flags: i64 = ((1 if state.final_slot >= 0 else 0) | (2 if state.oracles else 0)
+                      | (4 if state.scales else 0) | (8 if gilded >= 0 else 0)
+                      | (16 if 0 <= gilded < state.slot else 0)  # ops.gold_frozen, R9.4
+                      | (32 if state.six_gates else 0) | (64 if state.result is not None else 0)
+                      | (128 if must_lose else 0) | (256 if state.purchase_empty >= 0 else 0))
+        sig: i64 = -1
+        if 0 <= deck < 4096 and 0 <= discard < 4096 and 0 <= turn < 1 << 20:
+            sig = flags | deck << 9 | discard << 21 | turn << 33
+        if sig == -1 or sig != seen.g_sig:
+            seen.g_sig = sig
+            key = (int(deck), int(discard), bool(flags & 1), bool(flags & 2), bool(flags & 4),
+                   bool(flags & 8), bool(flags & 16), bool(flags & 32), int(turn),
+                   bool(flags & 64), bool(flags & 128), bool(flags & 256))
+            row = self._global_cache.get(key)
+            if row is None:
+                row = _remember(self._global_cache, key, _row(
+                    (np.array(key, dtype=np.float64) * self._global_scale).astype(np.float32)))
+            buf[self._g_scalars:self._g_scalars + self._g_count] = row
         ones += [self._g_spawn + t for t in state.spawn_left]
 
 
 class _Seen:
     """One observer's buffer and what its persistent sections were computed from."""
 
-    __slots__ = ("buf", "mv", "rows", "players", "board", "fort", "home", "p_keys",
+    __slots__ = ("buf", "mv", "board", "fort", "home", "p_sigs", "g_sig",
                  "p_realm", "p_named", "p_home", "p_first", "cards", "state", "decisions")
 
-    def __init__(self, buf: NDArray[np.float32], rows: NDArray[np.float32],
-                 players: NDArray[np.float32], tiles: int, n: int) -> None:
-        self.buf = buf
+    def __init__(self, buf: NDArray[np.float32], tiles: int, n: int) -> None:
+        self.buf = buf  # the vector (a row of the encoder's ``buffers`` or a moved-to row)
         self.mv = _view(buf)  # item and slice writes through it cost a third of numpy's
-        self.rows = rows  # the board section as (tiles, row length), a view of buf
-        self.players = players  # the players section, a view of buf
         self.board: list[tuple[UnitCode, ...] | None] = [None] * tiles
         self.fort: list[bool] = [False] * tiles
         self.home: list[int] | None = None
-        self.p_keys: list[tuple[int, ...] | None] = [None] * n
+        self.p_sigs: list[i64] = [-2] * (2 * n)  # per player, _encode_players' signature
+        self.g_sig: i64 = -2  # the global scalars' signature (_encode_global)
         self.p_realm: list[int] | None = None
         self.p_named: list[int] | None = None
         self.p_home: list[int] | None = None
