@@ -6,8 +6,10 @@ ppo policy meeting decisions it never trained on."""
 
 from __future__ import annotations
 
+import copy
 import pickle
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -18,6 +20,9 @@ pytest.importorskip("pettingzoo")
 
 
 import kaladan.env  # noqa: E402,F401  (registers kaladan/Kaladan-v0)
+from kaladan.env import kaladan_v0  # noqa: E402
+from kaladan.env.core import EnvCore, make_config  # noqa: E402
+from kaladan.env.gym_env import KaladanEnv  # noqa: E402
 
 
 def pick(mask: np.ndarray, rng: random.Random) -> int:
@@ -75,3 +80,98 @@ def test_a_deserialized_openspiel_state_is_the_same_state() -> None:
                 probe.apply_action(moves.choice(probe.legal_actions()))
                 copied.apply_action(replay.choice(copied.legal_actions()))
                 same_openspiel_state(copied, probe, 3)
+
+
+# --- 2. pickles and deep copies of running environments --------------------------------------
+
+ENV_SETTINGS = [{"players": 2}, {"players": 4, "quick_setup": True},
+                {"players": 4, "mode": "team_2v2", "quick_setup": True}]
+COPIES: list[Callable[[Any], Any]] = [lambda e: pickle.loads(pickle.dumps(e)), copy.deepcopy]
+COPY_IDS = ["pickle", "deepcopy"]
+
+
+def pz_step(env: Any, rng: random.Random) -> tuple[object, ...]:
+    """One AEC step with a random legal token (None for a dead agent); what it showed."""
+    obs, reward, termination, truncation, _ = env.last()
+    agent = env.agent_selection
+    env.step(None if termination or truncation else pick(obs["action_mask"], rng))
+    return agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward
+
+
+@pytest.mark.parametrize("how", COPIES, ids=COPY_IDS)
+@pytest.mark.parametrize("settings", ENV_SETTINGS, ids=lambda s: "-".join(map(str, s.values())))
+def test_a_running_pettingzoo_env_copies(settings: dict[str, Any],
+                                         how: Callable[[Any], Any]) -> None:
+    env = kaladan_v0.env(**settings)
+    env.reset(seed=3)
+    rng = random.Random(1)
+    for _ in range(120):
+        pz_step(env, rng)
+    while not env.unwrapped.core.choice.prefix:  # stop inside a compound action
+        pz_step(env, rng)
+    before = env.unwrapped.core.observe(0).tobytes(), env.agent_selection
+    twin = how(env)
+    a, b = random.Random(7), random.Random(7)
+    for _ in range(200):  # the copy plays on exactly like the original
+        if not env.agents:
+            break
+        assert pz_step(twin, b) == pz_step(env, a)
+    # and independently: stepping one leaves the other as it was
+    other = how(env)
+    snapshot = env.unwrapped.core.observe(0).tobytes(), env.agent_selection
+    for _ in range(30):
+        if other.agents:
+            pz_step(other, random.Random(9))
+    assert (env.unwrapped.core.observe(0).tobytes(), env.agent_selection) == snapshot
+    assert before != snapshot
+
+
+def gym_step(env: KaladanEnv, rng: random.Random) -> tuple[object, ...]:
+    obs, reward, terminated, truncated, info = env.step(pick(env.action_masks(), rng))
+    if terminated or truncated:
+        obs, info = env.reset()
+    return obs.tobytes(), reward, terminated, truncated, info["action_mask"].tobytes()
+
+
+@pytest.mark.parametrize("how", COPIES, ids=COPY_IDS)
+@pytest.mark.parametrize("settings", [{"players": 2}, {"players": 3, "quick_setup": True},
+                                      {"players": 4, "mode": "team_2v2", "quick_setup": True}],
+                         ids=lambda s: "-".join(map(str, s.values())))
+def test_a_running_gymnasium_env_copies(settings: dict[str, Any],
+                                        how: Callable[[Any], Any]) -> None:
+    env = KaladanEnv(opponents=["random"], **settings)
+    env.reset(seed=5)
+    rng = random.Random(2)
+    for _ in range(80):
+        gym_step(env, rng)
+    twin = how(env)
+    assert np.array_equal(twin.action_masks(), env.action_masks())
+    a, b = random.Random(8), random.Random(8)
+    for _ in range(300):  # through episode ends: the bots' generators are copied too
+        assert gym_step(twin, b) == gym_step(env, a)
+    snapshot = env.core.observe(env.seat).tobytes(), env.core.state.decisions
+    other = how(env)
+    for _ in range(40):
+        gym_step(other, random.Random(3))
+    assert (env.core.observe(env.seat).tobytes(), env.core.state.decisions) == snapshot
+
+
+@pytest.mark.parametrize("how", COPIES, ids=COPY_IDS)
+def test_a_running_core_copies_mid_composition(how: Callable[[Any], Any]) -> None:
+    core = EnvCore(make_config(4, quick_setup=True))
+    core.reset(21)
+    rng = random.Random(4)
+    while core.state.decisions < 40 or core.choice is None or not core.choice.prefix:
+        core.step(pick(core.mask(), rng))
+    twin = how(core)
+    assert twin.choice is not None and twin.choice.prefix == core.choice.prefix
+    a, b = random.Random(6), random.Random(6)
+    for _ in range(300):
+        if core.choice is None:
+            break
+        assert twin.seat == core.seat
+        assert np.array_equal(twin.mask(), core.mask())
+        assert np.array_equal(twin.observe(twin.seat), core.observe(core.seat))
+        core.step(pick(core.mask(), a))
+        twin.step(pick(twin.mask(), b))
+    assert twin.state.decisions == core.state.decisions
