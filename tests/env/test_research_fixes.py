@@ -22,7 +22,7 @@ pytest.importorskip("pettingzoo")
 import kaladan.env  # noqa: E402,F401  (registers kaladan/Kaladan-v0)
 from kaladan.env import kaladan_v0  # noqa: E402
 from kaladan.env.core import EnvCore, make_config  # noqa: E402
-from kaladan.env.gym_env import KaladanEnv  # noqa: E402
+from kaladan.env.gym_env import ENV_ID, KaladanEnv  # noqa: E402
 
 
 def pick(mask: np.ndarray, rng: random.Random) -> int:
@@ -175,3 +175,27 @@ def test_a_running_core_copies_mid_composition(how: Callable[[Any], Any]) -> Non
         core.step(pick(core.mask(), a))
         twin.step(pick(twin.mask(), b))
     assert twin.state.decisions == core.state.decisions
+
+
+# --- 3. Gymnasium's make_vec: masks at every step, across autoresets ---------------------------
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_make_vec_masks_offer_a_token_at_every_step(mode: str) -> None:
+    """Under the default next-step autoreset, the step after an episode's end hands the
+    vector env an action it ignores; the mask of that step must still offer one."""
+    envs = gym.make_vec(ENV_ID, num_envs=2, vectorization_mode=mode, opponents=["random"],
+                        quick_setup=True)
+    try:
+        _, info = envs.reset(seed=0)
+        rng = random.Random(0)
+        ended = 0
+        for _ in range(400):
+            masks = info["action_mask"]
+            assert masks.shape == (2, envs.single_action_space.n)
+            assert masks.any(axis=1).all()
+            _, _, terminated, truncated, info = envs.step(
+                np.array([pick(row, rng) for row in masks]))
+            ended += int((terminated | truncated).sum())
+        assert ended >= 2  # autoresets happened
+    finally:
+        envs.close()

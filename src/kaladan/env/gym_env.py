@@ -4,7 +4,11 @@
 ``kaladan.env`` is imported). The agent takes tokens of the action space (``encoding``);
 between its decisions the other seats are played by bots that see only their own seat's
 view (R5.13). The agent's seat rotates by episode unless ``seat`` is given. ``action_masks()``
-serves sb3-contrib's MaskablePPO; ``info["action_mask"]`` carries the same mask.
+serves sb3-contrib's MaskablePPO; ``info["action_mask"]`` carries the same mask. Once the
+episode is over the mask offers every token: the action that follows the end is not played
+(Gymnasium's vector envs ignore it under their default next-step autoreset and reset the
+sub-environment instead; this env's own ``step`` refuses it), and a mask with no token at
+all leaves a masked sampler nothing to draw from.
 
 Reward: at the end only, +1 / -1 / 0 (``core.returns``). An illegal token ends the episode
 with ``illegal_reward`` and ``info["illegal_action"]`` saying why; the game is not touched
@@ -66,6 +70,7 @@ class KaladanEnv(gym.Env[NDArray[np.float32], int]):
         self._episodes = 0
         self._bot_rng = random.Random(0)
         self._bots: dict[int, Bot] = {}
+        self._over = True  # until the first reset: no token may be played
 
     # --- episode -------------------------------------------------------------------------
 
@@ -84,18 +89,20 @@ class KaladanEnv(gym.Env[NDArray[np.float32], int]):
         self._bot_rng = random.Random(game_seed ^ 0x5EED)
         self.core.reset(game_seed)
         self._play_opponents()
+        self._over = self.core.over or self.core.truncated or self.core.out(self.seat)
         return self._obs(), self._info()
 
     def step(self, action: int) -> tuple[NDArray[np.float32], float, bool, bool,
                                          dict[str, Any]]:
         core = self.core
-        if core.seat != self.seat:
+        if self._over:
             raise RuntimeError("the episode is over: call reset()")
         try:
             core.step(int(action))
         except InvalidActionError as exc:
             if self.illegal == "raise":
                 raise
+            self._over = True
             info = self._info()
             info["illegal_action"] = str(exc)
             return self._obs(), self.illegal_reward, True, False, info
@@ -106,7 +113,9 @@ class KaladanEnv(gym.Env[NDArray[np.float32], int]):
             reward = core.returns()[self.seat]
         elif terminated:
             reward = -1.0  # R18.1: out of a free-for-all game
-        return self._obs(), reward, terminated, core.truncated and not terminated, self._info()
+        truncated = core.truncated and not terminated
+        self._over = terminated or truncated
+        return self._obs(), reward, terminated, truncated, self._info()
 
     def _play_opponents(self) -> None:
         core = self.core
@@ -122,9 +131,10 @@ class KaladanEnv(gym.Env[NDArray[np.float32], int]):
     # --- what the agent sees -------------------------------------------------------------
 
     def action_masks(self) -> NDArray[np.bool_]:
-        """The legal tokens now (all False once the episode is over), for MaskablePPO."""
-        if self.core.seat != self.seat:
-            return np.zeros(self.core.actions.size, dtype=bool)
+        """The legal tokens now, for MaskablePPO; every token once the episode is over (the
+        module's docstring says why)."""
+        if self._over:
+            return np.ones(self.core.actions.size, dtype=bool)
         return self.core.mask(np.bool_)
 
     def _obs(self) -> NDArray[np.float32]:
