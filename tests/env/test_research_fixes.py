@@ -199,3 +199,48 @@ def test_make_vec_masks_offer_a_token_at_every_step(mode: str) -> None:
         assert ended >= 2  # autoresets happened
     finally:
         envs.close()
+
+
+# --- 4. Stable-Baselines3's make_vec_env (render_mode="rgb_array") ---------------------------
+
+def test_sb3_make_vec_env_trains_maskable_ppo() -> None:
+    pytest.importorskip("sb3_contrib")
+    import torch
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.env_util import make_vec_env
+
+    torch.set_num_threads(1)
+    venv = make_vec_env(ENV_ID, n_envs=2, seed=0,
+                        env_kwargs={"opponents": ["random"], "quick_setup": True})
+    venv.reset()
+    masks = get_action_masks(venv)
+    assert masks.shape[0] == 2 and masks.any(axis=1).all()
+    images = venv.get_images()
+    assert len(images) == 2
+    for image in images:
+        assert image is not None
+        assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+        # terrain and both players' units are drawn in their colours
+        colours = {tuple(c) for c in image.reshape(-1, 3)}
+        assert {(214, 40, 40), (40, 90, 214)} <= colours
+        assert len(colours) >= 6
+    model = MaskablePPO("MlpPolicy", venv, n_steps=128, batch_size=64, n_epochs=1,
+                        policy_kwargs={"net_arch": [32]}, seed=0, device="cpu")
+    model.learn(512)
+    assert model.num_timesteps >= 512
+
+
+def test_rgb_array_follows_the_game() -> None:
+    env = KaladanEnv(players=2, opponents=["random"], quick_setup=True, render_mode="rgb_array")
+    env.reset(seed=1)
+    first = env.render()
+    assert isinstance(first, np.ndarray)
+    rng = random.Random(0)
+    for _ in range(40):
+        gym_step(env, rng)
+    later = env.render()
+    assert isinstance(later, np.ndarray) and later.shape == first.shape
+    assert not np.array_equal(first, later)
+    with pytest.raises(ValueError, match="'ansi' and 'rgb_array'"):
+        KaladanEnv(render_mode="human")
