@@ -18,6 +18,7 @@ import pytest
 gym = pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
+import pettingzoo.utils  # noqa: E402
 
 import kaladan.env  # noqa: E402,F401  (registers kaladan/Kaladan-v0)
 from kaladan.env import kaladan_v0  # noqa: E402
@@ -244,3 +245,54 @@ def test_rgb_array_follows_the_game() -> None:
     assert not np.array_equal(first, later)
     with pytest.raises(ValueError, match="'ansi' and 'rgb_array'"):
         KaladanEnv(render_mode="human")
+
+
+# --- 5. PettingZoo's SB3 self-play pattern through eliminations -------------------------------
+
+class SingleAgentView(pettingzoo.utils.BaseWrapper):  # type: ignore[misc]
+    """The AEC env as one Gymnasium-like env, after PettingZoo's SB3 action-masking tutorial
+    (tutorials/SB3/connect_four): observe and mask ``agent_selection`` after each step; the
+    reward, termination and truncation are the acting agent's."""
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        super().reset(seed, options)
+        self.observation_space = super().observation_space(self.possible_agents[0])[
+            "observation"]
+        self.action_space = super().action_space(self.possible_agents[0])
+        return self.observe(self.agent_selection), {}
+
+    def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        acting = self.agent_selection
+        super().step(action)
+        return (self.observe(self.agent_selection), self._cumulative_rewards[acting],
+                self.terminations[acting], self.truncations[acting], self.infos[acting])
+
+    def observe(self, agent: str) -> Any:
+        return super().observe(agent)["observation"]
+
+    def action_mask(self) -> Any:
+        return super().observe(self.agent_selection)["action_mask"]
+
+
+def test_the_sb3_self_play_pattern_runs_through_eliminations() -> None:
+    env = SingleAgentView(kaladan_v0.env(players=4, quick_setup=True))
+    raw = env.unwrapped
+    eliminations = finished = 0
+    for seed in range(12):
+        env.reset(seed=seed)
+        env.action_space.seed(seed)
+        out_before = 0
+        while True:
+            mask = env.action_mask()
+            assert mask.any(), "the selected agent has no legal token"
+            _, reward, terminated, truncated, _ = env.step(int(env.action_space.sample(mask)))
+            out = sum(raw.core.state.eliminated)
+            if out > out_before and not raw.core.over:
+                eliminations += out - out_before  # the game goes on without them
+                assert raw.terminations[raw.agent_selection] is False
+            out_before = out
+            if terminated or truncated:
+                break
+        finished += raw.core.over
+    assert eliminations >= 1
+    assert finished >= 6
