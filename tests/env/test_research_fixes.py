@@ -9,7 +9,9 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,6 +26,7 @@ import kaladan.env  # noqa: E402,F401  (registers kaladan/Kaladan-v0)
 from kaladan.env import kaladan_v0  # noqa: E402
 from kaladan.env.core import EnvCore, make_config  # noqa: E402
 from kaladan.env.gym_env import ENV_ID, KaladanEnv  # noqa: E402
+from kaladan.rules.errors import ConfigError  # noqa: E402
 
 
 def pick(mask: np.ndarray, rng: random.Random) -> int:
@@ -296,3 +299,94 @@ def test_the_sb3_self_play_pattern_runs_through_eliminations() -> None:
         finished += raw.core.over
     assert eliminations >= 1
     assert finished >= 6
+
+
+# --- 6. a ppo policy meeting decisions it never trained on ------------------------------------
+
+@pytest.fixture(scope="module")
+def tiny_policy(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A MaskablePPO policy trained for a few hundred tokens with quick setup, saved with its
+    training record and once more without (as older files are)."""
+    pytest.importorskip("sb3_contrib")
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from kaladan.env.policy import save_policy
+
+    torch.set_num_threads(1)
+    out = tmp_path_factory.mktemp("tiny_ppo")
+    venv = DummyVecEnv([lambda: KaladanEnv(players=2, opponents=["random"], quick_setup=True)])
+    model = MaskablePPO("MlpPolicy", venv, n_steps=128, batch_size=64, n_epochs=1,
+                        policy_kwargs={"net_arch": [16]}, seed=0, device="cpu")
+    model.learn(256)
+    save_policy(model, out / "recorded.zip")
+    delattr(model, "kaladan_training")
+    model.save(out / "old.zip")
+    return out / "recorded.zip", out / "old.zip"
+
+
+def play_full_setup_game(bot: Any, seed: int = 7, decisions: int = 60) -> None:
+    """``bot`` in seat 0 of a 2-player game with the setup decisions, random in seat 1."""
+    from kaladan.bots.base import SeatView
+    from kaladan.bots.registry import make_bot
+    from kaladan.game import Game
+    from kaladan.rules.config import Config
+
+    other = make_bot("random")
+    game = Game.new(Config(players=2), seed)
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        if game.is_over:
+            break
+        seat = game.state.pending.seat
+        legal = game.legal_actions()
+        action = (bot if seat == 0 else other).choose(SeatView(game.state, seat), legal, rng)
+        game.play(action, seat)
+
+
+def test_a_policy_records_what_it_trained_on(tiny_policy: tuple[Path, Path]) -> None:
+    from kaladan.env.policy import load_model
+
+    record = load_model(str(tiny_policy[0])).kaladan_training
+    assert record["quick_setup"] is True
+    assert "action" in record["decisions"] and "realm" not in record["decisions"]
+
+
+def test_setup_decisions_new_to_a_quick_setup_policy_warn_once_each(
+        tiny_policy: tuple[Path, Path]) -> None:
+    from kaladan.bots.registry import make_bot
+    from kaladan.env.policy import UntrainedDecisionWarning
+
+    bot = make_bot(f"ppo:path={tiny_policy[0]}")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        play_full_setup_game(bot)
+        play_full_setup_game(bot, seed=8)  # the same bot warns no more for the same kinds
+    texts = [str(w.message) for w in caught if w.category is UntrainedDecisionWarning]
+    named = [t.split("'")[3] for t in texts]  # the decision's label
+    assert "realm" in named and "castle" in named
+    assert len(named) == len(set(named))
+    assert all("never met in training" in t for t in texts)
+
+
+def test_strict_refuses_a_decision_the_policy_never_met(tiny_policy: tuple[Path, Path]) -> None:
+    from kaladan.bots.registry import make_bot
+
+    bot = make_bot(f"ppo:path={tiny_policy[0]},strict=1")
+    with pytest.raises(ConfigError, match=r"never met a '(realm|start_card|castle|start_unit)' "
+                                          r"decision in training .*strict=1 refuses"):
+        play_full_setup_game(bot)
+
+
+def test_an_old_policy_file_loads_assumed_quick_setup(tiny_policy: tuple[Path, Path]) -> None:
+    from kaladan.bots.registry import make_bot
+    from kaladan.env.policy import UntrainedDecisionWarning
+
+    bot = make_bot(f"ppo:path={tiny_policy[1]}")
+    with pytest.warns(UntrainedDecisionWarning, match="records nothing"):
+        play_full_setup_game(bot)
+    with pytest.raises(ConfigError, match="no record of the decisions"):
+        make_bot(f"ppo:path={tiny_policy[1]},strict=1")
+    with pytest.raises(ConfigError, match="strict"):
+        make_bot(f"ppo:path={tiny_policy[1]},strict=maybe")

@@ -155,6 +155,9 @@ class KaladanEnv(gym.Env[NDArray[np.float32], int]):
         self._bot_rng = random.Random(0)
         self._bots: dict[int, Bot] = {}
         self._over = True  # until the first reset: no token may be played
+        # The kinds of decision (labels) handed to the agent since this env was made: what a
+        # policy trained here has met (``policy.save_policy`` records it).
+        self.decisions_seen: set[str] = set()
         self._image: BoardImage | None = None
 
     # --- episode -------------------------------------------------------------------------
@@ -223,7 +226,10 @@ class KaladanEnv(gym.Env[NDArray[np.float32], int]):
         return self.core.mask(np.bool_)
 
     def _obs(self) -> NDArray[np.float32]:
-        return self.core.observe(self.seat)
+        core = self.core
+        if not self._over:
+            self.decisions_seen.add(core.state.pending.kind.label)
+        return core.observe(self.seat)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "seat": self.seat,
