@@ -11,7 +11,9 @@ time or ``--steps`` timesteps, whichever comes first, then evaluates once more.
     python bench/train_ppo.py --opponents random,greedy --steps 200000 --out /tmp/ppo
     kaladan simulate --players ppo:path=bench/results/ppo/policy.zip,greedy --quick --seats rotate
 
-Writes ``curve.csv``, ``curve.png`` and ``policy.zip`` (saved at every evaluation) in ``--out``.
+Writes ``curve.csv``, ``curve.png`` and ``policy.zip`` (saved at every evaluation, with the
+record of what it trained on that the ppo bot reads: ``kaladan.env.policy.save_policy``) in
+``--out``.
 Needs torch, sb3-contrib and matplotlib (``kaladan[train]``).
 """
 
@@ -32,7 +34,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 from kaladan.bots.registry import split_bot_list
 from kaladan.env.gym_env import KaladanEnv
-from kaladan.env.policy import predict_token
+from kaladan.env.policy import predict_token, save_policy
 from kaladan.sim.stats import wilson
 
 FIELDS = ["timesteps", "minutes", "win_vs_random", "random_lo", "random_hi",
@@ -100,7 +102,7 @@ class Trainer(BaseCallback):
         with open(self.out / "curve.csv", "a", newline="") as f:
             csv.DictWriter(f, FIELDS).writerow(
                 {k: int(v) if k == "timesteps" else f"{v:.4f}" for k, v in row.items()})
-        self.model.save(self.out / "policy.zip")
+        save_policy(self.model, self.out / "policy.zip")  # with what it trained on
         plot(self.rows, self.out / "curve.png")
         self.eval_time += time.monotonic() - began
         episodes = [e["r"] for e in self.model.ep_info_buffer or []]

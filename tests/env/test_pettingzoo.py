@@ -98,25 +98,35 @@ def test_team_members_share_the_result() -> None:
 
 
 def test_an_eliminated_player_is_terminated_at_once_with_minus_one() -> None:
-    """R18.1: out of a free-for-all game; it is stepped with None and leaves ``agents``."""
+    """R18.1: out of a free-for-all game with -1 at once; it is not selected again while the
+    game goes on, and at the end it shows that -1 in ``last()``, is stepped with None and
+    leaves ``agents``."""
     for seed in range(40):
         env = kaladan_v0.raw_env(players=4, quick_setup=True)
         rng = random.Random(seed)
         env.reset(seed=seed)
+        out: set[str] = set()
         for agent in env.agent_iter():
             obs, reward, termination, truncation, _ = env.last()
-            if termination and not env.core.over:
-                seat = env.possible_agents.index(agent)
-                assert env.core.state.eliminated[seat]
-                assert reward == -1.0
+            for a in env.agents:
+                if env.terminations[a] and not env.core.over and a not in out:
+                    seat = env.possible_agents.index(a)
+                    assert env.core.state.eliminated[seat]
+                    assert env._cumulative_rewards[a] == -1.0
+                    out.add(a)
+            if not env.core.over and not env.core.truncated:
+                assert agent not in out and not termination  # a live agent is selected
+            if termination or truncation:
+                if agent in out:
+                    assert reward == -1.0  # its -1, nothing added at the end
                 env.step(None)
                 assert agent not in env.agents
-                return
-            if termination or truncation:
-                env.step(None)
                 continue
             legal = np.flatnonzero(obs["action_mask"])
             env.step(int(legal[int(rng.random() * len(legal))]))
+        if out and env.core.over:
+            assert env.agents == []
+            return
     pytest.fail("no elimination before the end in 40 random 4-player games")
 
 

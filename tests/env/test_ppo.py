@@ -6,6 +6,7 @@ import csv
 import random
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ pytest.importorskip("matplotlib")
 
 from kaladan.bots.base import SeatView  # noqa: E402
 from kaladan.bots.registry import make_bot  # noqa: E402
+from kaladan.env.policy import UntrainedDecisionWarning, load_model  # noqa: E402
 from kaladan.game import Game  # noqa: E402
 from kaladan.rules.config import Config  # noqa: E402
 from kaladan.rules.errors import ConfigError  # noqa: E402
@@ -61,15 +63,22 @@ def test_the_policy_plays_a_whole_game_as_a_registry_bot(trained: tuple[Path, st
     game = Game.new(Config(players=2, quick_setup=quick_setup), 7)
     rng = random.Random(7)
     decisions = 0
-    while not game.is_over:
-        seat = game.state.pending.seat
-        legal = game.legal_actions()
-        action = bots[seat].choose(SeatView(game.state, seat), legal, rng)
-        assert action in legal
-        game.play(action, seat)
-        decisions += 1
-        assert decisions < 5_000
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        while not game.is_over:
+            seat = game.state.pending.seat
+            legal = game.legal_actions()
+            action = bots[seat].choose(SeatView(game.state, seat), legal, rng)
+            assert action in legal
+            game.play(action, seat)
+            decisions += 1
+            assert decisions < 5_000
     assert game.state.result is not None
+    # trained with quick setup (the script's default): the setup decisions are new to it
+    untrained = {str(w.message).split("'")[3] for w in caught
+                 if w.category is UntrainedDecisionWarning}
+    assert ("realm" in untrained) is not quick_setup
+    assert load_model(str(policy)).kaladan_training["quick_setup"] is True
 
 
 def test_sampling_follows_the_rng_it_is_handed(trained: tuple[Path, str]) -> None:

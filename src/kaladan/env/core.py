@@ -86,6 +86,45 @@ class EnvCore:
                     raise AssertionError(f"token prefix {old.prefix} completed an action")
         return new
 
+    # --- copies and pickles -----------------------------------------------------------------
+    # The encoders hold memoryviews and caches, so neither pickles nor needs to: a copy
+    # shares them (``fork``: their caches check which state they last saw) and an unpickled
+    # core builds its own. A pickle is for moving a running game between processes
+    # (subprocess vector envs) and short-lived checkpoints; the record of a game (seed and
+    # actions) remains its persistent form.
+
+    def __copy__(self) -> EnvCore:
+        # Attribute by attribute, as without ``__getstate__`` (which builds new encoders).
+        new = EnvCore.__new__(EnvCore)
+        new.__dict__.update(self.__dict__)
+        return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> EnvCore:
+        """An independent copy mid-game: its own state (``GameState.copy``, the generator of
+        dice and cards included) with the same token prefix, the encoders shared."""
+        return self.fork(self.state.copy(),
+                         self.choice.legal if self.choice is not None else None)
+
+    def __getstate__(self) -> dict[str, Any]:
+        choice = self.choice
+        return {"config": self.config, "max_decisions": self.max_decisions,
+                "score_shaping": self.score_shaping, "state": self.state,
+                "prefix": list(choice.prefix) if choice is not None else []}
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        self.config = config = saved["config"]
+        self.max_decisions = saved["max_decisions"]
+        self.score_shaping = saved["score_shaping"]
+        self.state = state = saved["state"]
+        self.world = state.world
+        self.actions = ActionEncoder(config, state.world)
+        self.observations = ObservationEncoder(config, state.world)
+        self.n = config.players
+        self._new_choice()
+        for token in saved["prefix"]:
+            assert self.choice is not None
+            self.choice.push(token)
+
     def _new_choice(self, legal: Sequence[Action] | None = None) -> None:
         state = self.state
         if state.result is not None:

@@ -5,9 +5,18 @@ action space (``encoding``): most decisions are one token, a move is its head, i
 ``DONE``; the same agent stays selected until its action is complete. Observations are
 ``{"observation": float32 vector, "action_mask": int8 vector}`` from the agent's own seat
 view (R5.13). Rewards come at the end: +1 win, -1 loss, 0 draw (a team's members share
-its result, R23.1); a player eliminated in free-for-all is terminated at once with -1
-(R18.1). The episode is truncated (reward 0) after ``max_decisions`` engine decisions.
-See docs/env.md.
+its result, R23.1). The episode is truncated (reward 0) after ``max_decisions`` engine
+decisions. See docs/env.md.
+
+A player eliminated in free-for-all (R18.1) is terminated at once with reward -1 and no
+further reward. It stays in ``agents`` but is not selected while the game goes on: the
+selected agent is always one with a decision to take, as single-agent wrappers expect
+(PettingZoo's Stable-Baselines3 tutorial turns the AEC env into a Gymnasium env by
+observing ``agent_selection`` after each step and handing its mask to the learner). When
+the game ends every agent still listed is selected in turn (in seat order), shows its
+``last()`` (an eliminated agent its -1) and is stepped with ``None``, which removes it
+(PettingZoo's dead steps). ``observe`` of an eliminated agent is its seat's view with an
+all-zero mask.
 """
 
 from __future__ import annotations
@@ -122,27 +131,31 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):  # noqa: N801 (PettingZo
 
     def _after_decision(self) -> None:
         core = self.core
-        if core.over:
-            for a, value in zip(self.possible_agents, core.returns(), strict=True):
-                if a in self.agents:
-                    self.rewards[a] = value
-                    self.terminations[a] = True
-            self._rewarded = True
-        elif core.truncated:
-            for a in self.agents:
-                self.truncations[a] = True
-        elif True in core.state.eliminated:
+        if True in core.state.eliminated:
             for seat, a in enumerate(self.possible_agents):
                 if seat not in self._out and core.out(seat):  # R18.1
                     self._out.add(seat)
                     self.rewards[a] = -1.0
                     self.terminations[a] = True
                     self._rewarded = True
+        # An eliminated agent's -1 was its final reward: the end gives it nothing more.
+        live = [a for seat, a in enumerate(self.possible_agents)
+                if a in self.agents and seat not in self._out]
+        if core.over:
+            returns = core.returns()
+            for a in live:
+                self.rewards[a] = returns[self._index[a]]
+                self.terminations[a] = True
+            self._rewarded = True
+        elif core.truncated:
+            for a in live:
+                self.truncations[a] = True
         if self._rewarded:
             self._accumulate_rewards()
         if core.seat >= 0:
             self.agent_selection = self.possible_agents[core.seat]
-        self._deads_step_first()
+        if core.over or core.truncated:  # mid-game the selection stays a live agent
+            self._deads_step_first()
 
     def _update_infos(self) -> None:
         """``structured=True``: each agent's JSON view in its info (built per decision)."""

@@ -2,17 +2,30 @@
 
 ``pyspiel.load_game("python_kaladan", {"players": 3})`` gives a sequential, imperfect-
 information game whose actions are the tokens of ``encoding`` (a compound action is one
-OpenSpiel action per token; the same player stays to move until it is complete). Chance is
-*sampled*: the engine draws dice and cards from the state's own seeded generator inside a
-step, so there are no chance nodes, and a clone replays the same future. Returns come at
-the end: +1 win, -1 loss, 0 draw or truncation after ``max_decisions`` engine decisions
-(a team's members share its result, R23.1).
+OpenSpiel action per token; the same player stays to move until it is complete). There are
+no chance nodes: the engine draws dice and cards from the state's own generator, seeded by
+the deal (the ``seed`` parameter), so a state is a function of the game and its history,
+which is what OpenSpiel calls a deterministic chance mode (its sampled-stochastic mode is for
+games whose chance nodes draw from the game's generator, a generator a Python game cannot
+hand OpenSpiel's serializer). A clone replays the same future. What a player cannot see
+(the deck order, others' cards, the dice to come) is hidden information of the state, which
+``resample_from_infostate`` redraws. Returns come at the end: +1 win, -1 loss, 0 draw or
+truncation after ``max_decisions`` engine decisions (a team's members share its result,
+R23.1).
 
 Observations are the float32 vectors of ``observation`` from one seat's view (R5.13). The
 observation string is a digest of that vector plus the seat's own token prefix; the
 information-state string is the same string, so it is **not** perfect recall: it is a key
 for search (ISMCTS) that is equal for states the seat cannot tell apart, not a history.
 ``resample_from_infostate`` redraws everything the seat cannot see (``SeatView.determinize``).
+
+Serialization (``state.serialize()``, ``game.deserialize_state``, ``pickle``,
+``pyspiel.random_sim_test(..., serialize=True)``): a state is written as its record, the
+game's parameters, the deal's seed and the tokens applied since (with the seat and
+generator seed of each ``resample_from_infostate`` redraw), and read back by replaying it,
+so the copy has the same observations, legal actions and history. The record holds the
+whole state, hidden information included (the seed fixes the deck and the dice, as a
+serialized OpenSpiel card game holds its deal): a serialized state is not a player's view.
 
 Cheap copies: OpenSpiel clones a Python state by making a new initial state and deep-copying
 its attributes. A state here holds one ``_Play`` whose deep copy shares the engine game with
@@ -59,7 +72,7 @@ GAME_TYPE = _Type(
     short_name=SHORT_NAME,
     long_name="Kaladan (Python)",
     dynamics=_Type.Dynamics.SEQUENTIAL,
-    chance_mode=_Type.ChanceMode.SAMPLED_STOCHASTIC,
+    chance_mode=_Type.ChanceMode.DETERMINISTIC,
     information=_Type.Information.IMPERFECT_INFORMATION,
     utility=_Type.Utility.GENERAL_SUM,
     reward_model=_Type.RewardModel.TERMINAL,
@@ -100,14 +113,26 @@ def _fork(core: EnvCore, state: GameState | None = None) -> EnvCore:
     return core.fork(state)
 
 
+# A state's record since its initial state: a linked list, newest first, of the tokens
+# applied and the redraws of ``resample_from_infostate`` (seat, generator seed), so that a
+# clone shares its source's record and an action adds one cell.
+_Event = int | tuple[int, int]
+_Log = tuple["_Log", _Event] | None
+
+
 class _Play:
-    """The core of one OpenSpiel state; ``owned`` False while it may be shared."""
+    """The core of one OpenSpiel state; ``owned`` False while it may be shared. ``origin``
+    (the game's parameters and the deal's seed) and ``log`` are the state's record: what a
+    serialized state holds and is rebuilt from."""
 
-    __slots__ = ("core", "owned")
+    __slots__ = ("core", "owned", "origin", "log")
 
-    def __init__(self, core: EnvCore, owned: bool) -> None:
+    def __init__(self, core: EnvCore, owned: bool, origin: tuple[Any, ...],
+                 log: _Log = None) -> None:
         self.core = core
         self.owned = owned
+        self.origin = origin
+        self.log = log
 
     def writable(self) -> EnvCore:
         if not self.owned:
@@ -118,7 +143,42 @@ class _Play:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
         # Both sides now share the core: whichever acts first copies it.
         self.owned = False
-        return _Play(self.core, owned=False)
+        return _Play(self.core, False, self.origin, self.log)
+
+    def events(self) -> list[_Event]:
+        """The record's tokens and redraws, oldest first."""
+        out: list[_Event] = []
+        cell = self.log
+        while cell is not None:
+            cell, event = cell
+            out.append(event)
+        out.reverse()
+        return out
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The record, not the engine state: OpenSpiel pickles a Python state's attributes
+        # when it serializes the state (``state.serialize()``, ``pickle``).
+        return _replay, (self.origin, self.events())
+
+
+def _replay(origin: tuple[Any, ...], events: list[_Event]) -> _Play:
+    """The play of a record: the deal of ``origin`` with ``events`` applied in order."""
+    players, mode, quick_setup, max_decisions, seed = origin
+    core = EnvCore(make_config(players, mode, None, quick_setup), max_decisions=max_decisions)
+    core.reset(seed)
+    log: _Log = None
+    for event in events:
+        if isinstance(event, int):
+            core.step(event)
+        else:
+            core = _redraw(core, *event)
+        log = (log, event)
+    return _Play(core, True, origin, log)
+
+
+def _redraw(core: EnvCore, player: int, seed: int) -> EnvCore:
+    """``core`` with what ``player`` cannot see redrawn by a generator seeded with ``seed``."""
+    return _fork(core, SeatView(core.state, player).determinize(random.Random(seed)))
 
 
 # --- game ------------------------------------------------------------------------------------
@@ -140,6 +200,7 @@ class KaladanGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
                        max_decisions=self.max_decisions)
         core.reset(self.seed)
         self._initial = core  # shared by every initial state, never stepped
+        self._origin = (players, mode, bool(values["quick_setup"]), self.max_decisions)
         info = pyspiel.GameInfo(
             num_distinct_actions=core.actions.size,
             max_chance_outcomes=0,
@@ -153,10 +214,10 @@ class KaladanGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
     def new_initial_state(self, seed: int | None = None) -> KaladanState:
         """The game of the ``seed`` parameter, or of ``seed`` when given (another deal)."""
         if seed is None or isinstance(seed, str):  # a str comes from C++ overloads: ignored
-            return KaladanState(self, self._initial, owned=False)
+            return KaladanState(self, _Play(self._initial, False, (*self._origin, self.seed)))
         core = copy.copy(self._initial)
         core.reset(int(seed))  # rebinds the core's state and choice, shares the encoders
-        return KaladanState(self, core, owned=True)
+        return KaladanState(self, _Play(core, True, (*self._origin, int(seed))))
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: Mapping[str, Any] | None = None) -> KaladanObserver:
@@ -173,9 +234,9 @@ class KaladanGame(pyspiel.Game):  # type: ignore[misc, unused-ignore]
 class KaladanState(pyspiel.State):  # type: ignore[misc, unused-ignore]
     """One game in progress; the pending seat gives one token per action."""
 
-    def __init__(self, game: KaladanGame, core: EnvCore, owned: bool) -> None:
+    def __init__(self, game: KaladanGame, play: _Play) -> None:
         super().__init__(game)
-        self._play = _Play(core, owned)
+        self._play = play
 
     @property
     def core(self) -> EnvCore:
@@ -192,7 +253,10 @@ class KaladanState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         return sorted(self._play.core.legal_tokens())
 
     def _apply_action(self, action: int) -> None:
-        self._play.writable().step(int(action))
+        play = self._play
+        token = int(action)
+        play.writable().step(token)
+        play.log = (play.log, token)
 
     def _action_to_string(self, player: int, action: int) -> str:
         core = self._play.core
@@ -239,11 +303,11 @@ class KaladanState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         the board, gold amounts), so it stays legal in the redrawn state, and keeping it
         leaves the result a state reachable by this very history, also when the composing
         seat is not ``player_id`` (whose observation does not show that prefix)."""
-        rng = random.Random(int(probability_sampler() * _SEED_SPAN))
-        core = self._play.core
-        truth = SeatView(core.state, player_id).determinize(rng)
+        seed = int(probability_sampler() * _SEED_SPAN)
+        play = self._play
         sample: KaladanState = self.clone()
-        sample._play = _Play(_fork(core, truth), owned=True)
+        sample._play = _Play(_redraw(play.core, player_id, seed), True, play.origin,
+                             (play.log, (player_id, seed)))
         return sample
 
 
