@@ -124,6 +124,8 @@ def test_observations_and_masks_expand_to_the_encoders_vectors_of_the_real_state
     assert seen == len(wanted)
     heads = data.masks()
     assert heads[np.arange(len(data)), data.head].all()  # every taken head was legal
+    second = data.seat == 1  # a boolean selection picks the same positions as their indices
+    assert np.array_equal(data.masks(second), heads[np.flatnonzero(second)])
 
 
 def _fields(data: SelfPlayData) -> dict[str, Any]:

@@ -318,7 +318,7 @@ class SelfPlayData:
     mask_heads: NDArray[np.int32] | None = None
     mask_offsets: NDArray[np.int64] | None = None
     stored_observations: NDArray[np.float32] | None = None
-    _starts: NDArray[np.int64] | None = None
+    _starts: NDArray[np.int64] | None = field(default=None, repr=False, compare=False)
 
     # --- sizes and plain lookups ------------------------------------------------------------
 
@@ -364,7 +364,12 @@ class SelfPlayData:
             return np.arange(len(self), dtype=np.int64)
         if isinstance(indices, slice):
             return np.arange(len(self), dtype=np.int64)[indices]
-        idx = np.asarray(indices, dtype=np.int64).reshape(-1)
+        idx = np.asarray(indices)
+        if idx.dtype == np.bool_:  # a boolean selection over the positions
+            if idx.shape != (len(self),):
+                raise IndexError(f"a boolean selection needs {len(self)} values")
+            return np.flatnonzero(idx).astype(np.int64)
+        idx = idx.astype(np.int64).reshape(-1)
         if idx.size and (idx.min() < -len(self) or idx.max() >= len(self)):
             raise IndexError(f"position index out of range (0..{len(self) - 1})")
         return np.where(idx < 0, idx + len(self), idx)
@@ -386,8 +391,12 @@ class SelfPlayData:
                     f"file says seat {seat} decides; was it written by another version of "
                     f"the rules (file: kaladan {self.meta.get('kaladan')})?")
             legal = legal_actions(state)
+            index = int(self.action[i])
+            if not 0 <= index < len(legal):
+                raise FormatError(f"game {game} does not replay at decision "
+                                  f"{int(self.decision[i])}: action {index} of {len(legal)}")
             yield i, state, legal
-            apply_unchecked(state, legal[int(self.action[i])])
+            apply_unchecked(state, legal[index])
 
     def _expand(self, indices: Any, width: int, dtype: type[np.generic],
                 fill: Callable[[GameState, Sequence[Action], int, Encoders], Any]) -> Any:
