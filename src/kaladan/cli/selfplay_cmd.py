@@ -125,8 +125,12 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     else:
         print(f"{len(data):,} positions from {data.games:,} games in {seconds:.1f} s "
               f"({len(data) / seconds:,.0f} positions/s; writing {seconds - played:.1f} s); "
-              f"wrote {args.out} ({size / 1e6:.1f} MB)")
+              f"wrote {args.out} ({_size(size)})")
     return 0
+
+
+def _size(count: int) -> str:
+    return f"{count / 1e6:.1f} MB" if count >= 1e6 else f"{count / 1e3:.1f} kB"
 
 
 def _observation_size(config: Any) -> int:
