@@ -106,7 +106,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
 # Commands registered by modules of their own, which load (with what they import: the odds,
 # the save files, the server's settings) only when their command runs or --help lists all.
 _OWN_MODULES = {"simulate": "sim", "tournament": "sim", "balance": "balance", "odds": "odds",
-                "play": "play", "serve": "serve"}
+                "play": "play", "serve": "serve", "selfplay": "selfplay"}
 
 
 def _help_width() -> int:
@@ -152,6 +152,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         from .balance_cmd import add_parser as add_balance_parser
 
         add_balance_parser(sub)
+    if needs("selfplay"):
+        from .selfplay_cmd import add_parser as add_selfplay_parser
+
+        add_selfplay_parser(sub)
     p = sub.add_parser("record", help="play one game and write its record")
     _add_game_args(p)
     p.add_argument("--out", required=True, help="record file to write ('-' for stdout)")
