@@ -331,13 +331,13 @@ class ActionEncoder:
                 out.append(self.done)
         return out
 
-    def decode(self, tokens: Sequence[int], observer: Seat) -> Action:
-        """The action of a complete token sequence (``tokens`` inverted); raises
-        InvalidActionError for a sequence that names no action."""
+    def decode(self, tokens: Sequence[SupportsIndex], observer: Seat) -> Action:
+        """The action of a complete token sequence (``tokens`` inverted; NumPy integers
+        too); raises InvalidActionError for a sequence that names no action."""
         if not tokens:
             raise InvalidActionError("empty token sequence")
-        head = self.head_action(tokens[0], observer)
-        rest = list(tokens[1:])
+        head = self.head_action(int(tokens[0]), observer)
+        rest = [int(t) for t in tokens[1:]]
         kind = head.kind
         if kind not in COMPOUND:
             if rest:

@@ -246,7 +246,10 @@ class KaladanEnv(gym.Env[NDArray[np.float32], int]):
 
 
 def register() -> None:
-    """Register ``kaladan/Kaladan-v0`` with Gymnasium (idempotent)."""
+    """Register ``kaladan/Kaladan-v0`` with Gymnasium (idempotent): ``gymnasium.make`` builds
+    ``KaladanEnv``, ``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`` the
+    batched ``gym_vector.KaladanVectorEnv``."""
     if ENV_ID not in gym.registry:
         gym.register(id=ENV_ID, entry_point="kaladan.env.gym_env:KaladanEnv",
+                     vector_entry_point="kaladan.env.gym_vector:KaladanVectorEnv",
                      max_episode_steps=None, disable_env_checker=False)

@@ -12,26 +12,30 @@ only its own view (R5.13); a game's episodes do not depend on K (game ``i``'s e-
 is seeded from the run's seed, ``i`` and ``e``).
 
 Auto-reset follows Gymnasium's ``next_step`` mode: the call in which a game ends returns
-its last observation (of the seat that decided last, whose mask is then all False) with
-``terminated`` or ``truncated`` set and the final rewards; the next call ignores that game's
-action, starts its next episode and returns its first observation, rewards 0 and both flags
-False. Rewards are paid at the end only: +1 / -1 / 0 per seat (teams share theirs, R23.1),
-plus ``score_shaping`` as in the AEC env; a free-for-all player eliminated on the way (R18.1)
-gets its -1 when its game ends. A game is truncated (rewards 0) after ``max_decisions``
-engine decisions.
+its last observation (of the seat that decided last) with ``terminated`` or ``truncated``
+set and the final rewards; the next call ignores that game's action, starts its next
+episode and returns its first observation, rewards 0 and both flags False. The mask of that
+final call offers every token (as the Gymnasium env's does once an episode is over): the
+action it asks for is ignored, and a masked sampler needs something to draw.
+
+Rewards are paid at the end only: +1 / -1 / 0 per seat (teams share theirs, R23.1), plus
+``score_shaping`` as in the AEC env; a free-for-all player eliminated on the way (R18.1) gets
+its -1 when its game ends. A game is truncated (rewards 0) after ``max_decisions`` engine
+decisions.
 
 Why it is faster than K AEC envs: no per-step Python objects for the caller (one call per
 batch, arrays in place); each seat's observation is kept between its turns and only what
 changed is rewritten (``ObservationEncoder.write``), in the game's output row itself while
 the same seat decides (a quarter of the steps change seat: then the row is swapped with
-that seat's kept vector); masks change token by token, scattered once per call.
+that seat's kept vector); masks change token by token.
 
 With ``opponents`` (one bot for each of the other n - 1 seats) one seat per game learns:
 ``learner``, or seat ``e % n`` in episode ``e``, as the Gymnasium env rotates it; the other
 seats are played by the bots, in seat order, between the learner's tokens, each deciding
 from its own seat's view (R5.13). The learner's game ends for it when it is eliminated
 (R18.1, reward -1). This is the core of the Gymnasium vector env
-(``gym_vector.KaladanVectorEnv``).
+(``gym_vector.KaladanVectorEnv``). With ``record=True`` each game keeps its episode's
+actions, so that a finished episode can be replayed and recorded (``finished``).
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..bots.base import Bot, SeatView
+from ..rules.actions import Action
 from ..rules.apply import apply_unchecked
 from ..rules.config import Config
 from ..rules.errors import InvalidActionError
@@ -64,7 +69,7 @@ class _Slot:
     """One game of the batch: its state, the pending decision and its encoders."""
 
     __slots__ = ("state", "choice", "encoder", "episode", "seat", "set", "reset", "rng",
-                 "learner", "bots", "row", "kept")
+                 "learner", "bots", "row", "kept", "full", "seed", "actions", "finished")
 
     def __init__(self, state: GameState, encoder: ObservationEncoder,
                  row: NDArray[np.float32], kept: list[NDArray[np.float32]]) -> None:
@@ -76,6 +81,10 @@ class _Slot:
         self.kept = kept  # per seat, where its vector is kept while it is not in ``row``
         self.seat = _NOBODY  # the seat whose vector the output row holds
         self.set: list[int] = []  # the tokens set in this game's mask row
+        self.full = False  # the row offers every token instead (the game's final call)
+        self.seed = 0  # the episode's engine seed
+        self.actions: list[Action] | None = None  # the episode's actions (``record=True``)
+        self.finished: tuple[int, list[Action]] | None = None  # the last ended episode
         self.reset = False  # the game ended in the last call: a new episode comes next
         self.rng = random.Random(0)  # the bots' dice (their own choices, not the game's)
         self.learner = _NOBODY
@@ -89,7 +98,7 @@ class VectorGames:
 
     * ``observations`` float32 (K, S): the view of the seat to move (after a game's last
       decision, of the seat that took it);
-    * ``masks`` bool (K, N): its legal tokens (all False in a game's final call);
+    * ``masks`` bool (K, N): its legal tokens (every token in a game's final call);
     * ``to_play`` int32 (K,): that seat;
     * ``rewards`` float32 (K, n): per seat, non-zero only when a game ends;
     * ``terminated``, ``truncated`` bool (K,).
@@ -100,7 +109,7 @@ class VectorGames:
     def __init__(self, config: Config, num_games: int, seed: int = 0, *,
                  max_decisions: int = MAX_DECISIONS, score_shaping: float = 0.0,
                  opponents: Sequence[Bot] | None = None,
-                 learner: int | None = None) -> None:
+                 learner: int | None = None, record: bool = False) -> None:
         if num_games < 1:
             raise ValueError(f"num_games={num_games}: at least one game")
         if not isinstance(seed, int) or seed < 0:
@@ -120,7 +129,13 @@ class VectorGames:
         self.observation_size = size
         self.action_size = tokens
         self._obs: NDArray[np.float32] = np.zeros((num_games, size), np.float32)
-        self._masks: NDArray[np.bool_] = np.zeros((num_games, tokens), np.bool_)
+        # The masks live in a bytearray (an item write costs a fifth of a memoryview's),
+        # seen by NumPy as bools.
+        self._mask_bytes = bytearray(num_games * tokens)
+        self._all_tokens = b"\x01" * tokens
+        self._no_tokens = bytes(tokens)
+        self._masks: NDArray[np.bool_] = np.frombuffer(self._mask_bytes, np.bool_).reshape(
+            num_games, tokens)
         self._to_play: NDArray[np.int32] = np.full(num_games, _NOBODY, np.int32)
         self._rewards: NDArray[np.float32] = np.zeros((num_games, n), np.float32)
         self._terminated: NDArray[np.bool_] = np.zeros(num_games, np.bool_)
@@ -134,9 +149,7 @@ class VectorGames:
         # Each seat's vector lives in a row of ``_store`` (game * n + seat) while another
         # seat of its game is to move, in the game's output row while it is.
         self._store: NDArray[np.float32] = np.zeros((num_games * n, size), np.float32)
-        self._flat_masks: NDArray[np.bool_] = self._masks.reshape(-1)
-        self._cleared: list[int] = []  # flat mask indices to clear, then to set, this call
-        self._raised: list[int] = []
+        self._rows_index = np.arange(num_games)
         # Item writes through memoryviews cost a third of numpy's.
         self._to_play_view = _writer(self._to_play)
         self._reward_view = _writer(self._rewards.reshape(-1))
@@ -151,6 +164,7 @@ class VectorGames:
         if learner is not None and not 0 <= learner < n:
             raise ValueError(f"learner seat {learner} is not a seat of a {n}-player game")
         self._fixed_learner = learner
+        self._record = record
 
         self._slots: list[_Slot] = []
         for i in range(num_games):
@@ -171,15 +185,16 @@ class VectorGames:
             slot = self._slots[i]
             slot.episode = 0
             self._start(i, slot)
-        self._scatter_masks()
 
     def episode_seed(self, game: int, episode: int) -> int:
         """The engine seed of ``game``'s ``episode``-th episode (0-based)."""
         return game_seed(game_seed(self.seed, game), episode)
 
     def _start(self, i: int, slot: _Slot) -> None:
-        seed = self.episode_seed(i, slot.episode)
+        seed = slot.seed = self.episode_seed(i, slot.episode)
         state = new_game(self.config, seed)
+        if self._record:
+            slot.actions = []
         if state.world.terrain != self.world.terrain:  # random_terrain: same shape, new map
             n = self.n
             slot.encoder = ObservationEncoder(self.config, state.world,
@@ -210,12 +225,13 @@ class VectorGames:
         if tokens.shape != (k,) or not np.issubdtype(tokens.dtype, np.integer):
             raise InvalidActionError(f"expected {k} integer tokens, got an array of shape "
                                      f"{tokens.shape} and dtype {tokens.dtype}")
-        ok = (tokens >= 0) & (tokens < self.action_size)
-        legal = np.zeros(k, np.bool_)
-        legal[ok] = self.masks[np.flatnonzero(ok), tokens[ok]]
-        waiting = np.fromiter((s.reset for s in self._slots), np.bool_, k)
-        bad = np.flatnonzero(~(legal | waiting))
-        if len(bad):
+        # A game that ended in the last call offers every token: any is taken (and ignored).
+        if (int(tokens.min()) < 0 or int(tokens.max()) >= self.action_size
+                or not self._masks[self._rows_index, tokens].all()):
+            ok = (tokens >= 0) & (tokens < self.action_size)
+            legal = np.zeros(k, np.bool_)
+            legal[ok] = self._masks[np.flatnonzero(ok), tokens[ok]]
+            bad = np.flatnonzero(~legal)
             i = int(bad[0])
             raise InvalidActionError(
                 f"token {int(tokens[i])} is not legal in game {i} now"
@@ -233,16 +249,6 @@ class VectorGames:
                 self._start(i, slot)
             else:
                 self._push(i, slot, values[i])
-        self._scatter_masks()
-
-    def _scatter_masks(self) -> None:
-        masks = self._flat_masks
-        if self._cleared:
-            masks[np.array(self._cleared, np.intp)] = False
-            self._cleared = []
-        if self._raised:
-            masks[np.array(self._raised, np.intp)] = True
-            self._raised = []
 
     def _push(self, i: int, slot: _Slot, token: int) -> None:
         choice = slot.choice
@@ -255,6 +261,8 @@ class VectorGames:
             self._set_mask(i, slot, choice.legal_tokens())
             return
         apply_unchecked(slot.state, action)
+        if slot.actions is not None:
+            slot.actions.append(action)
         self._decide(i, slot)
 
     def _decide(self, i: int, slot: _Slot) -> None:
@@ -270,7 +278,10 @@ class VectorGames:
                 bot = bots[seat]
                 assert bot is not None
                 legal = legal_actions(state)
-                apply_unchecked(state, bot.choose(SeatView(state, seat), legal, slot.rng))
+                action = bot.choose(SeatView(state, seat), legal, slot.rng)
+                apply_unchecked(state, action)
+                if slot.actions is not None:
+                    slot.actions.append(action)
         if state.result is not None:
             self._end(i, slot, False)
             return
@@ -298,24 +309,33 @@ class VectorGames:
         self._to_play_view[i] = seat
 
     def _set_mask(self, i: int, slot: _Slot, tokens: Any) -> None:
-        base = i * self.action_size
-        cleared = self._cleared
-        for t in slot.set:
-            cleared.append(base + t)
-        raised = self._raised
+        size = self.action_size
+        base = i * size
+        masks = self._mask_bytes
+        if slot.full:  # the row offered every token (the game's final call)
+            masks[base:base + size] = self._no_tokens
+            slot.full = False
+        else:
+            for t in slot.set:
+                masks[base + t] = 0
         new: list[int] = []
         for t in tokens:
-            raised.append(base + t)
+            masks[base + t] = 1
             new.append(t)
         slot.set = new
 
     def _end(self, i: int, slot: _Slot, truncated: bool) -> None:
-        """The game's last call: its last decider's final view, no legal token, the
+        """The game's last call: its last decider's final view, a mask of every token, the
         rewards (``episode_returns``) unless truncated."""
         state = slot.state
         slot.choice = None
         slot.reset = True
+        if slot.actions is not None:
+            slot.finished = (slot.seed, slot.actions)
         self._set_mask(i, slot, ())
+        size = self.action_size
+        self._mask_bytes[i * size:(i + 1) * size] = self._all_tokens
+        slot.full = True
         seat = slot.seat if slot.seat != _NOBODY else 0
         if slot.learner != _NOBODY:
             seat = slot.learner
@@ -334,12 +354,35 @@ class VectorGames:
         for p in range(n):
             self._reward_view[i * n + p] = returns[p]
 
+    def load(self, game: int, state: GameState) -> None:
+        """Go on in ``game`` from a copy of ``state`` (a position of this configuration's
+        map, e.g. from ``rules.notation``), as if its episode had reached it; the buffers
+        show it at once. Its next episode starts from the seeds again."""
+        if (len(state.world.names) != len(self.world.names)
+                or state.world.neighbours != self.world.neighbours
+                or state.n != self.n):
+            raise ValueError("the state is not of this configuration's map and players")
+        slot = self._slots[game]
+        slot.state = state.copy()
+        slot.reset = False
+        slot.actions = None
+        self._rewards[game] = 0.0
+        self._terminated[game] = False
+        self._truncated[game] = False
+        self._decide(game, slot)
+
     # --- inspection ----------------------------------------------------------------------
 
     def state(self, game: int) -> GameState:
         """Game ``game``'s true state (hidden parts included): for tests and tools, never for
         a seat's policy."""
         return self._slots[game].state
+
+    def finished(self, game: int) -> tuple[int, list[Action]] | None:
+        """With ``record=True``: the engine seed and every action (all seats') of ``game``'s
+        last finished episode, what ``Game.new(config, seed)`` replays; None before one
+        ends."""
+        return self._slots[game].finished
 
     def prefix(self, game: int) -> list[int]:
         """The tokens of the action being composed in ``game`` (empty between actions)."""
