@@ -246,22 +246,32 @@ class ObservationEncoder:
         self._p_linear = len(p_scalars) - 2  # the numbers; then two flags, one-hots
         self._player_scale = np.array([_GOLD_SCALE] + [_COUNT_SCALE] * (self._p_linear - 2)
                                       + [1.0], dtype=np.float32)
-        self._player_cache: dict[tuple[int, ...], FloatView] = (
+        # The row caches are keyed by ints (signatures, packed units) where the values fit,
+        # so that, holding only ints and arrays, they are never tracked by the garbage
+        # collector (a dict of tuples, 200,000 rows, made every full collection walk it);
+        # the rare rows that do not fit go to a second dict keyed by tuples.
+        self._player_cache: dict[int, FloatView] = (
             {} if caches_of is None else caches_of._player_cache)
+        self._player_cache_wide: dict[tuple[int, ...], FloatView] = (
+            {} if caches_of is None else caches_of._player_cache_wide)
         # The global scalars as counts and flags (``_encode_global``'s key, in the order of
         # g_scalars), scaled in double and rounded once to float32, as a single write would.
         self._global_scale = np.array([_DECK_SCALE, _DECK_SCALE, *[1.0] * 6, _TURN_SCALE,
                                        *[1.0] * 3], dtype=np.float64)
         assert len(self._global_scale) == self._g_count
-        self._global_cache: dict[tuple[object, ...], FloatView] = (
+        self._global_cache: dict[int, FloatView] = (
             {} if caches_of is None else caches_of._global_cache)
+        self._global_cache_wide: dict[tuple[object, ...], FloatView] = (
+            {} if caches_of is None else caches_of._global_cache_wide)
         self._seen: list[_Seen | None] = [None] * n
         self._buffers = buffers
         if buffers is not None and buffers.shape != (n, self.size):
             raise ValueError(f"buffers of shape {buffers.shape}, expected {(n, self.size)}")
         # Board rows from the fortified column on, by (units, fortified, capacity, observer).
-        self._row_cache: dict[tuple[tuple[UnitCode, ...], bool, int, int], FloatView] = (
+        self._row_cache: dict[int, FloatView] = (
             {} if caches_of is None else caches_of._row_cache)
+        self._row_cache_wide: dict[tuple[tuple[UnitCode, ...], bool, int, int], FloatView] = (
+            {} if caches_of is None else caches_of._row_cache_wide)
         self._zeros = _view(np.zeros(self.size, dtype=np.float32))
         # From the turn section on everything is rewritten at every call but the global
         # scalars, kept per seat (``_encode_global``).
@@ -400,10 +410,25 @@ class ObservationEncoder:
                 continue
             seen_units[t] = units
             seen_fort[t] = fort
-            key = (units, fort, capacity[t], seat)
-            row = cache.get(key)
-            if row is None:
-                row = _remember(cache, key, _row(self._board_row(units, fort, capacity[t], seat)))
+            room: i64 = capacity[t]
+            count: i64 = len(units)
+            if count <= 5 and room < 16:
+                # seat, capacity, fortified, count, then up to five unit codes of 10 bits
+                key: i64 = seat | room << 3 | (128 if fort else 0) | count << 8
+                shift: i64 = 11
+                for c in units:
+                    key |= c << shift
+                    shift += 10
+                row = cache.get(key)
+                if row is None:
+                    row = _remember(cache, key,
+                                    _row(self._board_row(units, fort, capacity[t], seat)))
+            else:
+                wide = (units, fort, capacity[t], seat)
+                row = self._row_cache_wide.get(wide)
+                if row is None:
+                    row = _remember(self._row_cache_wide, wide,
+                                    _row(self._board_row(units, fort, capacity[t], seat)))
             flat[t * row_len + lo:(t + 1) * row_len] = row
 
     def _board_row(self, units: tuple[UnitCode, ...], fortified: bool, capacity: int,
@@ -466,12 +491,21 @@ class ObservationEncoder:
                     continue
             sigs[2 * i] = sig_a
             sigs[2 * i + 1] = sig_b
-            key = (int(g), int(r0), int(r1), int(r2), int(r3), int(r4), int(r5), int(c0),
-                   int(c1), int(c2), int(c3), int(c4), int(c5), int(c6), bool(e))
-            row = cache.get(key)
+            row = cache.get(int(sig_a) << 56 | int(sig_b)) if sig_a != -1 else None
             if row is None:
-                row = _remember(cache, key, _row(np.array(key, dtype=np.float32)
-                                                 * self._player_scale))
+                values = (int(g), int(r0), int(r1), int(r2), int(r3), int(r4), int(r5),
+                          int(c0), int(c1), int(c2), int(c3), int(c4), int(c5), int(c6),
+                          bool(e))
+                if sig_a != -1:
+                    row = _remember(cache, int(sig_a) << 56 | int(sig_b),
+                                    _row(np.array(values, dtype=np.float32)
+                                         * self._player_scale))
+                else:
+                    row = self._player_cache_wide.get(values)
+                    if row is None:
+                        row = _remember(self._player_cache_wide, values,
+                                        _row(np.array(values, dtype=np.float32)
+                                             * self._player_scale))
             at = base + i * plen
             region[at:at + self._p_linear] = row
         home = state.home
@@ -609,6 +643,11 @@ class ObservationEncoder:
         if battle.choosing:
             ones.append(self._b_choosing + _MAGIC_INDEX[battle.choosing])
 
+    def _global_row(self, values: tuple[object, ...]) -> FloatView:
+        # scaled in double and rounded once to float32, as a single write would
+        return _row((np.array(values, dtype=np.float64) * self._global_scale)
+                    .astype(np.float32))
+
     def _encode_global(self, state: GameState, seat: int, seen: _Seen, buf: FloatView,
                        ones: list[int]) -> None:
         event = state.event
@@ -635,13 +674,18 @@ class ObservationEncoder:
             sig = flags | deck << 9 | discard << 21 | turn << 33
         if sig == -1 or sig != seen.g_sig:
             seen.g_sig = sig
-            key = (int(deck), int(discard), bool(flags & 1), bool(flags & 2), bool(flags & 4),
-                   bool(flags & 8), bool(flags & 16), bool(flags & 32), int(turn),
-                   bool(flags & 64), bool(flags & 128), bool(flags & 256))
-            row = self._global_cache.get(key)
+            row = self._global_cache.get(sig) if sig != -1 else None
             if row is None:
-                row = _remember(self._global_cache, key, _row(
-                    (np.array(key, dtype=np.float64) * self._global_scale).astype(np.float32)))
+                values = (int(deck), int(discard), bool(flags & 1), bool(flags & 2),
+                          bool(flags & 4), bool(flags & 8), bool(flags & 16), bool(flags & 32),
+                          int(turn), bool(flags & 64), bool(flags & 128), bool(flags & 256))
+                if sig != -1:
+                    row = _remember(self._global_cache, sig, self._global_row(values))
+                else:
+                    row = self._global_cache_wide.get(values)
+                    if row is None:
+                        row = _remember(self._global_cache_wide, values,
+                                        self._global_row(values))
             buf[self._g_scalars:self._g_scalars + self._g_count] = row
         ones += [self._g_spawn + t for t in state.spawn_left]
 

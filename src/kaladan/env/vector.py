@@ -195,13 +195,17 @@ class VectorGames:
         state = new_game(self.config, seed)
         if self._record:
             slot.actions = []
-        if state.world.terrain != self.world.terrain:  # random_terrain: same shape, new map
+        if state.world.terrain != slot.encoder.world.terrain:
+            # random_terrain: same shape, a new map, new encoder (its seats' vectors start
+            # in the kept rows; the output row belongs to none of them yet)
             n = self.n
             slot.encoder = ObservationEncoder(self.config, state.world,
                                               self._store[i * n:(i + 1) * n])
+            slot.seat = _NOBODY
+        # Otherwise the encoder goes on from its last vectors (whatever differs is
+        # rewritten) and the output row still holds ``slot.seat``'s.
         slot.state = state
         slot.reset = False
-        slot.seat = _NOBODY
         if self._opponents is not None:
             slot.rng = random.Random(seed ^ 0x5EED)
             slot.learner = (self._fixed_learner if self._fixed_learner is not None
