@@ -33,6 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..bots.registry import make_bot
+from ..env.core import episode_returns
 from ..env.encoding import ActionEncoder, Choice
 from ..env.observation import ObservationEncoder
 from ..rules.actionlist import ActionList
@@ -131,17 +132,11 @@ def action_index(legal: Sequence[Action], action: Action) -> int:
 
 
 def outcomes(state: GameState) -> tuple[int, ...]:
-    """Per seat: +1 win, -1 loss, 0 draw; a team's members share its result (R23.1). The
-    definition of ``env.core.EnvCore.returns`` (without score shaping)."""
-    result = state.result
-    if result is None:
+    """Per seat: +1 win, -1 loss, 0 draw; a team's members share its result (R23.1): the
+    environments' rewards (``env.core.episode_returns``, without score shaping)."""
+    if state.result is None:
         raise SelfPlayError("the game is not over")
-    team = state.team
-    if result.team is not None:
-        return tuple(1 if team[p] == result.team else -1 for p in range(state.n))
-    if result.winner is not None:
-        return tuple(1 if p == result.winner else -1 for p in range(state.n))
-    return (0,) * state.n
+    return tuple(int(value) for value in episode_returns(state))
 
 
 def play_game(config: Config, seed: int, bots: Sequence[str], encoders: Encoders,
