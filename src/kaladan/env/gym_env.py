@@ -117,6 +117,18 @@ class BoardImage:
         return image
 
 
+def opponent_bots(opponents: Sequence[str | Bot], players: int) -> list[Bot]:
+    """The bots of the seats other than the agent's: one spec or bot for all of them, or one
+    each (registry specs such as ``"greedy"`` or ``"mcts:time=0.2"``, or Bot objects)."""
+    specs = list(opponents)
+    if len(specs) == 1:
+        specs *= players - 1
+    if len(specs) != players - 1:
+        raise ValueError(f"{len(specs)} opponents for a {players}-player game: give one "
+                         f"(used for every other seat) or {players - 1}")
+    return [make_bot(s) if isinstance(s, str) else s for s in specs]
+
+
 class KaladanEnv(gym.Env[NDArray[np.float32], int]):
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
@@ -136,13 +148,7 @@ class KaladanEnv(gym.Env[NDArray[np.float32], int]):
         self.core = EnvCore(make_config(players, mode, options, quick_setup),
                             max_decisions=max_decisions, score_shaping=score_shaping)
         self.players = players
-        specs = list(opponents)
-        if len(specs) == 1:
-            specs *= players - 1
-        if len(specs) != players - 1:
-            raise ValueError(f"{len(specs)} opponents for a {players}-player game: give one "
-                             f"(used for every other seat) or {players - 1}")
-        self.opponents: list[Bot] = [make_bot(s) if isinstance(s, str) else s for s in specs]
+        self.opponents = opponent_bots(opponents, players)
         self.fixed_seat = seat
         self.illegal = illegal
         self.illegal_reward = illegal_reward

@@ -28,8 +28,8 @@ from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from ..bots.base import Bot
-from ..bots.registry import make_bot
 from .core import MAX_DECISIONS, OBS_HIGH, OBS_LOW, make_config
+from .gym_env import opponent_bots
 from .vector import VectorGames
 
 __all__ = ["KaladanVectorEnv"]
@@ -46,14 +46,10 @@ class KaladanVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray
                  render_mode: str | None = None) -> None:
         if render_mode is not None:
             raise ValueError(f"render_mode {render_mode!r}: the vector env does not render")
-        specs = list(opponents)
-        if len(specs) == 1:
-            specs *= players - 1
-        if len(specs) != players - 1:
-            raise ValueError(f"{len(specs)} opponents for a {players}-player game: give one "
-                             f"(used for every other seat) or {players - 1}")
+        if seat is not None and not 0 <= seat < players:
+            raise ValueError(f"seat {seat} is not a seat of a {players}-player game")
         self._config = make_config(players, mode, options, quick_setup)
-        self._bots: list[Bot] = [make_bot(s) if isinstance(s, str) else s for s in specs]
+        self._bots = opponent_bots(opponents, players)
         self._seat = seat
         self._max_decisions = max_decisions
         self._score_shaping = score_shaping
