@@ -275,6 +275,8 @@ def test_a_frozen_postgresql_answers_503_and_nothing_changed(
         assert r.status_code == 503, r.text
         assert r.json()["error"]["code"] == "storage_unavailable"
         assert "nothing changed" in r.json()["error"]["message"]
+        watchdog = server.app.state.service.store.watchdog
+        assert watchdog is not None and watchdog.cuts >= 1  # the silent server was cut off
         assert version(client, game_id) == before
         play(client, game_id, tokens, 4)
         assert version(client, game_id) == before + 4

@@ -169,7 +169,10 @@ class StepWriter:
 
     ``add_steps`` queues a game's steps and returns a future; the thread takes everything
     queued, writes it in one transaction (``commit_batch``) and settles the batch's futures
-    with one call into the loop. A worker thread per decision cost the server a third of its
+    with one call into the loop. On PostgreSQL a game whose row another transaction holds
+    is left out of the batch (``RowBusy``) and written by a thread of ``apart``, which waits
+    for the row (at most the database timeout) while this thread writes the other games'
+    steps. A worker thread per decision cost the server a third of its
     time per action: each hand-off woke a thread on the other core, and the game's objects
     moved between the cores' caches (bench/bench_server.py, docs/server.md).
     """
@@ -471,6 +474,10 @@ class Store:
         config.set_main_option("script_location", str(MIGRATIONS))
         try:
             with self.engine.begin() as connection:
+                if self.engine.dialect.name == "postgresql":
+                    # a migration may build an index over every stored game: it is not a
+                    # player's call, so the per-call statement timeout does not bound it
+                    connection.exec_driver_sql("SET LOCAL statement_timeout = 0")
                 config.attributes["connection"] = connection
                 command.upgrade(config, "head")
         except Exception as exc:
