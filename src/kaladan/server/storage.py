@@ -456,8 +456,11 @@ class Store:
             else:
                 connect_args = (postgres_connect_args(timeout)
                                 if parsed.get_backend_name() == "postgresql" else {})
+                # pool_timeout: a call waiting for a free connection (all of them busy
+                # with a stuck database) waits no longer than for the database itself
                 self.engine = create_engine(url, pool_size=10, max_overflow=10,
-                                            pool_pre_ping=True, connect_args=connect_args)
+                                            pool_pre_ping=True, connect_args=connect_args,
+                                            pool_timeout=max(1.0, timeout))
                 if connect_args:
                     self.watchdog = Watchdog(timeout + WATCHDOG_GRACE)
                     event.listen(self.engine, "connect", self.watchdog.add)
