@@ -615,8 +615,9 @@ class GameService:
         unknown: read the game back. Its steps stored as ours: published, a success. Not
         stored: 503, nothing changed. Other steps stored (another writer): the game is
         rebuilt from storage and the client hears 409 ``stale_version``. The database
-        cannot be read: the game leaves memory (the next request loads what is stored)
-        and the client hears 503 that the outcome is unknown."""
+        cannot be read: the game goes back to its published state and is marked ``doubt``
+        (read back before its next decision, ``_clear_doubt``), and the client hears 503
+        that the outcome is unknown, never "nothing changed"."""
         log.error("storing steps of game %s may have failed: %s", live.game_id, exc)
         try:
             row = await asyncio.to_thread(self.store.load, live.game_id)
