@@ -183,6 +183,9 @@ class LiveGame:
     owner: str = ""  # hash of the creating client's address: its bots share its quota
     seed_public: bool = False  # the creator chose the seed (R3.1): every seat may know it
     hints: bool = False  # advice on request (hints.py), chosen when the game was created
+    # storing the last decisions ended in doubt: read back before the next one
+    # (``GameService._clear_doubt``)
+    doubt: bool = False
     # every seat has joined (asked at every bot decision): kept up to date by ``forget_views``
     all_joined: bool = field(init=False, default=False)
 
@@ -208,6 +211,15 @@ class LiveGame:
         del game.steps[snapshot.version:]
         del game.entry_starts[snapshot.version:]
         del game.entries[snapshot.count:]
+
+    def take(self, fresh: LiveGame) -> None:
+        """Become ``fresh``, the same game rebuilt from storage (storage moved on behind
+        this copy's back, ``GameService._read_back``); the object, its lock and its
+        listeners stay, so connected clients follow on."""
+        self.game, self.seats, self.bots = fresh.game, fresh.seats, fresh.bots
+        self.log_json = LogJson()
+        self.forget_views()
+        self.publish()
 
     def forget_views(self) -> None:
         """Seats joined: the cached views' status is out of date."""

@@ -34,6 +34,8 @@ from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy.exc import IntegrityError
+
 from ..bots.base import Bot, SeatView
 from ..bots.registry import bot_codes, make_bot
 from ..game import Game, is_gift
@@ -50,7 +52,7 @@ from .history import History, HistoryCache, build_history
 from .limits import PerAddress
 from .live import QUICK_BOTS, LiveGame, SeatInfo
 from .settings import ServerSettings
-from .storage import DamagedGame, StepWriter, Store, StoredGame
+from .storage import CommitUnknown, DamagedGame, StepWriter, Store, StoredGame
 
 if TYPE_CHECKING:
     from ..env.policy import PpoBot
@@ -68,6 +70,10 @@ INSTANT_BOTS = frozenset({"random"})  # decide in microseconds: on the event loo
 RETRY_MAX = 30.0  # seconds: the longest pause of a bot waiting for storage to come back
 LOCAL = "local"  # the client address of calls made without one (tests, tools)
 PPO = "ppo"  # the seat kind of the operator's trained policy (``ServerSettings.ppo_policy``)
+UNKNOWN_CODE = "storage_unavailable"
+UNKNOWN_OUTCOME = ("the database failed while storing the decision and cannot tell yet "
+                   "whether it was stored; the game is read back from storage before the "
+                   "next decision: look at the game again, then decide")
 NO_POLICY = "this server offers no ppo policy (its operator starts it with --ppo-policy FILE)"
 
 
@@ -390,11 +396,13 @@ class GameService:
         """The newest games, newest first; live ones from memory, the rest as stored (rows
         that do not read as a game are left out)."""
         try:
-            rows = await asyncio.to_thread(self.store.recent, limit)
+            rows, damaged = await asyncio.to_thread(self.store.recent, limit)
         except Exception as exc:
             log.error("cannot list games: %s", exc)
             raise ApiError(503, "storage_unavailable", "the games cannot be listed now; "
                            "try again") from exc
+        for game_id in damaged:  # set aside like on loading: it could never be played
+            await asyncio.to_thread(self._quarantine, game_id, "its row cannot be read")
         out = []
         for row in rows:
             live = self.games.get(row.id)
@@ -475,6 +483,7 @@ class GameService:
         snapshot: what the client was shown. Returns the game object acted on."""
         live = self.current(live)
         async with live.lock:
+            await self._clear_doubt(live)
             snapshot = live.snapshot
             assert snapshot is not None
             state = snapshot.state
@@ -568,8 +577,10 @@ class GameService:
         """Game lock held: store the steps after version ``stored`` in one transaction (by
         the storage's thread), then publish them. If the database refuses, the game goes back to
         its published state, which is what the database holds, and nobody saw the lost
-        steps: 503, nothing changed. Once begun, storing and publishing end before the lock
-        is given up, even if the caller is cancelled meanwhile."""
+        steps: 503, nothing changed. When the database may hold them all the same (the
+        reply to COMMIT was lost, or a step of that index is stored already),
+        ``_read_back`` settles it from what is stored. Once begun, storing and publishing
+        end before the lock is given up, even if the caller is cancelled meanwhile."""
         game = live.game
         new = [(s.seat, s.action, s.chance) for s in game.steps[stored:]]
         status = "over" if game.is_over else None
@@ -578,22 +589,96 @@ class GameService:
             await asyncio.shield(writing)
         except asyncio.CancelledError:
             await asyncio.wait([writing])
-            self._stored(live, writing)
+            await self._stored(live, writing, stored, new)
             raise
         except Exception:
             pass  # the database refused: ``_stored`` says so
-        self._stored(live, writing)
+        await self._stored(live, writing, stored, new)
 
-    @staticmethod
-    def _stored(live: LiveGame, writing: asyncio.Future[None]) -> None:
+    async def _stored(self, live: LiveGame, writing: asyncio.Future[None], stored: int,
+                      new: Sequence[tuple[int, str, Sequence[int]]]) -> None:
         exc = writing.exception()
         if exc is None:
             live.publish()
+            return
+        if isinstance(exc, CommitUnknown | IntegrityError):
+            await self._read_back(live, exc, stored, new)
             return
         log.error("cannot store steps of game %s: %s", live.game_id, exc)
         live.roll_back()
         raise ApiError(503, "storage_unavailable", "the decision could not be stored and "
                        "nothing changed; try again") from exc
+
+    async def _read_back(self, live: LiveGame, exc: Exception, stored: int,
+                         new: Sequence[tuple[int, str, Sequence[int]]]) -> None:
+        """Game lock held; the outcome of storing ``new`` (from version ``stored``) is
+        unknown: read the game back. Its steps stored as ours: published, a success. Not
+        stored: 503, nothing changed. Other steps stored (another writer): the game is
+        rebuilt from storage and the client hears 409 ``stale_version``. The database
+        cannot be read: the game goes back to its published state and is marked ``doubt``
+        (read back before its next decision, ``_clear_doubt``), and the client hears 503
+        that the outcome is unknown, never "nothing changed"."""
+        log.error("storing steps of game %s may have failed: %s", live.game_id, exc)
+        try:
+            row = await asyncio.to_thread(self.store.load, live.game_id)
+        except Exception as again:
+            log.error("cannot read game %s back: %s", live.game_id, again)
+            live.roll_back()
+            live.doubt = True  # the next decision reads it back first (``_clear_doubt``)
+            raise ApiError(503, UNKNOWN_CODE, UNKNOWN_OUTCOME) from exc
+        mine = [(seat, text, list(chance)) for seat, text, chance in new]
+        if row is not None and row.steps[:stored] == [
+                (s.seat, s.action, list(s.chance)) for s in live.game.steps[:stored]]:
+            if row.steps[stored:] == mine:
+                log.warning("game %s: the steps were stored after all", live.game_id)
+                live.publish()
+                return
+            if len(row.steps) == stored:
+                live.roll_back()
+                raise ApiError(503, "storage_unavailable", "the decision could not be "
+                               "stored and nothing changed; try again") from exc
+        live.roll_back()
+        if row is None:  # set aside or deleted meanwhile
+            self._forget(live)
+            raise ApiError(404, "unknown_game", f"game {live.game_id} is no longer stored",
+                           input=live.game_id) from exc
+        try:
+            fresh = await asyncio.to_thread(rebuild, row, self.bots)
+        except Exception as damage:
+            live.doubt = True
+            raise ApiError(503, "storage_unavailable", "the game changed in storage and "
+                           "cannot be loaded now; try again") from damage
+        live.take(fresh)
+        self._notify(live)
+        raise ApiError(409, "stale_version", f"the game moved on in storage meanwhile; it "
+                       f"is at version {live.version}", input=stored) from exc
+
+    async def _clear_doubt(self, live: LiveGame) -> None:
+        """Game lock held: a game whose last store ended in doubt (``_read_back`` could not
+        read it back) is rebuilt from storage before anything else is decided in it, so
+        memory never builds on a version storage may not hold. 503 while it cannot be."""
+        if not live.doubt:
+            return
+        try:
+            row = await asyncio.to_thread(self.store.load, live.game_id)
+            if row is None:
+                raise ApiError(404, "unknown_game", f"game {live.game_id} is no longer "
+                               "stored", input=live.game_id)
+            fresh = await asyncio.to_thread(rebuild, row, self.bots)
+        except ApiError:
+            raise
+        except Exception as exc:
+            log.error("cannot read game %s back: %s", live.game_id, exc)
+            raise ApiError(503, UNKNOWN_CODE, UNKNOWN_OUTCOME) from exc
+        live.take(fresh)
+        live.doubt = False
+        self._notify(live)
+
+    def _forget(self, live: LiveGame) -> None:
+        """Let a game whose memory may differ from storage leave memory: the next request
+        loads it afresh (``get``)."""
+        if self.games.get(live.game_id) is live:
+            del self.games[live.game_id]
 
     # --- bots and listeners -------------------------------------------------------------
 
@@ -640,6 +725,7 @@ class GameService:
         to decide. A search runs without the game's lock, so people can still give gold;
         its choice is applied only if the decision is still the one it searched."""
         async with live.lock:
+            await self._clear_doubt(live)
             seat = self._bot_seat(live)
             if seat is None:
                 return False
@@ -662,6 +748,7 @@ class GameService:
             log.exception("bot %r failed in game %s", spec, live.game_id)
             action = legal_actions(state)[0]
         async with live.lock:
+            await self._clear_doubt(live)
             now = live.game.state
             if now.pending != pending or action not in legal_actions(now):
                 return True  # the game moved on meanwhile: think again

@@ -9,8 +9,16 @@ game is rebuilt by replaying its steps (``service.rebuild``).
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
+import math
+import os
+import socket
 import threading
+import time
+import weakref
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -31,6 +39,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     MetaData,
+    Select,
     String,
     Table,
     Text,
@@ -39,6 +48,7 @@ from sqlalchemy import (
     false,
     insert,
     select,
+    type_coerce,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -46,13 +56,17 @@ from sqlalchemy.exc import ArgumentError, DBAPIError
 
 from ..rules.errors import KaladanError
 
+log = logging.getLogger("kaladan.server")
+WATCHDOG_GRACE = 2.0  # seconds beyond the timeout before a silent database is cut off
+
 metadata = MetaData()
 
 games = Table(
     "games", metadata,
     Column("id", String(40), primary_key=True),
     Column("name", String(200), nullable=False),
-    Column("created", DateTime(timezone=True), nullable=False),
+    # indexed: the lobby reads the newest games (migration 0004)
+    Column("created", DateTime(timezone=True), nullable=False, index=True),
     Column("config", JSON, nullable=False),
     Column("seed", BigInteger, nullable=False),
     Column("status", String(16), nullable=False, index=True),
@@ -89,6 +103,16 @@ class DamagedGame(KaladanError):
     """A stored game that cannot be read back as a game (a damaged row)."""
 
 
+class CommitUnknown(KaladanError):
+    """The database failed while committing: the steps may or may not be stored (the
+    reply to COMMIT was lost). The caller reads back what is stored to know."""
+
+
+class RowBusy(KaladanError):
+    """A game's row is locked by another transaction: its steps are written apart from the
+    batch (``StepWriter``), so one locked game never holds up the others."""
+
+
 @dataclass(frozen=True, slots=True)
 class StoredGame:
     id: str
@@ -121,10 +145,14 @@ def commit_batch(store: Store, batch: Sequence[QueuedSteps]) -> None:
     try:
         store.write_steps(batch)
     except Exception as exc:
-        if len(batch) == 1:
-            batch[0].error = exc
+        if len(batch) == 1 or isinstance(exc, CommitUnknown):  # may be stored: no retry
+            for item in batch:
+                if item.error is None:
+                    item.error = exc
         else:
             for item in batch:
+                if item.error is not None:  # a busy row (``RowBusy``): written apart
+                    continue
                 try:
                     store.write_steps([item])
                 except Exception as single:
@@ -141,7 +169,10 @@ class StepWriter:
 
     ``add_steps`` queues a game's steps and returns a future; the thread takes everything
     queued, writes it in one transaction (``commit_batch``) and settles the batch's futures
-    with one call into the loop. A worker thread per decision cost the server a third of its
+    with one call into the loop. On PostgreSQL a game whose row another transaction holds
+    is left out of the batch (``RowBusy``) and written by a thread of ``apart``, which waits
+    for the row (at most the database timeout) while this thread writes the other games'
+    steps. A worker thread per decision cost the server a third of its
     time per action: each hand-off woke a thread on the other core, and the game's objects
     moved between the cores' caches (bench/bench_server.py, docs/server.md).
     """
@@ -152,6 +183,7 @@ class StepWriter:
         self.queue: list[Waiting] = []
         self.closed = False
         self.thread: threading.Thread | None = None
+        self.apart: ThreadPoolExecutor | None = None  # games whose row is busy (``RowBusy``)
 
     def add_steps(self, game_id: str, first: int,
                   new: Sequence[tuple[int, str, Sequence[int]]],
@@ -192,14 +224,39 @@ class StepWriter:
                     self.changed.wait()
                 batch, self.queue = self.queue, []
             if not batch:
+                if self.apart is not None:
+                    self.apart.shutdown(wait=True)
                 return  # closed, and nothing left to write
             commit_batch(self.store, [item for item, _, _ in batch])
-            loops: dict[asyncio.AbstractEventLoop, list[Waiting]] = {}
-            for waiting in batch:
-                loops.setdefault(waiting[2], []).append(waiting)
-            for loop, settled in loops.items():
-                with suppress(RuntimeError):  # the loop has closed: nobody waits
-                    loop.call_soon_threadsafe(_settle, settled)
+            busy = [w for w in batch if isinstance(w[0].error, RowBusy)]
+            _settle_all([w for w in batch if not isinstance(w[0].error, RowBusy)])
+            if busy:
+                # A game whose row another transaction holds waits on a thread of its own
+                # (at most the database timeout): the other games' steps are committed.
+                if self.apart is None:
+                    self.apart = ThreadPoolExecutor(max_workers=4,
+                                                    thread_name_prefix="kaladan-busy")
+                for waiting in busy:
+                    self.apart.submit(self._write_apart, waiting)
+
+    def _write_apart(self, waiting: Waiting) -> None:
+        item = waiting[0]
+        item.error = None
+        try:
+            self.store.write_steps([item], wait=True)
+        except Exception as exc:
+            item.error = exc
+        _settle_all([waiting])
+
+
+def _settle_all(batch: list[Waiting]) -> None:
+    """Settle the futures of written items with one call into each loop."""
+    loops: dict[asyncio.AbstractEventLoop, list[Waiting]] = {}
+    for waiting in batch:
+        loops.setdefault(waiting[2], []).append(waiting)
+    for loop, settled in loops.items():
+        with suppress(RuntimeError):  # the loop has closed: nobody waits
+            loop.call_soon_threadsafe(_settle, settled)
 
 
 def _settle(batch: list[Waiting]) -> None:
@@ -251,6 +308,134 @@ def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
+# The games columns as the database holds them: the JSON and time columns as text, read
+# by ``stored_game`` one row at a time. Through SQLAlchemy's JSON and DateTime types a
+# damaged value raised while the row was fetched, outside any one game's handling.
+RAW_GAME = (games.c.id, games.c.name, type_coerce(games.c.created, Text).label("created"),
+            type_coerce(games.c.config, Text).label("config"), games.c.seed, games.c.status,
+            type_coerce(games.c.seats, Text).label("seats"), games.c.creator,
+            games.c.seed_public, games.c.hints)
+
+
+def json_value(value: Any) -> Any:
+    """A JSON column's value: PostgreSQL's driver has decoded it, SQLite's gives text."""
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def json_list(value: Any) -> list[Any]:
+    decoded = json_value(value)
+    if not isinstance(decoded, list):
+        raise TypeError(f"a JSON list was expected, not {decoded!r:.80}")
+    return decoded
+
+
+def stored_time(value: Any) -> datetime:
+    """A ``created`` value: a datetime from PostgreSQL's driver, text from SQLite."""
+    if isinstance(value, datetime):
+        return aware(value)
+    if not isinstance(value, str):
+        raise TypeError(f"a time was expected, not {value!r:.80}")
+    return aware(datetime.fromisoformat(value))  # ValueError when it is not a time
+
+
+def lobby_query(limit: int) -> Select[Any]:
+    """The newest ``limit`` games that are not set aside: a backward walk of the index on
+    ``created`` that stops after ``limit`` rows (without it, every stored game was read and
+    sorted on each request)."""
+    return (select(*RAW_GAME).where(games.c.status != QUARANTINED)
+            .order_by(games.c.created.desc()).limit(limit))
+
+
+def stored_game(r: Any) -> StoredGame:
+    """A ``RAW_GAME`` row as a game without its steps; TypeError or ValueError (json's
+    decode error is one) when it cannot be one."""
+    config = json_value(r.config)
+    if not isinstance(config, dict):
+        raise TypeError(f"a JSON object was expected, not {config!r:.80}")
+    return StoredGame(str(r.id), str(r.name), stored_time(r.created), config, int(r.seed),
+                      str(r.status), json_list(r.seats), [], r.creator, bool(r.seed_public),
+                      bool(r.hints))
+
+
+class Watchdog:
+    """PostgreSQL: cuts the connections of a database that stopped answering.
+
+    The server-side ``statement_timeout`` and ``lock_timeout`` end a slow statement or a
+    lock wait, but a frozen server (a stopped process, a host that hangs) answers nothing,
+    and the driver waits on its socket for ever. Every storage call runs under a deadline
+    (the timeout and a grace); a call that overruns it shuts the sockets of every
+    connection of the pool down, so the waiting driver calls fail at once (a frozen
+    server's connections are all stuck alike). A transaction cut before its COMMIT is
+    never committed (the server rolls it back when it reads the closed socket).
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.connections: weakref.WeakSet[Any] = weakref.WeakSet()
+        self.deadlines: dict[int, float] = {}
+        self.changed = threading.Condition()
+        self.thread: threading.Thread | None = None
+        self.cuts = 0  # how many times the connections were cut (tests, logs)
+
+    def add(self, dbapi_connection: Any, _record: Any) -> None:
+        with self.changed:
+            self.connections.add(dbapi_connection)
+
+    @contextmanager
+    def deadline(self) -> Iterator[None]:
+        token = object()
+        with self.changed:
+            self.deadlines[id(token)] = time.monotonic() + self.seconds
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._run, name="kaladan-db-watchdog",
+                                               daemon=True)
+                self.thread.start()
+            self.changed.notify()
+        try:
+            yield
+        finally:
+            with self.changed:
+                del self.deadlines[id(token)]
+
+    def _run(self) -> None:
+        while True:
+            with self.changed:
+                now = time.monotonic()
+                first = min((when for when in self.deadlines.values() if when < math.inf),
+                            default=None)
+                if first is None or first > now:
+                    self.changed.wait(None if first is None else first - now)
+                    continue
+                for key in [k for k, when in self.deadlines.items() if when <= now]:
+                    self.deadlines[key] = math.inf  # cut once per call
+                connections = list(self.connections)
+                self.cuts += 1
+            log.error("the database has not answered for %.1f s: its connections are cut",
+                      self.seconds)
+            for connection in connections:
+                _shut_down(connection)
+
+
+def _shut_down(connection: Any) -> None:
+    """Shut a driver connection's socket down (both ways): its pending reads end at once.
+    The descriptor stays the driver's (``shutdown`` acts on the socket, ``close`` of the
+    duplicate only on the duplicate)."""
+    with suppress(Exception):  # closed meanwhile
+        duplicate = socket.socket(fileno=os.dup(connection.fileno()))
+        try:
+            duplicate.shutdown(socket.SHUT_RDWR)
+        finally:
+            duplicate.close()
+
+
+def postgres_connect_args(timeout: float) -> dict[str, Any]:
+    """libpq options bounding every wait by ``timeout``: connecting (whole seconds, at
+    least 2, libpq's own floor), a statement, a lock wait."""
+    ms = max(1, round(timeout * 1000))
+    return {"connect_timeout": max(2, math.ceil(timeout)),
+            "options": f"-c statement_timeout={ms} -c lock_timeout={ms}"}
+
+
 class Store:
     """Synchronous storage; the service calls it from worker threads (steps from its
     ``StepWriter``'s), never the event loop."""
@@ -261,14 +446,24 @@ class Store:
         except ArgumentError as exc:
             raise StorageError(f"bad database URL {url!r}: {exc}") from exc
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        self.timeout = timeout
+        self.watchdog: Watchdog | None = None
         try:
             if self.is_sqlite:
                 self.engine: Engine = create_engine(
                     url, connect_args={"check_same_thread": False, "timeout": timeout})
                 event.listen(self.engine, "connect", _sqlite_pragmas)
             else:
+                connect_args = (postgres_connect_args(timeout)
+                                if parsed.get_backend_name() == "postgresql" else {})
+                # pool_timeout: a call waiting for a free connection (all of them busy
+                # with a stuck database) waits no longer than for the database itself
                 self.engine = create_engine(url, pool_size=10, max_overflow=10,
-                                            pool_pre_ping=True)
+                                            pool_pre_ping=True, connect_args=connect_args,
+                                            pool_timeout=max(1.0, timeout))
+                if connect_args:
+                    self.watchdog = Watchdog(timeout + WATCHDOG_GRACE)
+                    event.listen(self.engine, "connect", self.watchdog.add)
         except Exception as exc:  # unknown dialect or driver not installed
             raise StorageError(f"cannot use database URL {parsed!r}: {exc}") from exc
         # SQLite has one writer at a time; serialising here avoids "database is locked".
@@ -282,6 +477,10 @@ class Store:
         config.set_main_option("script_location", str(MIGRATIONS))
         try:
             with self.engine.begin() as connection:
+                if self.engine.dialect.name == "postgresql":
+                    # a migration may build an index over every stored game: it is not a
+                    # player's call, so the per-call statement timeout does not bound it
+                    connection.exec_driver_sql("SET LOCAL statement_timeout = 0")
                 config.attributes["connection"] = connection
                 command.upgrade(config, "head")
         except Exception as exc:
@@ -295,9 +494,24 @@ class Store:
         self.engine.dispose()
 
     @contextmanager
+    def _deadline(self) -> Iterator[None]:
+        """PostgreSQL: the call's connections are cut when the database stays silent past
+        the timeout (``Watchdog``)."""
+        if self.watchdog is None:
+            yield
+            return
+        with self.watchdog.deadline():
+            yield
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with self._deadline(), self.engine.connect() as connection:
+            yield connection
+
+    @contextmanager
     def _write(self) -> Iterator[Connection]:
         if self._write_lock is None:
-            with self.engine.begin() as connection:
+            with self._deadline(), self.engine.begin() as connection:
                 yield connection
             return
         with self._write_lock, self.engine.begin() as connection:
@@ -342,20 +556,52 @@ class Store:
         if item.error is not None:
             raise item.error
 
-    def write_steps(self, batch: Sequence[QueuedSteps]) -> None:
-        """Several games' new steps and statuses in one transaction (``commit_batch``)."""
+    def write_steps(self, batch: Sequence[QueuedSteps], wait: bool = False) -> None:
+        """Several games' new steps and statuses in one transaction (``commit_batch``).
+
+        On PostgreSQL the games' rows are locked first, skipping the rows another
+        transaction holds (unless ``wait``): those items end with ``RowBusy`` and are not
+        written, the others are. A failure of the COMMIT itself is ``CommitUnknown``: the
+        steps may be stored."""
         if self._write_lock is not None:
             with self._write_lock:
                 self._write_sqlite(batch)
             return
-        rows = [row for item in batch for row in item.rows]
-        with self._write() as c:
+        with self._deadline(), self.engine.connect() as c:
+            if not wait and self.engine.dialect.name == "postgresql":
+                batch = self._lock_rows(c, batch)
+            rows = [row for item in batch for row in item.rows]
             if rows:
                 c.execute(insert(steps), rows)
             for item in batch:
                 if item.status is not None:
                     c.execute(update(games).where(games.c.id == item.game_id)
                               .values(status=item.status))
+            try:
+                c.commit()
+            except DBAPIError as exc:
+                raise CommitUnknown(f"the database failed while committing: {exc}") from exc
+
+    @staticmethod
+    def _lock_rows(c: Connection, batch: Sequence[QueuedSteps]) -> list[QueuedSteps]:
+        """Lock the batch's game rows as the writes need them (the steps' foreign key: KEY
+        SHARE; a new status: NO KEY UPDATE), skipping rows locked by others. Returns the
+        items whose rows are locked; the others get ``RowBusy``."""
+        got: set[str] = set()
+        for share in (False, True):  # NO KEY UPDATE for a new status, else KEY SHARE
+            ids = [i.game_id for i in batch if (i.status is None) == share]
+            if ids:
+                query = (select(games.c.id).where(games.c.id.in_(ids))
+                         .with_for_update(skip_locked=True, key_share=True, read=share))
+                got.update(str(r.id) for r in c.execute(query))
+        kept = []
+        for item in batch:
+            if item.game_id in got:
+                kept.append(item)
+            else:
+                item.error = RowBusy(f"the row of game {item.game_id} is locked by another "
+                                     "transaction")
+        return kept
 
     def _write_sqlite(self, batch: Sequence[QueuedSteps]) -> None:
         """``write_steps`` on SQLite, write lock held: plain SQL on a driver connection kept
@@ -401,41 +647,40 @@ class Store:
         """One game with its steps; None when there is no such game (or it was set aside).
         Raises DamagedGame when the row cannot be read as a game, and the database's own
         error when it cannot be reached."""
-        with self.engine.connect() as c:
-            row = c.execute(select(games).where(games.c.id == game_id)).first()
+        with self._read() as c:
+            row = c.execute(select(*RAW_GAME).where(games.c.id == game_id)).first()
             if row is None or row.status == QUARANTINED:
                 return None
-            rows = c.execute(select(steps.c.seat, steps.c.action, steps.c.chance)
+            rows = c.execute(select(steps.c.seat, steps.c.action,
+                                    type_coerce(steps.c.chance, Text).label("chance"))
                              .where(steps.c.game_id == game_id)
                              .order_by(steps.c.index)).all()
         try:
-            return StoredGame(row.id, row.name, aware(row.created), dict(row.config),
-                              int(row.seed), row.status, list(row.seats),
-                              [(int(r.seat), str(r.action), [int(x) for x in r.chance])
-                               for r in rows], row.creator, bool(row.seed_public),
-                              bool(row.hints))
+            stored = stored_game(row)
+            return StoredGame(stored.id, stored.name, stored.created, stored.config,
+                              stored.seed, stored.status, stored.seats,
+                              [(int(r.seat), str(r.action), [int(x) for x in json_list(r.chance)])
+                               for r in rows], stored.creator, stored.seed_public,
+                              stored.hints)
         except (TypeError, ValueError, AttributeError) as exc:
             raise DamagedGame(f"game {game_id} cannot be read: {exc!r}") from exc
 
-    def recent(self, limit: int) -> list[StoredGame]:
-        """The newest games without their steps (for the lobby); rows that cannot be read
-        as games are left out (``load`` sets them aside when someone asks for them)."""
-        query = (select(games).where(games.c.status != QUARANTINED)
-                 .order_by(games.c.created.desc()).limit(limit))
-        out = []
-        with self.engine.connect() as c:
-            for r in c.execute(query):
+    def recent(self, limit: int) -> tuple[list[StoredGame], list[str]]:
+        """The newest games without their steps (for the lobby; the query walks the index
+        on ``created``), and the ids of the rows among them that cannot be read as games
+        (the caller sets them aside)."""
+        out, damaged = [], []
+        with self._read() as c:
+            for r in c.execute(lobby_query(limit)):
                 try:
-                    out.append(StoredGame(r.id, r.name, aware(r.created), dict(r.config),
-                                          int(r.seed), r.status, list(r.seats), [],
-                                          r.creator, bool(r.seed_public), bool(r.hints)))
+                    out.append(stored_game(r))
                 except (TypeError, ValueError, AttributeError):
-                    continue
-        return out
+                    damaged.append(str(r.id))
+        return out, damaged
 
     def game_ids(self, unfinished_only: bool = False) -> list[str]:
         query = select(games.c.id).where(games.c.status != QUARANTINED).order_by(games.c.created)
         if unfinished_only:
             query = query.where(games.c.status != "over")
-        with self.engine.connect() as c:
+        with self._read() as c:
             return [str(r.id) for r in c.execute(query)]
