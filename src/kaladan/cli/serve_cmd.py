@@ -26,8 +26,9 @@ LIMIT_FLAGS = (
     ("max_body", "BYTES", "largest HTTP request body"),
     ("max_world", "BYTES", "largest custom world as JSON"),
     ("max_name", "CHARS", "longest game name"),
-    ("db_timeout", "SECONDS", "how long a write waits for the database before the decision "
-                              "is refused with 503"),
+    ("db_timeout", "SECONDS", "how long a database call waits before it is refused with 503 "
+                              "(SQLite: the write lock; PostgreSQL: connecting, a statement, "
+                              "a row lock, a pooled connection)"),
 )
 
 
