@@ -168,6 +168,38 @@ def test_rows_follow_any_sequence_of_positions() -> None:
     assert checked >= 40
 
 
+def test_random_terrain_episodes_are_encoded_on_their_own_map() -> None:
+    """``world=random_terrain`` (R4.13) gives each episode new terrain on the same shape: the
+    rows of every episode equal a fresh core's on that episode's game."""
+    config = make_config(2, options={"world": "random_terrain"})
+    games = VectorGames(config, 2, seed=8)
+    rng = np.random.default_rng(4)
+    episodes = [0, 0]
+    cores = []
+    for i in range(2):
+        core = EnvCore(config)
+        core.reset(games.episode_seed(i, 0))
+        cores.append(core)
+    terrains = {tuple(games.state(0).world.terrain)}
+    checked = 0
+    while sum(episodes) < 4:
+        for i in range(2):
+            if not (games.terminated[i] or games.truncated[i]):
+                assert np.array_equal(games.observations[i], cores[i].observe(cores[i].seat))
+                checked += 1
+        ended = games.terminated | games.truncated
+        tokens = _pick(games.masks, rng)
+        games.step(tokens)
+        for i in range(2):
+            if ended[i]:
+                episodes[i] += 1
+                cores[i].reset(games.episode_seed(i, episodes[i]))
+                terrains.add(tuple(games.state(i).world.terrain))
+            else:
+                cores[i].step(int(tokens[i]))
+    assert len(terrains) > 1 and checked > 200
+
+
 def test_auto_reset_episodes_are_whole_games_that_replay(tmp_path: Path) -> None:
     """An episode that ended in the batch is a complete game: its actions from its seed reach
     the same final position and result, and its record passes ``kaladan replay --verify``;

@@ -195,15 +195,7 @@ class VectorGames:
         state = new_game(self.config, seed)
         if self._record:
             slot.actions = []
-        if state.world.terrain != slot.encoder.world.terrain:
-            # random_terrain: same shape, a new map, new encoder (its seats' vectors start
-            # in the kept rows; the output row belongs to none of them yet)
-            n = self.n
-            slot.encoder = ObservationEncoder(self.config, state.world,
-                                              self._store[i * n:(i + 1) * n])
-            slot.seat = _NOBODY
-        # Otherwise the encoder goes on from its last vectors (whatever differs is
-        # rewritten) and the output row still holds ``slot.seat``'s.
+        self._fit_encoder(i, slot, state)
         slot.state = state
         slot.reset = False
         if self._opponents is not None:
@@ -216,6 +208,17 @@ class VectorGames:
                 bots[p] = bot
             slot.bots = bots
         self._decide(i, slot)
+
+    def _fit_encoder(self, i: int, slot: _Slot, state: GameState) -> None:
+        """A new encoder when ``state``'s map differs from the game's (``random_terrain``:
+        same shape, other terrain): its seats' vectors start in the kept rows and the output
+        row belongs to none of them yet. Otherwise the encoder goes on from its last vectors
+        (whatever differs is rewritten) and the output row still holds ``slot.seat``'s."""
+        if state.world.terrain != slot.encoder.world.terrain:
+            n = self.n
+            slot.encoder = ObservationEncoder(self.config, state.world,
+                                              self._store[i * n:(i + 1) * n])
+            slot.seat = _NOBODY
 
     # --- stepping ----------------------------------------------------------------------
 
@@ -367,6 +370,7 @@ class VectorGames:
                 or state.n != self.n):
             raise ValueError("the state is not of this configuration's map and players")
         slot = self._slots[game]
+        self._fit_encoder(game, slot, state)
         slot.state = state.copy()
         slot.reset = False
         slot.actions = None
