@@ -392,11 +392,6 @@ class VectorGames:
         ends."""
         return self._slots[game].finished
 
-    def prefix(self, game: int) -> list[int]:
-        """The tokens of the action being composed in ``game`` (empty between actions)."""
-        choice = self._slots[game].choice
-        return [] if choice is None else list(choice.prefix)
-
 
 def _read_only(array: NDArray[Any]) -> NDArray[Any]:
     view = array.view()

@@ -140,23 +140,23 @@ def run_on_ray(tasks: list[Task], address: str | None = None,
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
                 index = pending.pop(ref)
-                results[index] = _get(ray, ref)
+                results[index] = fetch(ray, ref)
                 done += len(results[index])
                 if progress is not None:
                     progress(done, len(tasks))
         return [game for batch in results for game in batch]
 
 
-def _get(ray: Any, ref: Any) -> list[GameSummary]:
-    """A batch's games. A game that fails on a worker raises its own error here, as it would
-    in a local process (a custom bot's KaladanError stays a clear message); losing the
-    cluster is a RayBackendError."""
+def fetch(ray: Any, ref: Any) -> Any:
+    """A task's result (a batch of games, or of self-play rows). A game that fails on a worker
+    raises its own error here, as it would in a local process (a custom bot's KaladanError
+    stays a clear message); losing the cluster is a RayBackendError."""
     try:
-        games: list[GameSummary] = ray.get(ref)
+        result = ray.get(ref)
     except ray.exceptions.RayTaskError as exc:
         if isinstance(exc.cause, Exception):
             raise exc.cause from None
         raise
     except ray.exceptions.RayError as exc:
         raise RayBackendError(f"the Ray cluster failed during the run: {exc}") from exc
-    return games
+    return result

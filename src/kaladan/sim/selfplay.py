@@ -250,7 +250,7 @@ def _in_order(tasks: Iterator[Task], jobs: int, backend: str,
 
 @contextlib.contextmanager
 def _on_ray(tasks: Iterator[Task], address: str | None) -> Iterator[Iterator[list[GameRows]]]:
-    from .ray_backend import RayBackendError, session
+    from .ray_backend import fetch, session
 
     with session(address) as ray:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -258,14 +258,7 @@ def _on_ray(tasks: Iterator[Task], address: str | None) -> Iterator[Iterator[lis
         window: collections.deque[Any] = collections.deque()
 
         def get(ref: Any) -> list[GameRows]:
-            try:
-                rows: list[GameRows] = ray.get(ref)
-            except ray.exceptions.RayTaskError as exc:  # the game's own error, as locally
-                if isinstance(exc.cause, Exception):
-                    raise exc.cause from None
-                raise
-            except ray.exceptions.RayError as exc:
-                raise RayBackendError(f"the Ray cluster failed during the run: {exc}") from exc
+            rows: list[GameRows] = fetch(ray, ref)
             return rows
 
         def results() -> Iterator[list[GameRows]]:
