@@ -20,6 +20,7 @@ warnings.filterwarnings("ignore", message=".*httpx.*starlette.testclient.*")
 from fastapi import FastAPI  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 from live_support import GENEROUS, LiveServer, free_port, sqlite_url  # noqa: E402
+from redis_support import RedisServer, redis_binary  # noqa: E402
 
 from kaladan.server import create_app  # noqa: E402
 
@@ -131,3 +132,22 @@ def postgres_db(postgres_url: str) -> Iterator[str]:
         with admin.connect() as c:
             c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+# --- Redis --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    """A fresh Redis server for one test. Skipped without ``redis-server``, except in CI
+    (CI=true), where a missing server is a failure."""
+    binary = redis_binary()
+    if binary is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("redis-server not found, but CI=true: .ci/run installs it")
+        pytest.skip("redis-server not installed")
+    server = RedisServer(binary)
+    try:
+        yield server
+    finally:
+        server.remove()

@@ -55,6 +55,12 @@ class ServerSettings:
     gc_threshold: int = 20_000
     # Hosts the server answers for (DNS rebinding); "*" allows any.
     allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
+    # Several processes (docs/server.md "Scaling out"): the Redis server that carries their
+    # events, forwarded decisions and shared limits (None: one process, as on a laptop), and
+    # how long a process owns a game it stops renewing (a dead owner's games are taken
+    # over after at most this long).
+    broker_url: str | None = None
+    lease_seconds: float = 5.0
 
     def __post_init__(self) -> None:
         for name in ("bot_workers", "bot_jobs_per_client", "games_per_minute", "sockets",
@@ -63,7 +69,8 @@ class ServerSettings:
                 raise ValueError(f"{name} must be at least 1")
         if self.gc_threshold < 0:
             raise ValueError("gc_threshold must be >= 0")
-        for name in ("bot_seconds", "rate", "read_rate", "load_rate", "ws_rate", "db_timeout"):
+        for name in ("bot_seconds", "rate", "read_rate", "load_rate", "ws_rate", "db_timeout",
+                     "lease_seconds"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be above 0")
         if self.bot_delay < 0:
