@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from .. import __version__, i18n
-from . import routes_docs, routes_lobby, routes_pages, routes_play, routes_ws
+from . import routes_docs, routes_health, routes_lobby, routes_pages, routes_play, routes_ws
 from .errors import install_handlers
 from .limits import LimitsMiddleware
 from .openapi import install_openapi
@@ -47,7 +47,8 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
     if max_body is not None:
         changes["max_body"] = max_body
     settings = replace(settings, **changes)  # type: ignore[arg-type]
-    store = Store(database_url or default_database_url(), settings.db_timeout)
+    store = Store(database_url or default_database_url(), settings.db_timeout,
+                  settings.lease_seconds)
     service = GameService(store, settings)
 
     @asynccontextmanager
@@ -77,6 +78,7 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
     app.include_router(routes_ws.router)
     app.include_router(routes_pages.router)
     app.include_router(routes_docs.router)
+    app.include_router(routes_health.router)
     # The UI's words are the catalogue the terminal game reads too (kaladan.i18n).
     app.mount("/static/i18n", StaticFiles(directory=i18n.CATALOGUE), name="i18n")
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")

@@ -186,6 +186,9 @@ class LiveGame:
     # storing the last decisions ended in doubt: read back before the next one
     # (``GameService._clear_doubt``)
     doubt: bool = False
+    # several processes (cluster.py): this process's fencing token while it owns the game
+    # (None: a copy following the owner); one process on its own never uses it
+    lease: int | None = None
     # every seat has joined (asked at every bot decision): kept up to date by ``forget_views``
     all_joined: bool = field(init=False, default=False)
 

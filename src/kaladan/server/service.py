@@ -28,7 +28,7 @@ import logging
 import os
 import secrets
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, datetime
@@ -49,6 +49,7 @@ from ..rules.world import World
 from .botpool import BotPool
 from .errors import ApiError
 from .history import History, HistoryCache, build_history
+from .leases import LeaseLost, NotOwner
 from .limits import PerAddress
 from .live import QUICK_BOTS, LiveGame, SeatInfo
 from .settings import ServerSettings
@@ -56,6 +57,7 @@ from .storage import CommitUnknown, DamagedGame, StepWriter, Store, StoredGame
 
 if TYPE_CHECKING:
     from ..env.policy import PpoBot
+    from .cluster import Cluster
 
 log = logging.getLogger("kaladan.server")
 
@@ -227,12 +229,21 @@ class GameService:
         self.creations = PerAddress(settings.games_per_minute, per=60.0)
         self.loads = PerAddress(settings.load_rate)
         self.histories = HistoryCache()
+        self.tasks: set[asyncio.Task[None]] = set()  # ``spawn``
+        # Several processes (--broker-url): leases, forwarding and events (cluster.py).
+        self.cluster: Cluster | None = None
+        if settings.broker_url is not None:
+            from .cluster import Cluster  # only here: one process needs no Redis client
+
+            self.cluster = Cluster(self, settings.broker_url)
 
     # --- life cycle ---------------------------------------------------------------------
 
     async def start(self) -> None:
         """Migrate the database. Games are loaded when first asked for."""
         await asyncio.to_thread(self.store.upgrade)
+        if self.cluster is not None:
+            await self.cluster.start()
 
     async def stop(self) -> None:
         tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None]
@@ -242,7 +253,19 @@ class GameService:
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
         self.searches.shutdown()
         await asyncio.to_thread(self.writer.close)
+        if self.cluster is not None:  # after the last steps are stored: hand the games over
+            await self.cluster.stop()
+        for task in list(self.tasks):
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
         self.store.dispose()
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` on its own; the service keeps it until it ends (and cancels it on
+        stopping)."""
+        task = asyncio.create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     def _load(self, game_id: str) -> LiveGame:
         """Worker thread: rebuild a stored game. 404 when there is none, 503 when the
@@ -278,12 +301,18 @@ class GameService:
         except Exception as exc:  # the database is down as well: it is tried again next time
             log.error("cannot mark game %s as set aside: %s", game_id, exc)
 
-    async def get(self, game_id: str, client: str | None = None) -> LiveGame:
+    async def get(self, game_id: str, client: str | None = None,
+                  adopt: bool = True) -> LiveGame:
         """A game by id, brought back from storage when it is not in memory (at most
-        ``load_rate`` a second per client address); 404 when unknown."""
+        ``load_rate`` a second per client address); 404 when unknown. With several
+        processes, a game brought back is owned by this process when nobody owns it
+        (unless not ``adopt``), and the seats of a game still open are read again (a seat
+        may have joined through another process)."""
         live = self.games.get(game_id)
         if live is not None:
             self.games.move_to_end(game_id)
+            if self.cluster is not None and not live.all_joined:
+                await self.reload_seats(live)
             return live
         if len(game_id) > GAME_ID_LENGTH:
             raise ApiError(404, "unknown_game", "no such game", input=game_id[:GAME_ID_LENGTH])
@@ -295,6 +324,8 @@ class GameService:
             if live is None:
                 live = await asyncio.to_thread(self._load, game_id)
                 self._remember(live)
+                if self.cluster is not None and adopt:
+                    await self.cluster.adopt(live)
                 self._kick_bots(live)
         return live
 
@@ -321,6 +352,13 @@ class GameService:
                 if game is not live and game.idle and (game.game.is_over or not finished_first):
                     del self.games[game_id]
                     excess -= 1
+                    self._let_go(game)
+
+    def _let_go(self, live: LiveGame) -> None:
+        """A game left memory: its lease goes too (several processes)."""
+        if self.cluster is not None and live.lease is not None:
+            live.lease = None
+            self.spawn(self.cluster.released([live.game_id]))
 
     # --- lobby --------------------------------------------------------------------------
 
@@ -389,6 +427,8 @@ class GameService:
             raise ApiError(503, "storage_unavailable", "the game could not be stored and "
                            "was not created; try again") from exc
         self._remember(live)
+        if self.cluster is not None:
+            await self.cluster.created(live)
         self._kick_bots(live)
         return live, codes
 
@@ -431,27 +471,68 @@ class GameService:
         return history
 
     async def join(self, live: LiveGame, seat: int, code: str) -> str:
-        """Exchange a seat's one-time join code for its token (handed out once)."""
+        """Exchange a seat's one-time join code for its token (handed out once). The seats
+        are checked and changed in the database by one compare-and-set on their stored
+        text, never from memory: two joins of one seat, on one process or on two, get one
+        token; joins of different seats at once both succeed (the loser of the race reads
+        the seats again)."""
         live = self.current(live)
-        async with live.lock:
-            info = self._human_seat(live, seat)
+        self._human_seat(live, seat)  # seat kinds never change: memory may answer 404
+        token = secrets.token_urlsafe(32)
+        for _ in range(20):
+            try:
+                old = await asyncio.to_thread(self.store.seats_text, live.game_id)
+            except Exception as exc:
+                log.error("cannot read the seats of game %s: %s", live.game_id, exc)
+                raise ApiError(503, "storage_unavailable", "the seats cannot be read now; "
+                               "nothing changed: try again") from exc
+            if old is None:
+                raise ApiError(404, "unknown_game", f"game {live.game_id} is no longer "
+                               "stored", input=live.game_id)
+            seats = json.loads(old)
+            info = SeatInfo.from_json(seats[seat])
             if info.token_hash is not None:
                 raise ApiError(409, "already_joined", f"seat {seat} has already joined")
             if info.code_hash is None or not hmac.compare_digest(digest(code), info.code_hash):
                 raise ApiError(403, "bad_code", f"wrong join code for seat {seat}")
-            token = secrets.token_urlsafe(32)
-            seats = [s.to_json() for s in live.seats]
             seats[seat] = SeatInfo(HUMAN, None, None, digest(token)).to_json()
+            infos = [SeatInfo.from_json(s) for s in seats]
             status = "over" if live.game.is_over else (
-                "running" if all(s.joined for i, s in enumerate(live.seats) if i != seat)
-                else "open")
-            await asyncio.to_thread(self.store.update_game, live.game_id, status=status,
-                                    seats=seats)
-            live.seats[seat] = SeatInfo.from_json(seats[seat])
-            live.forget_views()
+                "running" if all(s.joined for s in infos) else "open")
+            try:
+                done = await asyncio.to_thread(self.store.replace_seats, live.game_id, old,
+                                               seats, status)
+            except Exception as exc:
+                log.error("cannot store the seats of game %s: %s", live.game_id, exc)
+                raise ApiError(503, "storage_unavailable", "the seat could not be stored "
+                               "and nothing changed; try again") from exc
+            if done:
+                break
+        else:
+            raise ApiError(503, "storage_unavailable", "the seats keep changing; nothing "
+                           "changed: try again")
+        self._set_seats(live, infos)
+        if self.cluster is not None:
+            self.cluster.changed(live, "seats")
+        return token
+
+    async def reload_seats(self, live: LiveGame) -> None:
+        """Read a game's seats again (a seat joined through another process)."""
+        try:
+            text = await asyncio.to_thread(self.store.seats_text, live.game_id)
+        except Exception as exc:
+            log.warning("cannot read the seats of game %s: %s", live.game_id, exc)
+            return
+        if text is not None:
+            infos = [SeatInfo.from_json(s) for s in json.loads(text)]
+            if infos != live.seats:
+                self._set_seats(live, infos)
+
+    def _set_seats(self, live: LiveGame, infos: list[SeatInfo]) -> None:
+        live.seats = infos
+        live.forget_views()
         self._notify(live)
         self._kick_bots(live)
-        return token
 
     @staticmethod
     def _human_seat(live: LiveGame, seat: int) -> SeatInfo:
@@ -480,9 +561,26 @@ class GameService:
         of gold by any seat at any moment (R23.11, by text): a gift leaves the pending
         decision where it is, and it waits for the game's lock like every decision, so it
         never lands in the middle of a bot's. Everything is checked against the published
-        snapshot: what the client was shown. Returns the game object acted on."""
+        snapshot: what the client was shown. Returns the game object acted on. With
+        several processes a game this process does not own is decided by its owner
+        (``Cluster.act``)."""
         live = self.current(live)
+        if self.cluster is None:
+            return await self.act_here(live, seat, text, index, version)
+        for _ in range(3):
+            try:
+                return await self.cluster.act(live, seat, text, index, version)
+            except NotOwner:
+                continue  # lost the game on the way: ask again who owns it
+        raise ApiError(503, "storage_unavailable", "the game keeps moving between servers; "
+                       "nothing changed: try again")
+
+    async def act_here(self, live: LiveGame, seat: int, text: str | None, index: int | None,
+                       version: int | None) -> LiveGame:
+        """``act`` in this process (its only one, or the owner of the game)."""
         async with live.lock:
+            if self.cluster is not None and live.lease is None:
+                raise NotOwner(live.game_id)
             await self._clear_doubt(live)
             snapshot = live.snapshot
             assert snapshot is not None
@@ -584,7 +682,8 @@ class GameService:
         game = live.game
         new = [(s.seat, s.action, s.chance) for s in game.steps[stored:]]
         status = "over" if game.is_over else None
-        writing = self.writer.add_steps(live.game_id, stored, new, status)
+        fence = None if self.cluster is None else self.cluster.fence(live)
+        writing = self.writer.add_steps(live.game_id, stored, new, status, fence)
         try:
             await asyncio.shield(writing)
         except asyncio.CancelledError:
@@ -600,7 +699,18 @@ class GameService:
         exc = writing.exception()
         if exc is None:
             live.publish()
+            if self.cluster is not None:
+                self.cluster.changed(live)
+                if live.over:
+                    self._let_go(live)
             return
+        if isinstance(exc, LeaseLost) and self.cluster is not None:
+            # Another process owns the game now: nothing was stored, memory goes back to
+            # what is; the copy follows the new owner, the decision goes to it.
+            live.roll_back()
+            self.cluster.demote(live)
+            self.spawn(self.cluster.follow(live))
+            raise NotOwner(live.game_id) from exc
         if isinstance(exc, CommitUnknown | IntegrityError):
             await self._read_back(live, exc, stored, new)
             return
@@ -679,12 +789,18 @@ class GameService:
         loads it afresh (``get``)."""
         if self.games.get(live.game_id) is live:
             del self.games[live.game_id]
+            self._let_go(live)
 
     # --- bots and listeners -------------------------------------------------------------
 
     def _notify(self, live: LiveGame) -> None:
         for event in live.listeners:
             event.set()
+
+    notify = _notify
+
+    def kick_bots(self, live: LiveGame) -> None:
+        self._kick_bots(live)
 
     @staticmethod
     def _bot_seat(live: LiveGame) -> int | None:
@@ -696,6 +812,8 @@ class GameService:
         return seat if 0 <= seat < len(live.bots) and live.bots[seat] is not None else None
 
     def _kick_bots(self, live: LiveGame) -> None:
+        if self.cluster is not None and live.lease is None:
+            return  # a game's bots play on its owner only
         if (live.bot_task is None or live.bot_task.done()) and self._bot_seat(live) is not None:
             live.bot_task = asyncio.create_task(self._run_bots(live))
 
@@ -711,6 +829,8 @@ class GameService:
                 if not await self._bot_turn(live):
                     return
                 failures = 0
+            except NotOwner:
+                return  # the new owner's bots play on
             except (ApiError, BrokenProcessPool) as exc:
                 if isinstance(exc, ApiError) and exc.status != 503:
                     log.error("bot stopped in game %s: %s", live.game_id, exc.message)
@@ -725,6 +845,8 @@ class GameService:
         to decide. A search runs without the game's lock, so people can still give gold;
         its choice is applied only if the decision is still the one it searched."""
         async with live.lock:
+            if self.cluster is not None and live.lease is None:
+                return False
             await self._clear_doubt(live)
             seat = self._bot_seat(live)
             if seat is None:
@@ -748,6 +870,8 @@ class GameService:
             log.exception("bot %r failed in game %s", spec, live.game_id)
             action = legal_actions(state)[0]
         async with live.lock:
+            if self.cluster is not None and live.lease is None:
+                return False
             await self._clear_doubt(live)
             now = live.game.state
             if now.pending != pending or action not in legal_actions(now):

@@ -43,6 +43,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    cast,
     create_engine,
     event,
     false,
@@ -55,6 +56,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
 from ..rules.errors import KaladanError
+from . import leases
+from .leases import Holder, LeaseLost
 
 log = logging.getLogger("kaladan.server")
 WATCHDOG_GRACE = 2.0  # seconds beyond the timeout before a silent database is cut off
@@ -89,6 +92,7 @@ steps = Table(
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATION_LOCK = 0x6B616C6164616E  # PostgreSQL advisory lock key held while migrating
 # The steps writer's statements on SQLite (``Store._write_sqlite``).
 INSERT_STEPS = ('INSERT INTO steps (game_id, "index", seat, action, chance) '
                 "VALUES (?, ?, ?, ?, ?)")
@@ -137,6 +141,8 @@ class QueuedSteps:
     status: str | None
     done: bool = False
     error: Exception | None = None
+    # (owner, token): stored only while that process holds the game's lease (leases.py)
+    fence: tuple[str, int] | None = None
 
 
 def commit_batch(store: Store, batch: Sequence[QueuedSteps]) -> None:
@@ -187,15 +193,17 @@ class StepWriter:
 
     def add_steps(self, game_id: str, first: int,
                   new: Sequence[tuple[int, str, Sequence[int]]],
-                  status: str | None = None) -> asyncio.Future[None]:
+                  status: str | None = None,
+                  fence: tuple[str, int] | None = None) -> asyncio.Future[None]:
         """What ``Store.add_steps`` stores, as a future of the running loop: done once the
-        steps are committed, with the database's error if they were refused."""
+        steps are committed, with the database's error if they were refused (``LeaseLost``
+        when ``fence``, the writer's (owner, token), no longer holds the game's lease)."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         if not new:
             done.set_result(None)
             return done
-        item = QueuedSteps(game_id, step_rows(game_id, first, new), status)
+        item = QueuedSteps(game_id, step_rows(game_id, first, new), status, fence=fence)
         with self.changed:
             if self.closed:
                 done.set_exception(StorageError("the server is stopping"))
@@ -440,7 +448,8 @@ class Store:
     """Synchronous storage; the service calls it from worker threads (steps from its
     ``StepWriter``'s), never the event loop."""
 
-    def __init__(self, url: str, timeout: float = 30.0) -> None:
+    def __init__(self, url: str, timeout: float = 30.0, lease_seconds: float = 5.0) -> None:
+        self.lease_seconds = lease_seconds  # how long a lease lasts unrenewed (leases.py)
         try:
             parsed = make_url(url)
         except ArgumentError as exc:
@@ -481,11 +490,26 @@ class Store:
                     # a migration may build an index over every stored game: it is not a
                     # player's call, so the per-call statement timeout does not bound it
                     connection.exec_driver_sql("SET LOCAL statement_timeout = 0")
+                    connection.exec_driver_sql("SET LOCAL lock_timeout = 0")
+                    # several processes starting at once migrate one after the other
+                    # (the lock is let go at the transaction's end)
+                    connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
                 config.attributes["connection"] = connection
                 command.upgrade(config, "head")
         except Exception as exc:
             raise StorageError(f"cannot open or migrate the database "
                                f"{self.engine.url!r}: {exc}") from exc
+
+    def migrations_current(self) -> bool:
+        """The database answers and its schema is at the newest migration (``/readyz``)."""
+        from alembic.script import ScriptDirectory
+
+        config = AlembicConfig()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        head = ScriptDirectory.from_config(config).get_current_head()
+        with self._read() as c:
+            row = c.exec_driver_sql("SELECT version_num FROM alembic_version").first()
+        return row is not None and row[0] == head
 
     def dispose(self) -> None:
         if self._write_lock is not None:
@@ -568,6 +592,7 @@ class Store:
                 self._write_sqlite(batch)
             return
         with self._deadline(), self.engine.connect() as c:
+            batch = self._fence(c, batch)
             if not wait and self.engine.dialect.name == "postgresql":
                 batch = self._lock_rows(c, batch)
             rows = [row for item in batch for row in item.rows]
@@ -581,6 +606,21 @@ class Store:
                 c.commit()
             except DBAPIError as exc:
                 raise CommitUnknown(f"the database failed while committing: {exc}") from exc
+
+    def _fence(self, c: Connection, batch: Sequence[QueuedSteps]) -> list[QueuedSteps]:
+        """The items whose writer still holds its game's lease, each lease renewed (and
+        locked until the commit, in game-id order: ``leases``); the others get
+        ``LeaseLost`` and are not written."""
+        kept = [item for item in batch if item.fence is None]
+        for item in sorted((i for i in batch if i.fence is not None), key=lambda i: i.game_id):
+            assert item.fence is not None
+            owner, token = item.fence
+            if leases.fence(c, item.game_id, owner, token, self.lease_seconds):
+                kept.append(item)
+            else:
+                item.error = LeaseLost(f"this process no longer holds the lease of game "
+                                       f"{item.game_id}")
+        return kept
 
     @staticmethod
     def _lock_rows(c: Connection, batch: Sequence[QueuedSteps]) -> list[QueuedSteps]:
@@ -642,6 +682,63 @@ class Store:
             with suppress(Exception):  # a broken connection is closed all the same
                 connection.rollback()
             connection.invalidate()
+
+    # --- several processes (leases.py, docs/server.md "Scaling out") ---------------------
+
+    def acquire_lease(self, game_id: str, owner: str) -> int | None:
+        with self._write() as c:
+            return leases.acquire(c, game_id, owner, self.lease_seconds)
+
+    def renew_leases(self, owner: str) -> set[str]:
+        with self._write() as c:
+            return leases.renew(c, owner, self.lease_seconds)
+
+    def release_leases(self, game_ids: Sequence[str], owner: str) -> None:
+        with self._write() as c:
+            leases.release(c, game_ids, owner)
+
+    def hand_over_leases(self, owner: str) -> None:
+        with self._write() as c:
+            leases.hand_over(c, owner)
+
+    def lease_holder(self, game_id: str) -> Holder | None:
+        with self._read() as c:
+            return leases.holder(c, game_id)
+
+    def expired_leases(self, limit: int = 20) -> list[str]:
+        with self._read() as c:
+            return leases.expired(c, limit)
+
+    def steps_after(self, game_id: str, version: int) -> list[tuple[int, str, list[int]]]:
+        """The stored steps from index ``version`` on (a copy catching up)."""
+        with self._read() as c:
+            rows = c.execute(select(steps.c.seat, steps.c.action,
+                                    type_coerce(steps.c.chance, Text).label("chance"))
+                             .where(steps.c.game_id == game_id, steps.c.index >= version)
+                             .order_by(steps.c.index)).all()
+        return [(int(r.seat), str(r.action), [int(x) for x in json_list(r.chance)])
+                for r in rows]
+
+    def seats_text(self, game_id: str) -> str | None:
+        """A game's seats as the JSON text stored (None: no such game, or set aside): what
+        ``replace_seats`` compares against."""
+        with self._read() as c:
+            row = c.execute(select(cast(games.c.seats, Text).label("seats"),
+                                   games.c.status).where(games.c.id == game_id)).first()
+        if row is None or row.status == QUARANTINED:
+            return None
+        return str(row.seats)
+
+    def replace_seats(self, game_id: str, old: str, seats: Sequence[dict[str, Any]],
+                      status: str) -> bool:
+        """Compare-and-set: store ``seats`` and ``status`` only if the stored seats are still
+        the text ``old``; False when another request changed them first (a join raced on
+        two processes)."""
+        with self._write() as c:
+            done = c.execute(update(games).where(games.c.id == game_id,
+                                                 cast(games.c.seats, Text) == old)
+                             .values(seats=list(seats), status=status))
+            return bool(done.rowcount == 1)
 
     def load(self, game_id: str) -> StoredGame | None:
         """One game with its steps; None when there is no such game (or it was set aside).

@@ -1,0 +1,198 @@
+"""The broker between server processes: Redis pub/sub (docs/server.md "Scaling out").
+
+Two kinds of message cross it, as JSON:
+
+- **events** on one channel every process listens to: ``{"p": sender, "g": game, "v":
+  version, "k": kind}`` after each committed change (``steps``, ``seats``, ``moved``). An
+  event carries no game data: a receiver reads what changed from the database and builds
+  each seat's view itself, so nothing hidden crosses the broker and an event that is lost
+  (pub/sub drops them while a subscriber is away) costs nothing once a later one, or the
+  resynchronisation after a reconnect, arrives.
+- **requests and replies** on each process's own channel: a decision sent to a process that
+  does not own the game is forwarded to its owner (``forward``), which answers on the
+  sender's channel.
+
+The listener notices a reconnection by the subscription confirmations Redis sends again
+(redis-py resubscribes by itself) and calls ``on_connect`` so that the process reloads what
+it may have missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import redis.asyncio as redis
+from redis.exceptions import RedisError
+
+log = logging.getLogger("kaladan.server")
+
+EVENTS = "kaladan:events"
+PROCESS = "kaladan:process:"  # + process id: requests to it, replies to it
+RETRY = 0.5  # seconds between two attempts to reach a Redis that is down
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+Responder = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+class BrokerUnavailable(Exception):
+    """Redis cannot be reached."""
+
+
+class Broker:
+    def __init__(self, url: str, process: str, *, on_event: Handler, on_request: Responder,
+                 on_connect: Callable[[], Awaitable[None]]) -> None:
+        self.url = url
+        self.process = process
+        self.on_event = on_event
+        self.on_request = on_request
+        self.on_connect = on_connect
+        self.client: redis.Redis = redis.Redis.from_url(url, socket_timeout=5,
+                                                        socket_connect_timeout=5)
+        self.pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.listener: asyncio.Task[None] | None = None
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.connected = asyncio.Event()  # subscribed now (``/readyz``)
+        self.connections = 0  # times subscribed (the first, then each reconnection)
+
+    @property
+    def own_channel(self) -> str:
+        return PROCESS + self.process
+
+    async def start(self) -> None:
+        self.listener = asyncio.create_task(self._listen(), name="kaladan-broker")
+
+    async def stop(self) -> None:
+        if self.listener is not None:
+            self.listener.cancel()
+            await asyncio.gather(self.listener, return_exceptions=True)
+        for task in list(self.tasks):
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            await self.client.aclose()
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await self.client.ping())
+        except (RedisError, OSError):
+            return False
+
+    # --- sending --------------------------------------------------------------------------
+
+    async def publish(self, game_id: str, version: int, kind: str = "steps") -> None:
+        """Tell every process that ``game_id`` changed (at ``version``). Never raises: a
+        process that misses it reloads when it reconnects or hears a later event."""
+        message = json.dumps({"p": self.process, "g": game_id, "v": version, "k": kind})
+        try:
+            await self.client.publish(EVENTS, message)
+        except (RedisError, OSError) as exc:
+            log.warning("cannot publish game %s at version %d: %s", game_id, version, exc)
+
+    async def forward(self, owner: str, request: dict[str, Any],
+                      timeout: float) -> dict[str, Any] | None:
+        """Send ``request`` to process ``owner`` and wait for its reply; None when no
+        process listens on its channel (it is gone). Raises ``BrokerUnavailable`` when
+        Redis cannot be reached, TimeoutError when no reply came in time (the outcome is
+        unknown)."""
+        key = secrets.token_hex(8)
+        reply: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.pending[key] = reply
+        try:
+            message = json.dumps({"t": "request", "id": key, "from": self.process,
+                                  "body": request})
+            try:
+                heard = await self.client.publish(PROCESS + owner, message)
+            except (RedisError, OSError) as exc:
+                raise BrokerUnavailable(str(exc)) from exc
+            if not heard:
+                return None
+            return await asyncio.wait_for(reply, timeout)
+        finally:
+            self.pending.pop(key, None)
+
+    # --- receiving ------------------------------------------------------------------------
+
+    async def _listen(self) -> None:
+        pubsub = self.client.pubsub()
+        confirmed = 0
+        while True:
+            try:
+                if not pubsub.subscribed:
+                    await pubsub.subscribe(EVENTS, self.own_channel)
+                message = await pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                raise
+            except (RedisError, OSError) as exc:
+                if self.connected.is_set():
+                    log.warning("lost the broker (%s): retrying", exc)
+                self.connected.clear()
+                confirmed = 0
+                await asyncio.sleep(RETRY)
+                continue
+            if message is None:
+                continue
+            kind = message.get("type")
+            if kind == "subscribe":
+                confirmed += 1
+                if confirmed == 2:  # both channels: subscribed, or subscribed again
+                    self.connections += 1
+                    self.connected.set()
+                    if self.connections > 1:
+                        log.warning("broker reached again: reloading the games in memory")
+                    self._spawn(self.on_connect())
+                elif confirmed > 2:  # a reconnection (redis-py resubscribed)
+                    confirmed = 1
+                continue
+            if kind != "message":
+                continue
+            self._received(message)
+
+    def _received(self, message: dict[str, Any]) -> None:
+        try:
+            data = json.loads(message["data"])
+            channel = message["channel"]
+            channel = channel.decode() if isinstance(channel, bytes) else str(channel)
+        except (ValueError, KeyError, UnicodeDecodeError) as exc:
+            log.warning("unreadable broker message: %r", exc)
+            return
+        if not isinstance(data, dict):
+            return
+        if channel == EVENTS:
+            if data.get("p") != self.process:
+                self._spawn(self.on_event(data))
+        elif data.get("t") == "reply":
+            waiting = self.pending.get(str(data.get("id")))
+            if waiting is not None and not waiting.done():
+                waiting.set_result(data.get("body") or {})
+        elif data.get("t") == "request":
+            self._spawn(self._answer(data))
+
+    async def _answer(self, data: dict[str, Any]) -> None:
+        started = time.monotonic()
+        body = await self.on_request(dict(data.get("body") or {}))
+        message = json.dumps({"t": "reply", "id": data.get("id"), "body": body})
+        try:
+            await self.client.publish(PROCESS + str(data.get("from")), message)
+        except (RedisError, OSError) as exc:
+            log.warning("cannot reply to process %s after %.0f ms: %s", data.get("from"),
+                        1000 * (time.monotonic() - started), exc)
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        async def run() -> None:
+            try:
+                await work
+            except Exception:
+                log.exception("broker message handling failed")
+
+        task = asyncio.create_task(run())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
