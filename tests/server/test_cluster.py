@@ -4,6 +4,7 @@ events fanned out and resynced, a dead owner's games taken over."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import threading
@@ -18,6 +19,16 @@ import pytest
 from cluster_support import Processes, ServerProcess
 from redis_support import RedisServer
 from server_support import auth, join_code
+from test_server_hidden import (
+    check_log_entry,
+    entry_versions,
+    hidden_cards,
+    named_in_public,
+    published,
+    states_by_version,
+    undrawn,
+)
+from ws_support import Socket, run_async
 
 from kaladan.server.service import rebuild
 from kaladan.server.storage import Store
@@ -163,3 +174,179 @@ def test_a_seat_joined_on_two_processes_at_once_gets_one_token(cluster: Processe
         assert sorted(results[:2]) == [200, 409] and results[2] == 200, results
         seats = httpx.get(f"{a.http}/api/games/{game['game_id']}", timeout=30).json()["seats"]
         assert [s["joined"] for s in seats] == [True, True, False]
+
+
+def owner_of(cluster: Processes, game_id: str) -> ServerProcess | None:
+    """The live process holding the game's lease (by the pid in its name)."""
+    store = Store(cluster.database)
+    try:
+        holder = store.lease_holder(game_id)
+    finally:
+        store.dispose()
+    if holder is None or not holder.alive:
+        return None
+    pid = int(holder.owner.split("-")[-2])
+    return next((s for s in cluster.started if s.process.pid == pid), None)
+
+
+def test_seats_on_different_processes_see_no_hidden_card_and_redis_may_restart(
+        cluster: Processes) -> None:
+    """A 2v2 game with each seat's socket on another process and a spectator on a third;
+    Redis is restarted mid-game. Every socket follows the game to its end, each view
+    complete, and no message shows a card another team holds or the deck hides."""
+    servers = cluster.start(3, db_timeout=5.0)
+    r = httpx.post(servers[0].http + "/api/games", timeout=30,
+                   json={"mode": "team_2v2", "seats": ["human"] * 4})
+    assert r.status_code == 201, r.text
+    game = r.json()
+    game_id = game["game_id"]
+    tokens = {seat: join(servers[seat % 3], game, seat) for seat in range(4)}
+    socks = run_async(play_across(cluster, servers, game_id, tokens, random.Random(3)))
+    store = Store(cluster.database)
+    try:
+        row = store.load(game_id)
+    finally:
+        store.dispose()
+    assert row is not None
+    played = rebuild(row).game
+    assert played.is_over
+    states = states_by_version(played)
+    versions = entry_versions(played)
+    for viewer, raws in socks.items():
+        views = [json.loads(raw)["view"] for raw in raws if raw.startswith('{"type":"view"')]
+        assert views[-1]["result"] is not None, f"seat {viewer} did not see the end"
+        for raw, view in zip((r for r in raws if r.startswith('{"type":"view"')), views,
+                             strict=True):
+            state = states[view["version"]]
+            known = named_in_public(played, published(played, view["version"]))
+            for card in hidden_cards(state, viewer) - known:
+                assert card not in raw, f"seat {viewer} saw {card} at {view['version']}"
+            for card in undrawn(state):
+                assert card not in raw, f"seat {viewer} saw deck card {card}"
+            for item in view["log"]:
+                check_log_entry(played, viewer, item, versions)
+
+
+async def play_across(cluster: Processes, servers: list[ServerProcess], game_id: str,
+                      tokens: dict[int, str], rng: random.Random) -> dict[int | None, list[str]]:
+    socks: dict[int | None, Socket] = {
+        seat: await Socket.open(f"{servers[seat % 3].ws}/ws/games/{game_id}?token={token}")
+        for seat, token in tokens.items()}
+    socks[None] = await Socket.open(f"{servers[2].ws}/ws/games/{game_id}")
+    decisions = 0
+    restarted = False
+    while True:
+        views = [v for s in tokens if (v := socks[s].last_view()) is not None]
+        if any(v["result"] is not None for v in views):
+            break
+        turn = [v for v in views if v["your_turn"]]
+        if not turn:
+            await asyncio.sleep(0.005)
+            continue
+        view = max(turn, key=lambda v: v["version"])
+        if decisions == 40 and not restarted:  # Redis goes away and comes back
+            restarted = True
+            cluster.redis.stop()
+            await asyncio.sleep(1.0)
+            cluster.redis.start()
+        sock = socks[view["seat"]]
+        start = len(sock.messages)
+        await sock.send({"type": "action", "index": rng.randrange(view["legal_count"]),
+                         "version": view["version"]})
+        answer = await sock.wait_for(
+            lambda m, v=view["version"]: m["type"] == "error" or (
+                m["type"] == "view" and m["view"]["version"] > v), start)
+        if answer["type"] == "error":  # the broker was away: nothing changed, try again
+            assert answer["error"]["status"] in (409, 503), answer
+            await asyncio.sleep(0.2)
+            continue
+        decisions += 1
+    # every socket reaches the end (the spectator's process followed through the restart)
+    for sock in socks.values():
+        await sock.wait_for(lambda m: m["type"] == "view" and m["view"]["result"] is not None)
+    assert restarted and decisions > 40
+    out = {seat: list(sock.raw) for seat, sock in socks.items()}
+    for sock in socks.values():
+        await sock.close()
+    return out
+
+
+def wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {seconds} s: {what}")
+        time.sleep(0.05)
+
+
+def test_owners_killed_twenty_times_every_game_finishes(cluster: Processes) -> None:
+    """SIGKILL of the owner of a bots' game or of a people's game, twenty times, with a new
+    process started each time: another process takes the game over within a few seconds,
+    its bots carry on, decisions sent to any survivor are applied once, and every game
+    ends with its stored steps a legal game that every process shows alike."""
+    settings = {"lease_seconds": 1.5, "bot_delay": 0.02, "db_timeout": 5.0}
+    cluster.start(3, **settings)
+    rng = random.Random(9)
+
+    def alive() -> list[ServerProcess]:
+        return [s for s in cluster.started if s.process.poll() is None]
+
+    def new(seats: list[str]) -> dict[str, Any]:
+        return new_game(rng.choice(alive()), seats, seed=rng.randrange(1 << 30))
+
+    bots = new(["random"] * 3)
+    people = new(["human", "human", "random"])
+    tokens = {seat: join(rng.choice(alive()), people, seat) for seat in (0, 1)}
+    games = [bots["game_id"], people["game_id"]]
+
+    def decide(count: int) -> None:
+        """Human decisions through any live process (forwarded or taken over)."""
+        for _ in range(count):
+            server = rng.choice(alive())
+            spectator = view(server, people["game_id"])
+            if spectator["result"] is not None:
+                return
+            seat = spectator["to_move"]
+            if seat not in tokens:  # the bot's turn: it moves on its owner
+                time.sleep(0.05)
+                continue
+            shown = view(server, people["game_id"], tokens[seat])
+            if not shown["your_turn"]:  # the game moved on between the two views
+                continue
+            r = httpx.post(f"{server.http}/api/games/{people['game_id']}/actions",
+                           headers=auth(tokens[seat]), timeout=60,
+                           json={"index": rng.randrange(shown["legal_count"]),
+                                 "version": shown["version"]})
+            assert r.status_code in (200, 409), r.text  # 409: the bot moved meanwhile
+
+    for kill in range(20):
+        decide(3)
+        target = bots["game_id"] if kill % 2 == 0 else people["game_id"]
+        if view(alive()[0], target)["result"] is not None:
+            if target == bots["game_id"]:
+                bots = new(["random"] * 3)
+                target = bots["game_id"]
+                games.append(target)
+            else:
+                continue
+        wait_until(lambda t=target: owner_of(cluster, t) is not None, 10, "an owner")
+        victim = owner_of(cluster, target)
+        assert victim is not None
+        before = view(victim, target)["version"]
+        victim.kill()
+        cluster.start(1, **settings)
+        # another process owns the game within a few seconds, and (bots) plays on
+        wait_until(lambda t=target: owner_of(cluster, t) is not None, 10, "a new owner")
+        if target == bots["game_id"]:
+            wait_until(lambda t=target, b=before: view(alive()[0], t)["version"] > b
+                       or view(alive()[0], t)["result"] is not None, 10, "bots play on")
+    # play the people's game to its end; the bots end theirs
+    while view(alive()[0], people["game_id"])["result"] is None:
+        decide(20)
+    for game_id in games:
+        wait_until(lambda g=game_id: view(alive()[0], g)["result"] is not None, 300,
+                   f"game {game_id} ends")
+        steps = stored_steps(cluster.database, game_id)  # a legal game, replayed
+        final = [json.dumps(view_at(s, game_id, len(steps)), sort_keys=True)
+                 for s in alive()]
+        assert len(set(final)) == 1
