@@ -350,3 +350,36 @@ def test_owners_killed_twenty_times_every_game_finishes(cluster: Processes) -> N
         final = [json.dumps(view_at(s, game_id, len(steps)), sort_keys=True)
                  for s in alive()]
         assert len(set(final)) == 1
+
+
+def test_an_owner_paused_past_its_lease_cannot_commit(cluster: Processes) -> None:
+    """SIGSTOP the owner past its lease: another process takes the game at the next
+    decision; the old owner, resumed, stores nothing of its own (its token is fenced off)
+    and passes decisions on to the new owner."""
+    a, b = cluster.start(2, lease_seconds=1.0, db_timeout=5.0)
+    game = new_game(a, ["human", "human"], seed=21)
+    game_id = game["game_id"]
+    tokens = {0: join(a, game, 0), 1: join(a, game, 1)}
+
+    def decide(server: ServerProcess, expect: int) -> None:
+        spectator = view(b, game_id)
+        seat = spectator["to_move"]
+        shown = view_at(b, game_id, spectator["version"], tokens[seat])
+        r = httpx.post(f"{server.http}/api/games/{game_id}/actions", timeout=60,
+                       headers=auth(tokens[seat]), json={"index": 0, "version": shown["version"]})
+        assert r.status_code == 200, r.text
+        assert r.json()["version"] == expect
+
+    decide(a, 1)
+    assert owner_of(cluster, game_id) is a
+    a.pause()
+    time.sleep(2.0)  # a's lease expires while it sleeps
+    decide(b, 2)  # b finds no live owner: it takes the game and decides
+    assert owner_of(cluster, game_id) is b
+    a.resume()
+    for version in (3, 4, 5):
+        decide(a, version)  # a, woken, owns nothing: forwarded to b
+    assert owner_of(cluster, game_id) is b
+    assert len(stored_steps(cluster.database, game_id)) == 5
+    assert view_at(a, game_id, 5) == view_at(b, game_id, 5)
+    wait_until(lambda: "no longer owns" in a.log_path.read_text(), 10, "a let the game go")

@@ -569,13 +569,14 @@ class Store:
                 c.execute(update(games).where(games.c.id == game_id).values(**values))
 
     def add_steps(self, game_id: str, first: int, new: Sequence[tuple[int, str, Sequence[int]]],
-                  status: str | None = None) -> None:
+                  status: str | None = None, fence: tuple[str, int] | None = None) -> None:
         """Append decisions ``(seat, action, chance)`` numbered from ``first``, and the new
-        status, in one transaction; returns once they are committed. (The server stores
-        through its ``StepWriter``, which commits several games' steps together.)"""
+        status, in one transaction; returns once they are committed (``LeaseLost`` when
+        ``fence`` no longer holds the game's lease). (The server stores through its
+        ``StepWriter``, which commits several games' steps together.)"""
         if not new:
             return
-        item = QueuedSteps(game_id, step_rows(game_id, first, new), status)
+        item = QueuedSteps(game_id, step_rows(game_id, first, new), status, fence=fence)
         commit_batch(self, [item])
         if item.error is not None:
             raise item.error
