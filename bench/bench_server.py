@@ -10,12 +10,19 @@ The server is the real app on uvicorn in its own process, with a fresh SQLite da
 ``--database-url``); its per-address limits are raised so that clients answering instantly
 are not throttled.
 
+With ``--processes 1,2`` every size is run once per number of server processes (on
+``--database-url`` PostgreSQL; more than one process shares ``--broker-url`` Redis, docs/server.md
+"Scaling out"): each game is created on one process and its client connects to a process
+drawn at random, as behind a proxy without sticky sessions, so most decisions are forwarded
+to the game's owner. The CPU per action is the sum over the server processes.
+
 With ``--flood`` every size is run twice, the second time with hostile clients alongside the
 honest ones: games of searching bots at the largest budget (``mcts:time=10``) and clients
 sending malformed requests without pause; the honest clients' p95 is printed for both.
 
     python bench/bench_server.py [--games 50,200,500] [--actions-per-game 40] [--think 0]
-                                 [--flood]
+                                 [--flood] [--processes 1,2 --database-url URL
+                                 --broker-url redis://HOST:PORT/0]
 """
 
 from __future__ import annotations
@@ -43,7 +50,7 @@ from kaladan.server import create_app
 from kaladan.server.settings import ServerSettings
 
 GENEROUS = ServerSettings(read_rate=1e9, load_rate=1e9, games_per_minute=10**9, sockets=10**6,
-                          any_seed=True)
+                          any_seed=True, broker_url=sys.argv[3] if len(sys.argv) > 3 else None)
 app = create_app(sys.argv[1], GENEROUS, bot_delay=0, rate_limit=1e9)
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning",
             ws_per_message_deflate=False)
@@ -56,8 +63,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(url: str, port: int) -> subprocess.Popen[bytes]:
-    process = subprocess.Popen([sys.executable, "-c", SERVER, url, str(port)])
+def start_server(url: str, port: int, broker: str | None = None) -> subprocess.Popen[bytes]:
+    process = subprocess.Popen([sys.executable, "-c", SERVER, url, str(port),
+                                *([broker] if broker else [])])
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -150,6 +158,11 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def total_cpu(pids: list[int]) -> float | None:
+    each = [cpu_seconds(pid) for pid in pids]
+    return None if any(x is None for x in each) else sum(x for x in each if x is not None)
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
@@ -184,26 +197,32 @@ async def flood(base: str, stop: asyncio.Event) -> int:
     return answered
 
 
-async def run(port: int, server_pid: int, n: int, args: argparse.Namespace,
+async def run(ports: list[int], server_pids: list[int], n: int, args: argparse.Namespace,
               hostile: bool = False) -> None:
-    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    port = ports[0]
+    base = f"http://127.0.0.1:{port}"
     bots = args.bots.split(",")
-    games = await create_games(base, n, bots, seed=1000 * n)
+    games = []
+    for k, each in enumerate(ports):  # the games spread over the processes
+        games += await create_games(f"http://127.0.0.1:{each}", n // len(ports)
+                                    + (k < n % len(ports)), bots, seed=1000 * n + k)
+    spread = random.Random(n)  # each client on any process
+    sockets = [f"ws://127.0.0.1:{spread.choice(ports)}" for _ in games]
     stop = asyncio.Event()
     flooding = asyncio.create_task(flood(base, stop)) if hostile else None
     if flooding is not None:
         await asyncio.sleep(3.0)  # the searches are under way
     latencies: list[float] = []
     sizes: list[int] = []
-    server_cpu = cpu_seconds(server_pid)
+    server_cpu = total_cpu(server_pids)
     client_cpu = time.process_time()
     start = time.perf_counter()
     made = await asyncio.gather(*(
-        play(ws_base, game_id, token, args.actions_per_game, args.think,
+        play(sockets[i], game_id, token, args.actions_per_game, args.think,
              random.Random(i), latencies, sizes) for i, (game_id, token) in enumerate(games)))
     seconds = time.perf_counter() - start
     client_cpu = time.process_time() - client_cpu
-    server_end = cpu_seconds(server_pid)
+    server_end = total_cpu(server_pids)
     spam = ""
     if flooding is not None:
         stop.set()
@@ -212,7 +231,8 @@ async def run(port: int, server_pid: int, n: int, args: argparse.Namespace,
     cpu = ("" if server_cpu is None or server_end is None else
            f"  server CPU {1000 * (server_end - server_cpu) / total:.2f} ms/action")
     ms = [x * 1000 for x in latencies]
-    label = "flood" if hostile else "quiet"
+    label = ("flood" if hostile else "quiet") + (
+        f" {len(ports)} processes" if args.processes != "1" else "")
     print(f"{label} {n:>4} games  {total:>6} actions in {seconds:6.1f} s  "
           f"{total / seconds:7.1f} "
           f"actions/s  latency p50 {percentile(ms, 50):6.1f} ms  p95 "
@@ -234,25 +254,39 @@ def main() -> None:
     parser.add_argument("--bots", default="random,random",
                         help="the other seats (default random,random)")
     parser.add_argument("--database-url", help="default: a fresh SQLite file")
+    parser.add_argument("--processes", default="1",
+                        help="comma-separated numbers of server processes (default 1); "
+                             "more than one needs --database-url (PostgreSQL) and "
+                             "--broker-url")
+    parser.add_argument("--broker-url", help="Redis for several processes "
+                                             "(redis://HOST:PORT/0)")
     parser.add_argument("--flood", action="store_true",
                         help="run every size again with hostile clients alongside")
     args = parser.parse_args()
     counts = [int(x) for x in args.games.split(",") if x.strip()]
+    processes = [int(x) for x in args.processes.split(",") if x.strip()]
+    if max(processes) > 1 and not (args.database_url and args.broker_url):
+        raise SystemExit("--processes above 1 needs --database-url (PostgreSQL) and "
+                         "--broker-url")
     print(f"bench_server: 1 human seat (WebSocket client) + {args.bots} per game, "
           f"think {args.think} s, up to {args.actions_per_game} actions per client, "
           f"{os.cpu_count()} CPUs")
     with tempfile.TemporaryDirectory() as folder:
-        for n in counts:  # a fresh server and database for every size and run
-            for hostile in (False, True) if args.flood else (False,):
-                name = f"bench{n}{'-flood' if hostile else ''}.sqlite3"
-                url = args.database_url or f"sqlite:///{Path(folder) / name}"
-                port = free_port()
-                server = start_server(url, port)
-                try:
-                    asyncio.run(run(port, server.pid, n, args, hostile))
-                finally:
-                    server.terminate()
-                    server.wait(10)
+        for n in counts:  # fresh servers (and database) for every size and run
+            for count in processes:
+                for hostile in (False, True) if args.flood else (False,):
+                    name = f"bench{n}{'-flood' if hostile else ''}.sqlite3"
+                    url = args.database_url or f"sqlite:///{Path(folder) / name}"
+                    # one process alone runs without the broker: the figure to compare to
+                    broker = args.broker_url if count > 1 else None
+                    ports = [free_port() for _ in range(count)]
+                    servers = [start_server(url, port, broker) for port in ports]
+                    try:
+                        asyncio.run(run(ports, [s.pid for s in servers], n, args, hostile))
+                    finally:
+                        for server in servers:
+                            server.terminate()
+                            server.wait(10)
 
 
 if __name__ == "__main__":
