@@ -324,3 +324,19 @@ def test_workers_share_one_port_and_stop_on_sigterm(tmp_path: Path, postgres_db:
     stopping = [line for line in server.lines() if "Application shutdown complete" in
                 line["message"]]
     assert len(stopping) >= 2  # the workers shut down, not killed
+
+
+def test_workers_that_cannot_start_stop_the_parent(tmp_path: Path, postgres_db: str,
+                                                   redis_server: RedisServer) -> None:
+    """A worker that cannot build the app (a policy file that is no policy) fails the same
+    way on every restart: the parent gives up with status 3 instead of looping."""
+    policy = tmp_path / "policy.zip"
+    policy.write_text("not a policy")
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "kaladan.cli.main", "serve", "--port", str(free_port()),
+         "--workers", "2", "--database-url", postgres_db, "--broker-url", redis_server.url,
+         "--bot-workers", "1", "--ppo-policy", str(policy)],
+        capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 3, done.stderr
+    assert "the app cannot be built" in done.stderr

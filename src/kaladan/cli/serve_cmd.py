@@ -189,7 +189,10 @@ def _serve_in_workers(args: argparse.Namespace, settings: ServerSettings) -> int
     sockets = [config.bind_socket()]
     _print_url(args)
     # uvicorn's supervisor: restarts a worker that dies, SIGTERM/SIGINT stop them all
-    Multiprocess(config, sockets=sockets).run()
+    supervisor = Multiprocess(config, sockets=sockets)
+    supervisor.run()
+    if any(p.exitcode == STARTUP_FAILURE for p in supervisor.processes):
+        return STARTUP_FAILURE  # a worker could not start: the supervisor gave up
     return 0
 
 
