@@ -86,7 +86,7 @@ class Serve:
 
 
 @pytest.fixture
-def serve(tmp_path: Path) -> Iterator[list[Serve]]:
+def serve() -> Iterator[list[Serve]]:
     """Servers a test started, stopped at its end whatever happens."""
     started: list[Serve] = []
     yield started
@@ -97,8 +97,7 @@ def serve(tmp_path: Path) -> Iterator[list[Serve]]:
 
 
 def connect(server: Serve) -> socket.socket:
-    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
-    return sock
+    return socket.create_connection(("127.0.0.1", server.port), timeout=10)
 
 
 def read_until_closed(sock: socket.socket) -> bytes:
