@@ -14,6 +14,7 @@ from .. import __version__, i18n
 from . import routes_docs, routes_health, routes_lobby, routes_pages, routes_play, routes_ws
 from .errors import install_handlers
 from .limits import LimitsMiddleware
+from .logs import RequestLogMiddleware
 from .openapi import install_openapi
 from .routes_pages import STATIC
 from .security import SecurityMiddleware, StrictJsonMiddleware
@@ -73,6 +74,7 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
     app.add_middleware(StrictJsonMiddleware)  # inside the limits: reads capped bodies
     app.add_middleware(LimitsMiddleware, settings=settings)
     app.add_middleware(SecurityMiddleware, settings=settings)  # outermost: every response
+    app.add_middleware(RequestLogMiddleware)  # around all: the game id, the access line
     app.include_router(routes_lobby.router)
     app.include_router(routes_play.router)
     app.include_router(routes_ws.router)
