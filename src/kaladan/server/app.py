@@ -6,6 +6,7 @@ import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -20,6 +21,9 @@ from .security import SecurityMiddleware, StrictJsonMiddleware
 from .service import GameService
 from .settings import ServerSettings
 from .storage import Store, default_database_url
+
+if TYPE_CHECKING:
+    from .shared_limits import SharedLimits
 
 DESCRIPTION = """Play *Generals of Kaladan: Age of Crowns* over HTTP and WebSocket.
 
@@ -49,6 +53,12 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
     settings = replace(settings, **changes)  # type: ignore[arg-type]
     store = Store(database_url or default_database_url(), settings.db_timeout)
     service = GameService(store, settings)
+    shared: SharedLimits | None = None  # per-address limits over all processes (Redis)
+    if settings.broker_url is not None:
+        from . import shared_limits  # the cluster extra (redis): only with a broker
+        shared = shared_limits.SharedLimits(settings.broker_url, shared_limits.process_id(),
+                                            settings.lease_seconds)
+        service.searches.shared = shared
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -57,10 +67,16 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
             gc.set_threshold(settings.gc_threshold, *collector[1:])
         try:
             await service.start()
+            if shared is not None:
+                await shared.start()
             try:
                 yield
             finally:
-                await service.stop()
+                try:
+                    await service.stop()
+                finally:
+                    if shared is not None:
+                        await shared.close()
         finally:
             gc.set_threshold(*collector)
 
@@ -68,10 +84,12 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
                   lifespan=lifespan, docs_url=None, redoc_url=None)  # routes_docs: no CDN
     app.state.service = service
     app.state.settings = settings
+    app.state.shared_limits = shared
     install_handlers(app)
     app.add_middleware(StrictJsonMiddleware)  # inside the limits: reads capped bodies
-    app.add_middleware(LimitsMiddleware, settings=settings)
-    app.add_middleware(SecurityMiddleware, settings=settings)  # outermost: every response
+    app.add_middleware(LimitsMiddleware, settings=settings, shared=shared)
+    app.add_middleware(SecurityMiddleware, settings=settings,  # outermost: every response
+                       shared=shared)
     app.include_router(routes_lobby.router)
     app.include_router(routes_play.router)
     app.include_router(routes_ws.router)
