@@ -22,6 +22,10 @@ process), a warning is logged at most every ``WARN_EVERY`` seconds, and Redis is
 again for ``RETRY_AFTER`` seconds. Counts held meanwhile are written to Redis by the next
 heartbeat that reaches it; the heartbeat also writes them all when it finds this process
 missing from the live set (Redis restarted and lost them).
+
+A rate limit is used through ``limits.AddressRate``: ``per_address(kind, rate, per)`` gives
+an object whose ``await admit(address)`` is that of ``limits.PerAddress``, so a caller holds
+either. Each limited call costs one round trip to Redis (a script of a few commands).
 """
 
 from __future__ import annotations
@@ -140,6 +144,7 @@ class SharedLimits:
         self._release = self.redis.register_script(_RELEASE)
         self._beat = self.redis.register_script(_BEAT)
         self._members = itertools.count()
+        self._local: dict[str, PerAddress] = {}  # rates per kind during an outage
         self.held: dict[Held, int] = {}  # this process's counts, only those above 0
         self._unsynced: set[Held] = set()  # counts Redis may have wrong (failed calls)
         self._down_until = 0.0
@@ -153,20 +158,22 @@ class SharedLimits:
         kind (they must agree on ``rate`` and ``per``)."""
         return SharedRate(self, kind, rate, per)
 
-    async def allow(self, kind: str, address: str, rate: float, per: float,
-                    local: PerAddress) -> bool:
+    async def allow(self, kind: str, address: str, rate: float, per: float = 1.0) -> bool:
         """Whether one more ``kind`` event from ``address`` stays within ``rate`` events a
-        ``per`` seconds over all processes; ``local`` decides when Redis cannot."""
-        if self._down():
-            return local.allow(address)
-        member = f"{self.process}:{next(self._members)}"
-        try:
-            done = await self._rate(keys=[f"{PREFIX}:rate:{kind}:{address}"],
-                                    args=[round(per * 1_000_000), rate, member])
-        except (RedisError, OSError) as exc:
-            self._failed(exc)
-            return local.allow(address)
-        return bool(done)
+        ``per`` seconds over all processes (and count it)."""
+        if not self._down():
+            member = f"{self.process}:{next(self._members)}"
+            try:
+                done = await self._rate(keys=[f"{PREFIX}:rate:{kind}:{address}"],
+                                        args=[round(per * 1_000_000), rate, member])
+            except (RedisError, OSError) as exc:
+                self._failed(exc)
+            else:
+                return bool(done)
+        local = self._local.get(kind)
+        if local is None or (local.rate, local.per) != (rate, per):
+            local = self._local[kind] = PerAddress(rate, per)
+        return local.allow(address)
 
     # --- things held open -------------------------------------------------------------
 
@@ -278,18 +285,17 @@ class SharedLimits:
 class SharedRate:
     """``limits.PerAddress`` counted over all processes (``SharedLimits.per_address``)."""
 
-    __slots__ = ("kind", "limits", "local", "per", "rate")
+    __slots__ = ("kind", "limits", "per", "rate")
 
     def __init__(self, limits: SharedLimits, kind: str, rate: float, per: float) -> None:
         self.limits = limits
         self.kind = kind
         self.rate = rate
         self.per = per
-        self.local = PerAddress(rate, per)  # during an outage
 
     async def admit(self, address: str) -> bool:
         """Whether one more event from ``address`` is within the limit (and count it)."""
-        return await self.limits.allow(self.kind, address, self.rate, self.per, self.local)
+        return await self.limits.allow(self.kind, address, self.rate, self.per)
 
 
 def _held_key(key: Held) -> str:
