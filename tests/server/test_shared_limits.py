@@ -49,14 +49,13 @@ def test_a_rate_is_counted_over_all_processes_in_a_sliding_window(
         redis_server: RedisServer) -> None:
     async def scenario() -> None:
         a, b = SharedLimits(redis_server.url, "a"), SharedLimits(redis_server.url, "b")
-        writes_a, writes_b = a.per_address("writes", 5, per=0.5), b.per_address("writes", 5,
-                                                                                per=0.5)
+        writes_a, writes_b = a.per_address("writes", 5), b.per_address("writes", 5)
         started = time.monotonic()
         answers = [await (writes_a if i % 2 else writes_b).admit("10.0.0.1") for i in range(7)]
-        assert time.monotonic() - started < 0.4, "too slow for the window"
+        assert time.monotonic() - started < 0.9, "too slow for the window"
         assert answers == [True] * 5 + [False] * 2
         assert await writes_a.admit("10.0.0.2"), "another address has its own count"
-        await asyncio.sleep(0.55)  # the window slid past the first five
+        await asyncio.sleep(1.05)  # the window slid past the first five
         assert await writes_b.admit("10.0.0.1")
         await closed(a, b)
 
@@ -133,12 +132,11 @@ def test_with_redis_down_limits_are_counted_locally_and_put_right_after(
     run_async(scenario())
 
 
-async def _held(redis: RedisServer, kind: str, address: str) -> dict[bytes, bytes] | None:
+async def _held(redis: RedisServer, kind: str, address: str) -> object:
+    """The held counts per process in Redis, None while it cannot be read."""
     probe = SharedLimits(redis.url, "probe")
     try:
-        found: dict[bytes, bytes] = await probe.redis.hgetall(
-            f"kaladan:limits:held:{kind}:{address}")
-        return found
+        return await probe.redis.hgetall(f"kaladan:limits:held:{kind}:{address}")
     except Exception:
         return None
     finally:
