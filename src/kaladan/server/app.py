@@ -6,6 +6,7 @@ import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -21,6 +22,9 @@ from .security import SecurityMiddleware, StrictJsonMiddleware
 from .service import GameService
 from .settings import ServerSettings
 from .storage import Store, default_database_url
+
+if TYPE_CHECKING:
+    from .shared_limits import SharedLimits
 
 DESCRIPTION = """Play *Generals of Kaladan: Age of Crowns* over HTTP and WebSocket.
 
@@ -51,6 +55,12 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
     store = Store(database_url or default_database_url(), settings.db_timeout,
                   settings.lease_seconds)
     service = GameService(store, settings)
+    shared: SharedLimits | None = None  # per-address limits over all processes (Redis)
+    if settings.broker_url is not None:
+        from . import shared_limits  # the cluster extra (redis): only with a broker
+        shared = shared_limits.SharedLimits(settings.broker_url, shared_limits.process_id(),
+                                            settings.lease_seconds)
+        service.share_limits(shared)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -59,10 +69,16 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
             gc.set_threshold(settings.gc_threshold, *collector[1:])
         try:
             await service.start()
+            if shared is not None:
+                await shared.start()
             try:
                 yield
             finally:
-                await service.stop()
+                try:
+                    await service.stop()
+                finally:
+                    if shared is not None:
+                        await shared.close()
         finally:
             gc.set_threshold(*collector)
 
@@ -70,11 +86,13 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
                   lifespan=lifespan, docs_url=None, redoc_url=None)  # routes_docs: no CDN
     app.state.service = service
     app.state.settings = settings
+    app.state.shared_limits = shared
     install_handlers(app)
     app.add_middleware(StrictJsonMiddleware)  # inside the limits: reads capped bodies
-    app.add_middleware(LimitsMiddleware, settings=settings)
-    app.add_middleware(SecurityMiddleware, settings=settings)  # outermost: every response
-    app.add_middleware(RequestLogMiddleware)  # around all: the game id, the access line
+    app.add_middleware(LimitsMiddleware, settings=settings, shared=shared)
+    app.add_middleware(SecurityMiddleware, settings=settings,  # every response
+                       shared=shared)
+    app.add_middleware(RequestLogMiddleware)  # outermost: the game id, the access line
     app.include_router(routes_lobby.router)
     app.include_router(routes_play.router)
     app.include_router(routes_ws.router)

@@ -6,7 +6,10 @@ the CPU nothing else wants (``bots.worker.lower_priority``: SCHED_IDLE), with a 
 its thinking time whatever its parameters (``ServerSettings.bot_seconds``), and each client
 may have only a few searches running at once (``bot_jobs_per_client``), waiting in line in
 the order they asked. A game asks for one decision at a time, so games take turns in the
-pool.
+pool. With several server processes (``shared``, ``shared_limits``) the per-client count is
+over all of them: a search that finds the client's slots taken elsewhere waits, asking
+again every ``SHARED_POLL`` seconds (across processes the line is not first come, first
+served).
 """
 
 from __future__ import annotations
@@ -16,19 +19,27 @@ import multiprocessing
 import pickle
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING
 
 from ..bots.worker import lower_priority, think
 from ..rules.actions import Action
 from ..rules.state import GameState
 
+if TYPE_CHECKING:  # the cluster extra (redis), imported only when a broker is set
+    from .shared_limits import SharedLimits
+
+SHARED_POLL = 0.2  # seconds between two asks for a slot held by other processes
+
 
 class BotPool:
     """The worker processes and the per-client line for them (asyncio side)."""
 
-    def __init__(self, workers: int, per_client: int, cap: float) -> None:
+    def __init__(self, workers: int, per_client: int, cap: float,
+                 shared: SharedLimits | None = None) -> None:
         self.workers = workers
         self.per_client = per_client
         self.cap = cap
+        self.shared = shared  # None: ``per_client`` counts this process's searches only
         self._executor: ProcessPoolExecutor | None = None
         self._slots: dict[str, asyncio.Semaphore] = {}
         self.running = 0  # searches in the worker processes now
@@ -48,19 +59,30 @@ class BotPool:
         if slot is None:
             slot = self._slots[client] = asyncio.Semaphore(self.per_client)
         async with slot:
-            loop = asyncio.get_running_loop()
-            data = pickle.dumps(state)
-            self.running += 1
+            if self.shared is not None:
+                while not await self.shared.acquire("bot_jobs", client, self.per_client):
+                    await asyncio.sleep(SHARED_POLL)
             try:
-                action: Action = await loop.run_in_executor(self._pool(), think, spec, data,
-                                                            seat, seed, self.cap)
-            except BrokenProcessPool:
-                self._executor = None  # a worker died (killed, out of memory): start afresh
-                raise
+                action = await self._think(spec, state, seat, seed)
             finally:
-                self.running -= 1
+                if self.shared is not None:
+                    await self.shared.release("bot_jobs", client)
         if not slot.locked() and len(self._slots) > 1000:
             self._slots = {k: v for k, v in self._slots.items() if v.locked()}
+        return action
+
+    async def _think(self, spec: str, state: GameState, seat: int, seed: int) -> Action:
+        loop = asyncio.get_running_loop()
+        data = pickle.dumps(state)
+        self.running += 1
+        try:
+            action: Action = await loop.run_in_executor(self._pool(), think, spec, data,
+                                                        seat, seed, self.cap)
+        except BrokenProcessPool:
+            self._executor = None  # a worker died (killed, out of memory): start afresh
+            raise
+        finally:
+            self.running -= 1
         return action
 
     def pids(self) -> list[int]:

@@ -1,15 +1,24 @@
-"""Size limits and rate limits per client address: a client can slow down only itself."""
+"""Size limits and rate limits per client address: a client can slow down only itself.
+
+Counted in this process's memory; with several processes (``ServerSettings.broker_url``)
+the per-address limits are counted in Redis instead (``shared_limits``), through the same
+``AddressRate`` interface.
+"""
 
 from __future__ import annotations
 
 import json
 import time
 from collections import deque
+from typing import TYPE_CHECKING, Protocol
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import error_body
 from .settings import ServerSettings
+
+if TYPE_CHECKING:  # the cluster extra (redis), imported only when a broker is set
+    from .shared_limits import SharedLimits
 
 
 class RateLimiter:
@@ -62,6 +71,22 @@ class PerAddress:
             limiter = self.limiters[address] = RateLimiter(self.rate, self.per)
         return limiter.allow()
 
+    async def admit(self, address: str) -> bool:
+        """``allow`` as ``AddressRate`` has it."""
+        return self.allow(address)
+
+
+class AddressRate(Protocol):
+    """A rate limit per client address: ``PerAddress`` in memory, or
+    ``shared_limits.SharedRate`` counted over all processes."""
+
+    @property
+    def rate(self) -> float: ...
+
+    async def admit(self, address: str) -> bool:
+        """Whether one more event from ``address`` is within the limit (and count it)."""
+        ...
+
 
 class _TooLarge(Exception):
     pass
@@ -69,20 +94,28 @@ class _TooLarge(Exception):
 
 class LimitsMiddleware:
     """413 for request bodies over ``max_body``; 429 when one client address sends more than
-    ``rate`` write requests (POST) or ``read_rate`` reads a second."""
+    ``rate`` write requests (POST) or ``read_rate`` reads a second (over all processes
+    when ``shared`` is given)."""
 
-    def __init__(self, app: ASGIApp, settings: ServerSettings) -> None:
+    def __init__(self, app: ASGIApp, settings: ServerSettings,
+                 shared: SharedLimits | None = None) -> None:
         self.app = app
         self.max_body = settings.max_body
-        self.writes = PerAddress(settings.rate)
-        self.reads = PerAddress(settings.read_rate)
+        self.writes: AddressRate
+        self.reads: AddressRate
+        if shared is None:
+            self.writes = PerAddress(settings.rate)
+            self.reads = PerAddress(settings.read_rate)
+        else:
+            self.writes = shared.per_address("writes", settings.rate)
+            self.reads = shared.per_address("reads", settings.read_rate)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         limits = self.writes if scope["method"] == "POST" else self.reads
-        if not limits.allow(client_address(scope)):
+        if not await limits.admit(client_address(scope)):
             kind = "write requests" if limits is self.writes else "requests"
             await _reject(send, 429, "rate_limited",
                           f"more than {limits.rate:g} {kind} a second from this address")

@@ -5,7 +5,8 @@
   Referrer-Policy; a request whose Host is not one of ``settings.allowed_hosts`` is 400
   ``bad_host`` (a DNS-rebinding page reaches a loopback server under its own name). A
   WebSocket is refused with a close frame for a bad Host, for an Origin of another site, and
-  beyond ``settings.sockets`` connections from one client address.
+  beyond ``settings.sockets`` connections from one client address (over all processes when
+  a broker is set: ``shared_limits``).
 - ``StrictJsonMiddleware`` and ``strict_json``: request bodies and WebSocket messages must be
   interoperable JSON (RFC 7493): Python's parser accepts NaN, Infinity, lone surrogates and
   any depth, none of which the rest of the server can store or send back.
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -23,6 +24,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .errors import error_body
 from .limits import client_address
 from .settings import ServerSettings
+
+if TYPE_CHECKING:  # the cluster extra (redis), imported only when a broker is set
+    from .shared_limits import SharedLimits
 
 # The UI loads its scripts, styles, data and images from this server only, and sets styles
 # through the CSSOM (``element.style``), which CSP allows, never by attribute.
@@ -175,11 +179,13 @@ class SecurityMiddleware:
     """Security headers on every HTTP response (a route may set its own CSP, as the API
     documentation pages do); Host, Origin and per-address socket checks (module doc)."""
 
-    def __init__(self, app: ASGIApp, settings: ServerSettings) -> None:
+    def __init__(self, app: ASGIApp, settings: ServerSettings,
+                 shared: SharedLimits | None = None) -> None:
         self.app = app
         self.any_host = "*" in settings.allowed_hosts
         self.hosts = frozenset(host_name(h) for h in settings.allowed_hosts)
         self.max_sockets = settings.sockets
+        self.shared = shared  # None: counted here, in ``sockets``
         self.sockets: dict[str, int] = {}  # open WebSockets per client address
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -239,19 +245,32 @@ class SecurityMiddleware:
             await refuse_socket(receive, send, CLOSE_POLICY, "origin not allowed")
             return
         address = client_address(scope)
-        if self.sockets.get(address, 0) >= self.max_sockets:
+        if not await self._hold(address):
             await refuse_socket(receive, send, CLOSE_TRY_LATER,
                                 f"more than {self.max_sockets} sockets from this address")
             return
-        self.sockets[address] = self.sockets.get(address, 0) + 1
         try:
             await self.app(scope, receive, send)
         finally:
-            left = self.sockets[address] - 1
-            if left:
-                self.sockets[address] = left
-            else:
-                del self.sockets[address]  # the table holds only addresses with sockets
+            await self._let_go(address)
+
+    async def _hold(self, address: str) -> bool:
+        if self.shared is not None:
+            return await self.shared.acquire("sockets", address, self.max_sockets)
+        if self.sockets.get(address, 0) >= self.max_sockets:
+            return False
+        self.sockets[address] = self.sockets.get(address, 0) + 1
+        return True
+
+    async def _let_go(self, address: str) -> None:
+        if self.shared is not None:
+            await self.shared.release("sockets", address)
+            return
+        left = self.sockets[address] - 1
+        if left:
+            self.sockets[address] = left
+        else:
+            del self.sockets[address]  # the table holds only addresses with sockets
 
 
 async def refuse_socket(receive: Receive, send: Send, code: int, reason: str) -> None:

@@ -50,7 +50,7 @@ from .botpool import BotPool
 from .errors import ApiError
 from .history import History, HistoryCache, build_history
 from .leases import LeaseLost, NotOwner
-from .limits import PerAddress
+from .limits import AddressRate, PerAddress
 from .live import QUICK_BOTS, LiveGame, SeatInfo
 from .settings import ServerSettings
 from .storage import CommitUnknown, DamagedGame, StepWriter, Store, StoredGame
@@ -58,6 +58,7 @@ from .storage import CommitUnknown, DamagedGame, StepWriter, Store, StoredGame
 if TYPE_CHECKING:
     from ..env.policy import PpoBot
     from .cluster import Cluster
+    from .shared_limits import SharedLimits
 
 log = logging.getLogger("kaladan.server")
 
@@ -226,8 +227,8 @@ class GameService:
                                            thread_name_prefix="kaladan-bot")
         self.searches = BotPool(settings.bot_workers, settings.bot_jobs_per_client,
                                 settings.bot_seconds)
-        self.creations = PerAddress(settings.games_per_minute, per=60.0)
-        self.loads = PerAddress(settings.load_rate)
+        self.creations: AddressRate = PerAddress(settings.games_per_minute, per=60.0)
+        self.loads: AddressRate = PerAddress(settings.load_rate)
         self.histories = HistoryCache()
         self.tasks: set[asyncio.Task[None]] = set()  # ``spawn``
         # Several processes (--broker-url): leases, forwarding and events (cluster.py).
@@ -259,6 +260,14 @@ class GameService:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
         self.store.dispose()
+
+    def share_limits(self, shared: SharedLimits) -> None:
+        """Count games created, games loaded and searches per address over every process
+        (shared_limits.py), not in this one only."""
+        settings = self.settings
+        self.creations = shared.per_address("creations", settings.games_per_minute, per=60.0)
+        self.loads = shared.per_address("loads", settings.load_rate)
+        self.searches.shared = shared
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` on its own; the service keeps it until it ends (and cancels it on
@@ -316,7 +325,7 @@ class GameService:
             return live
         if len(game_id) > GAME_ID_LENGTH:
             raise ApiError(404, "unknown_game", "no such game", input=game_id[:GAME_ID_LENGTH])
-        if client is not None and not self.loads.allow(client):
+        if client is not None and not await self.loads.admit(client):
             raise ApiError(429, "rate_limited", "games are brought back from storage at most "
                            f"{self.settings.load_rate:g} a second per address; try again")
         async with self._loading:
@@ -385,7 +394,7 @@ class GameService:
         if world is not None and len(json.dumps(world, default=str)) > settings.max_world:
             raise ApiError(413, "too_large", f"a world has at most {settings.max_world} bytes "
                            "of JSON")
-        if not self.creations.allow(client):
+        if not await self.creations.admit(client):
             raise ApiError(429, "rate_limited", f"at most {settings.games_per_minute} new "
                            "games a minute per address")
         config = make_config(mode, len(kinds), options, world, quick)
@@ -463,7 +472,7 @@ class GameService:
         known = self.histories.get(live.game_id)
         if known is not None:
             return known
-        if not self.loads.allow(client):
+        if not await self.loads.admit(client):
             raise ApiError(429, "rate_limited", "games are replayed at most "
                            f"{self.settings.load_rate:g} a second per address; try again")
         history = await asyncio.to_thread(build_history, live.game)
