@@ -383,3 +383,30 @@ def test_an_owner_paused_past_its_lease_cannot_commit(cluster: Processes) -> Non
     assert len(stored_steps(cluster.database, game_id)) == 5
     assert view_at(a, game_id, 5) == view_at(b, game_id, 5)
     wait_until(lambda: "no longer owns" in a.log_path.read_text(), 10, "a let the game go")
+
+
+def test_sigterm_hands_the_games_over_and_asks_sockets_to_reconnect(
+        cluster: Processes) -> None:
+    """SIGTERM: the stopping owner closes its sockets with 1012 (service restart: the page
+    reconnects) and expires its leases at once, so another process takes its bots' game at
+    its next sweep, well before the lease would have run out."""
+    a, b = cluster.start(2, lease_seconds=6.0, bot_delay=0.05)
+    game = new_game(a, ["random"] * 3, seed=5)
+    game_id = game["game_id"]
+    assert owner_of(cluster, game_id) is a
+
+    async def watch() -> int | None:
+        sock = await Socket.open(f"{a.ws}/ws/games/{game_id}")
+        await sock.wait_for(lambda m: m["type"] == "view")
+        a.process.terminate()
+        await sock.reader
+        return sock.connection.close_code
+
+    assert run_async(watch()) == 1012
+    a.wait()
+    stopped = time.monotonic()
+    wait_until(lambda: owner_of(cluster, game_id) is b, 5, "b takes the game over")
+    assert time.monotonic() - stopped < 4.5  # a sweep (2 s), not the lease's 6 s
+    version = view(b, game_id)["version"]
+    wait_until(lambda: view(b, game_id)["version"] > version
+               or view(b, game_id)["result"] is not None, 10, "the bots play on at b")
