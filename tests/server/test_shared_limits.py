@@ -10,12 +10,11 @@ import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from live_support import GENEROUS, LiveServer, sqlite_url
+from live_support import GENEROUS, LiveServer
 from redis_support import RedisServer
 from security_support import watch_log
 from server_support import create, join_all, wait_for_humans
@@ -176,15 +175,13 @@ def test_bot_searches_per_client_are_counted_over_processes(redis_server: RedisS
 
 
 @contextmanager
-def two_servers(tmp_path: Path, redis: RedisServer, **limits: Any) -> Iterator[
+def two_servers(database: str, redis: RedisServer, **limits: Any) -> Iterator[
         tuple[LiveServer, LiveServer]]:
+    """Two servers on one PostgreSQL database and one Redis (several processes need both)."""
     settings = replace(GENEROUS, broker_url=redis.url, lease_seconds=TTL, **limits)
     with ExitStack() as stack:
-        servers = []
-        for name in ("a", "b"):
-            (tmp_path / name).mkdir()
-            servers.append(stack.enter_context(LiveServer(
-                create_app(sqlite_url(tmp_path / name), settings, bot_delay=0))))
+        servers = [stack.enter_context(LiveServer(create_app(database, settings, bot_delay=0)))
+                   for _ in range(2)]
         yield servers[0], servers[1]
 
 
@@ -195,9 +192,9 @@ def post_alternately(a: LiveServer, b: LiveServer, count: int) -> list[int]:
                 for i in range(count)]
 
 
-def test_the_limits_are_per_address_across_processes(tmp_path: Path,
-                                                     redis_server: RedisServer) -> None:
-    with two_servers(tmp_path, redis_server, rate=5, read_rate=6) as (a, b):
+def test_the_limits_are_per_address_across_processes(
+        postgres_db: str, redis_server: RedisServer) -> None:
+    with two_servers(postgres_db, redis_server, rate=5, read_rate=6) as (a, b):
         statuses = post_alternately(a, b, 7)
         assert 429 not in statuses[:5] and statuses[5:] == [429, 429], statuses
         with httpx.Client() as http:
@@ -224,9 +221,9 @@ async def close_code(url: str) -> int:
     raise AssertionError(f"the socket was not closed but sent {message!r}")
 
 
-def test_sockets_per_address_count_across_processes(tmp_path: Path,
-                                                    redis_server: RedisServer) -> None:
-    with two_servers(tmp_path, redis_server, sockets=3) as (a, b):
+def test_sockets_per_address_count_across_processes(
+        postgres_db: str, redis_server: RedisServer) -> None:
+    with two_servers(postgres_db, redis_server, sockets=3) as (a, b):
         url_a = f"{a.ws}/ws/games/{new_game(a)}"
         url_b = f"{b.ws}/ws/games/{new_game(b)}"
 
@@ -252,9 +249,9 @@ def test_sockets_per_address_count_across_processes(tmp_path: Path,
         run_async(scenario())
 
 
-def test_with_redis_down_requests_are_still_served(tmp_path: Path,
-                                                   redis_server: RedisServer) -> None:
-    with watch_log() as log, two_servers(tmp_path, redis_server, rate=5, sockets=2) as (a, b):
+def test_with_redis_down_requests_are_still_served(
+        postgres_db: str, redis_server: RedisServer) -> None:
+    with watch_log() as log, two_servers(postgres_db, redis_server, rate=5, sockets=2) as (a, b):
         game_id = new_game(a)
         redis_server.stop()
         with httpx.Client() as http:

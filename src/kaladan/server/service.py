@@ -53,7 +53,14 @@ from .leases import LeaseLost, NotOwner
 from .limits import AddressRate, PerAddress
 from .live import QUICK_BOTS, LiveGame, SeatInfo
 from .settings import ServerSettings
-from .storage import CommitUnknown, DamagedGame, StepWriter, Store, StoredGame
+from .storage import (
+    CommitUnknown,
+    DamagedGame,
+    StepWriter,
+    StorageError,
+    Store,
+    StoredGame,
+)
 
 if TYPE_CHECKING:
     from ..env.policy import PpoBot
@@ -234,6 +241,9 @@ class GameService:
         # Several processes (--broker-url): leases, forwarding and events (cluster.py).
         self.cluster: Cluster | None = None
         if settings.broker_url is not None:
+            if store.is_sqlite:  # its leases and fences are PostgreSQL's (leases.py)
+                raise StorageError("several processes (a broker URL) need a PostgreSQL "
+                                   "database, not SQLite")
             from .cluster import Cluster  # only here: one process needs no Redis client
 
             self.cluster = Cluster(self, settings.broker_url)
