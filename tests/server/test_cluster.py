@@ -415,3 +415,17 @@ def test_sigterm_hands_the_games_over_and_asks_sockets_to_reconnect(
     version = view(b, game_id)["version"]
     wait_until(lambda: view(b, game_id)["version"] > version
                or view(b, game_id)["result"] is not None, 10, "the bots play on at b")
+
+
+def test_readyz_follows_the_broker_and_healthz_the_process(cluster: Processes) -> None:
+    (a,) = cluster.start(1)
+    assert httpx.get(a.http + "/readyz", timeout=10).json()["checks"] == {
+        "database": True, "broker": True}
+    cluster.redis.stop()
+    wait_until(lambda: httpx.get(a.http + "/readyz", timeout=10).status_code == 503, 10,
+               "not ready without Redis")
+    assert httpx.get(a.http + "/readyz", timeout=10).json()["checks"]["broker"] is False
+    assert httpx.get(a.http + "/healthz", timeout=10).status_code == 200
+    cluster.redis.start()
+    wait_until(lambda: httpx.get(a.http + "/readyz", timeout=10).status_code == 200, 10,
+               "ready again")
