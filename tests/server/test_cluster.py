@@ -298,6 +298,7 @@ def test_owners_killed_twenty_times_every_game_finishes(cluster: Processes) -> N
     people = new(["human", "human", "random"])
     tokens = {seat: join(rng.choice(alive()), people, seat) for seat in (0, 1)}
     games = [bots["game_id"], people["game_id"]]
+    seen: list[tuple[int, dict[str, Any]]] = []  # every view a seat of the people's game got
 
     def decide(count: int) -> None:
         """Human decisions through any live process (forwarded or taken over)."""
@@ -311,6 +312,7 @@ def test_owners_killed_twenty_times_every_game_finishes(cluster: Processes) -> N
                 time.sleep(0.05)
                 continue
             shown = view(server, people["game_id"], tokens[seat])
+            seen.append((seat, shown))
             if not shown["your_turn"]:  # the game moved on between the two views
                 continue
             r = httpx.post(f"{server.http}/api/games/{people['game_id']}/actions",
@@ -355,6 +357,21 @@ def test_owners_killed_twenty_times_every_game_finishes(cluster: Processes) -> N
         final = [json.dumps(view_at(s, game_id, len(steps)), sort_keys=True)
                  for s in alive()]
         assert len(set(final)) == 1
+    # no view a seat received, from whichever process, showed another seat's hidden card
+    store = Store(cluster.database)
+    try:
+        row = store.load(people["game_id"])
+    finally:
+        store.dispose()
+    assert row is not None
+    played = rebuild(row).game
+    states = states_by_version(played)
+    for seat, shown in seen:
+        text = json.dumps(shown)
+        known = named_in_public(played, published(played, shown["version"]))
+        for card in hidden_cards(states[shown["version"]], seat) - known:
+            assert card not in text, f"seat {seat} saw {card} at {shown['version']}"
+    assert len(seen) > 40
 
 
 def test_an_owner_paused_past_its_lease_cannot_commit(cluster: Processes) -> None:
