@@ -412,8 +412,11 @@ ERROR_STATUSES: dict[int, str] = {
          "bad_index), a game the rules refuse (invalid_config, unknown_bot, bot_too_slow, "
          "seed_not_allowed, bot_games_off), or a Host the server does not answer for "
          "(bad_host)",
-    403: "a seat token or join code that is missing or wrong (missing_token, bad_token, "
-         "bad_code), or advice asked of a game that gives none (hints_off)",
+    401: "no seat token where one is needed (missing_token), with the challenge "
+         "'WWW-Authenticate: Bearer'",
+    403: "a seat token or join code that is wrong (bad_token: no seat's of this game, or "
+         "not 'Bearer <token>'; bad_code), or advice asked of a game that gives none "
+         "(hints_off)",
     404: "no such game, seat or version of a replay (unknown_game, unknown_seat, "
          "unknown_version)",
     409: "not now: another seat decides, the version is stale, the game is over or not yet, "
