@@ -102,13 +102,26 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
     assert "422" in by_id["act"]["responses"] and "422" not in by_id["createGame"]["responses"]
     for operation in ("act", "getLegal", "getOdds", "getHint"):
         assert by_id[operation]["security"] == [{"seatToken": []}]
+        # RFC 6750 section 3: no token, 401 with the challenge
+        challenge = by_id[operation]["responses"]["401"]["headers"]["WWW-Authenticate"]
+        assert challenge["required"] and challenge["schema"]["pattern"] == "^Bearer( |$)"
+    assert {op["operationId"] for op in operations if "401" in op["responses"]} == {
+        "act", "getLegal", "getOdds", "getHint"}
+    for operation in operations:  # every answer, errors included: docs/api.md "Caching"
+        for response in operation["responses"].values():
+            assert response["headers"]["Cache-Control"]["schema"]["const"] == "no-store"
     assert schema["components"]["securitySchemes"]["seatToken"]["scheme"] == "bearer"
     links = by_id["createGame"]["responses"]["201"]["links"]
     assert links["JoinFirstSeat"]["requestBody"] == {"code": "$response.body#/join/0/code"}
     assert set(by_id["joinSeat"]["responses"]["200"]["links"]) == {"SeatView", "SeatLegal",
                                                                    "Act"}
     assert by_id["getLegal"]["responses"]["200"]["links"]["ActFirst"]["requestBody"] == {
-        "index": 0}
+        "index": 0, "action": None, "version": "$response.body#/version"}
+    # A link fills parameters; the token is a security scheme's (OpenAPI 3.1, 4.8.12.1).
+    for operation in operations:
+        for response in operation["responses"].values():
+            for link in response.get("links", {}).values():
+                assert not any(name.startswith("header.") for name in link["parameters"])
 
 
 def test_an_answer_the_schema_documents_is_the_one_the_server_sends(
