@@ -120,8 +120,9 @@ def _strict_create(create: dict[str, Any], settings: ServerSettings) -> None:
 
 def _links(operations: dict[str, dict[str, Any]]) -> None:
     """OpenAPI links: created game -> its first human seat's join (and its summary, view and
-    record); joined seat -> its view, its legal list and its decisions with the token; a legal
-list -> its first action."""
+    record); joined seat -> its view, its legal list and its decision (the client adds the
+    token); a legal list -> its first action at the list's version. A link's request body
+    names every field, so a follower sends exactly that decision."""
     game = "$response.body#/game_id"
     created = operations["createGame"]["responses"]["201"]
     created["links"] = {
