@@ -45,25 +45,6 @@ class SeatToken:
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {data}"}
 
 
-def _whole(value: Any) -> Any:
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, dict):
-        return {k: _whole(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_whole(v) for v in value]
-    return value
-
-
-@schemathesis.hook
-def map_case(context: Any, case: Any) -> Any:
-    """JSON Schema counts 2.0 as an integer; the server (strict, as over the WebSocket)
-    wants whole numbers written as such, so a valid request writes them so."""
-    if case.meta is not None and case.meta.generation.mode.is_positive:
-        case.body = _whole(case.body)
-    return case
-
-
 # What a valid request may still be refused for, by what no schema can know: an action's
 # text names this game's tiles and units and an index points into this moment's legal list
 # (400 invalid_action, bad_index), and the rules decide what is allowed now (422).
@@ -72,15 +53,12 @@ STATE_REFUSALS = {"invalid_action", "bad_index", "illegal_action"}
 
 @schemathesis.hook
 def filter_failure(context: Any, failure: Any, case: Any, response: Any) -> bool:
-    """Keep every failure but two documented choices (docs/api.md "OpenAPI"): a request
-    without a seat token is 403 ``missing_token``, where schemathesis wants 401; a decision
-    the game's state refuses (``STATE_REFUSALS``)."""
+    """Keep every failure but a decision the game's state refuses (``STATE_REFUSALS``,
+    docs/api.md "OpenAPI")."""
     try:
         code = response.json()["error"]["code"]
     except (ValueError, KeyError, TypeError):
         return True
-    if failure.code == "ST203":
-        return not (response.status_code == 403 and code == "missing_token")
     if failure.code == "ST202":
         return not (case.operation.definition.raw.get("operationId") == "act"
                     and code in STATE_REFUSALS)

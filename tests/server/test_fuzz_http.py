@@ -5,8 +5,9 @@ Requests are drawn from the schema (valid and invalid ones), then some are steer
 games, seats, tokens and decisions so that the fuzzing gets past the 404s, and some bodies
 get a value Python's JSON parser accepts but JSON cannot carry (NaN, a lone surrogate, an
 integer of 30 digits, deep nesting). Whatever the request: no 5xx, errors in the documented
-shape, the security headers, nothing logged as an error or with a traceback, and afterwards
-every stored game replays to the game in memory.
+shape, the security headers, ``Cache-Control: no-store``, a 401 with its bearer challenge,
+statuses and headers as the schema documents them, nothing logged as an error or with a
+traceback, and afterwards every stored game replays to the game in memory.
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     negative_data_rejection,
+    response_headers_conformance,
     response_schema_conformance,
+    status_code_conformance,
 )
 from security_support import assert_stored_games_replay, settle, watch_log
 from server_support import auth, create, join_all, join_code
@@ -173,6 +176,9 @@ def check_answer(response: httpx.Response | Any, seen: Counter[int]) -> None:
     headers = {k.lower(): v[0] if isinstance(v, list) else v  # schemathesis: lists
                for k, v in response.headers.items()}
     assert "content-security-policy" in headers and headers["x-frame-options"] == "DENY"
+    assert headers["cache-control"] == "no-store"  # every answer of the API: docs/api.md
+    if status == 401:  # RFC 6750 section 3
+        assert headers["www-authenticate"].startswith("Bearer "), headers
     if status >= 400:
         body = strict_json(response.content)
         assert set(body) == {"error"} and set(body["error"]) == SHAPE, body
@@ -222,7 +228,8 @@ def test_the_http_api_answers_every_request_in_its_own_words(fuzz_server: LiveSe
             return
         response = case.call(base_url=base, session=session, timeout=30)
         check_answer(response, seen)
-        checks = [not_a_server_error, content_type_conformance, response_schema_conformance]
+        checks = [not_a_server_error, status_code_conformance, content_type_conformance,
+                  response_headers_conformance, response_schema_conformance]
         if not steered:  # a steered request is no longer the one schemathesis drew
             checks.append(negative_data_rejection)
         case.validate_response(response, checks=checks)

@@ -10,6 +10,7 @@ registry's bot checks, the options against the ruleset, the per-mode and per-set
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -77,6 +78,32 @@ def test_schemathesis_finds_no_failure_and_its_games_replay(tmp_path: Path) -> N
         assert walked[call], (call, walked)
 
 
+def test_an_outside_audit_finds_only_what_no_schema_can_say(tmp_path: Path) -> None:
+    """Schemathesis as anyone runs it: no hooks, no credentials, every check. The one thing
+    it may find is a custom world the rules refuse (R4.14, docs/api.md "What no schema can
+    say"); the 401s, integral numbers, links and headers it once found stay found."""
+    fuzz = replace(GENEROUS, bot_games=False, any_seed=False, bot_seconds=0.05)
+    app = create_app(sqlite_url(tmp_path), fuzz, bot_delay=0, rate_limit=1e6)
+    report = tmp_path / "report.json"
+    with LiveServer(app) as server, watch_log() as log:
+        run = subprocess.run(
+            [sys.executable, "-m", "schemathesis.cli", "run", f"{server.http}/openapi.json",
+             "--checks", "all", "--seed", str(SEED), "--max-examples", "30", "--no-color",
+             "--request-timeout", "30", "--report", "json", "--report-json-path", str(report)],
+            cwd=tmp_path, env={k: v for k, v in os.environ.items()
+                               if not k.startswith("SCHEMATHESIS")},
+            capture_output=True, text=True, timeout=240)
+        settle(app)
+    text = run.stdout + run.stderr
+    assert log.failures() == []
+    summary = json.loads(report.read_text(encoding="utf-8"))
+    assert summary["complete"] and summary["errors"] == [], text[-3000:]
+    # a schema-valid request refused (in the stateful phase the operation goes unnamed) ...
+    assert {f["code"] for f in summary["failures"]} <= {"ST202"}, text[-6000:]
+    # ... each of them a world the rules refused, and nothing else
+    assert text.count("Test Case ID") == text.count('"rule":"R4.14"'), text[-6000:]
+
+
 # --- the parts of the schema ---------------------------------------------------------------
 
 
@@ -102,13 +129,26 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
     assert "422" in by_id["act"]["responses"] and "422" not in by_id["createGame"]["responses"]
     for operation in ("act", "getLegal", "getOdds", "getHint"):
         assert by_id[operation]["security"] == [{"seatToken": []}]
+        # RFC 6750 section 3: no token, 401 with the challenge
+        challenge = by_id[operation]["responses"]["401"]["headers"]["WWW-Authenticate"]
+        assert challenge["required"] and challenge["schema"]["pattern"] == "^Bearer( |$)"
+    assert {op["operationId"] for op in operations if "401" in op["responses"]} == {
+        "act", "getLegal", "getOdds", "getHint"}
+    for operation in operations:  # every answer, errors included: docs/api.md "Caching"
+        for response in operation["responses"].values():
+            assert response["headers"]["Cache-Control"]["schema"]["const"] == "no-store"
     assert schema["components"]["securitySchemes"]["seatToken"]["scheme"] == "bearer"
     links = by_id["createGame"]["responses"]["201"]["links"]
     assert links["JoinFirstSeat"]["requestBody"] == {"code": "$response.body#/join/0/code"}
     assert set(by_id["joinSeat"]["responses"]["200"]["links"]) == {"SeatView", "SeatLegal",
                                                                    "Act"}
     assert by_id["getLegal"]["responses"]["200"]["links"]["ActFirst"]["requestBody"] == {
-        "index": 0}
+        "index": 0, "action": None, "version": "$response.body#/version"}
+    # A link fills parameters; the token is a security scheme's (OpenAPI 3.1, 4.8.12.1).
+    for operation in operations:
+        for response in operation["responses"].values():
+            for link in response.get("links", {}).values():
+                assert not any(name.startswith("header.") for name in link["parameters"])
 
 
 def test_an_answer_the_schema_documents_is_the_one_the_server_sends(

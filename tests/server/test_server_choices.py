@@ -178,6 +178,6 @@ def test_composed_actions_are_accepted_and_the_whole_list_comes_on_request(
         assert r.status_code == 200, (body, r.text)
     assert composed > 20
     refused = client.get(f"/api/games/{game_id}/legal")
-    assert refused.status_code == 403 and refused.json()["error"]["code"] == "missing_token"
+    assert refused.status_code == 401 and refused.json()["error"]["code"] == "missing_token"
     assert client.get("/api/games/g_nothing/legal",
                       headers=auth(tokens[0])).status_code == 404

@@ -62,7 +62,7 @@ def test_a_hint_is_refused_when_the_option_is_off_or_not_the_seats_turn(
     waiting = client.get(f"/api/games/{game_id}/hint", headers=auth(tokens[1 - view["seat"]]))
     assert waiting.status_code == 409 and error_code(waiting) == "not_your_turn"
     nobody = client.get(f"/api/games/{game_id}/hint")
-    assert nobody.status_code == 403 and error_code(nobody) == "missing_token"
+    assert nobody.status_code == 401 and error_code(nobody) == "missing_token"
     before = client.get(f"/api/games/{game_id}/view").json()
     asked = client.get(f"/api/games/{game_id}/hint", headers=auth(tokens[view["seat"]]))
     assert asked.status_code == 200

@@ -94,7 +94,7 @@ def test_views_name_legal_actions_and_exact_odds(client: TestClient) -> None:
     asked = client.get(f"/api/games/{game_id}/odds", headers=auth(tokens[0])).json()
     assert asked["version"] == view["version"] and "odds" not in view
     assert set(asked["odds"]) == {a["text"] for a in attacks}  # every attack, asked for
-    assert client.get(f"/api/games/{game_id}/odds").status_code == 403  # a seat's question
+    assert client.get(f"/api/games/{game_id}/odds").status_code == 401  # a seat's question
     for attack in attacks:
         assert attack["text"].split()[1:] == attack["tiles"]
         odds = asked["odds"][attack["text"]]
@@ -162,11 +162,11 @@ def test_400_for_malformed_requests(client: TestClient) -> None:
     error_of(client.get("/api/games/x/view", headers={"Authorization": "Basic abc"}), 404)
 
 
-def test_403_for_missing_or_bad_tokens(client: TestClient) -> None:
+def test_401_for_a_missing_token_403_for_a_bad_one(client: TestClient) -> None:
     created = create(client, ["human", "random"], quick=True)
     join_all(client, created)
     game_id = created["game_id"]
-    error_of(client.post(f"/api/games/{game_id}/actions", json={"index": 0}), 403)
+    error_of(client.post(f"/api/games/{game_id}/actions", json={"index": 0}), 401)
     error_of(client.post(f"/api/games/{game_id}/actions", json={"index": 0},
                          headers=auth("not-a-token")), 403)
     error_of(client.get(f"/api/games/{game_id}/view", headers=auth("not-a-token")), 403)

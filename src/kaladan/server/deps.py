@@ -1,4 +1,10 @@
-"""Request helpers shared by the routers: the service and seat authentication."""
+"""Request helpers shared by the routers: the service and seat authentication.
+
+A request without a seat token where one is needed is 401 ``missing_token`` with
+``WWW-Authenticate: Bearer`` (RFC 6750 section 3: no credentials, so the challenge); a
+token that is there but no seat's of this game is 403 ``bad_token`` (RFC 9110 section
+15.5.4: the credentials were provided and are not enough), as is a header in another scheme.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,8 @@ from fastapi import Request
 from .errors import ApiError
 from .live import LiveGame
 from .service import GameService
+
+CHALLENGE = {"WWW-Authenticate": 'Bearer realm="kaladan"'}
 
 
 def service_of(request: Request) -> GameService:
@@ -29,7 +37,7 @@ def seat_of(request: Request, live: LiveGame, required: bool) -> int | None:
     token = bearer_token(request)
     if token is None:
         if required:
-            raise ApiError(403, "missing_token", "this request needs a seat token "
-                           "('Authorization: Bearer <token>')")
+            raise ApiError(401, "missing_token", "this request needs a seat token "
+                           "('Authorization: Bearer <token>')", headers=CHALLENGE)
         return None
     return GameService.seat_for_token(live, token)

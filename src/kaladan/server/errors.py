@@ -31,13 +31,14 @@ class ApiError(Exception):
     """A request or message the server refuses; nothing was changed."""
 
     def __init__(self, status: int, code: str, message: str, rule: str | None = None,
-                 input: Any = None) -> None:
+                 input: Any = None, headers: Mapping[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.rule = rule
         self.input = input
+        self.headers = headers  # HTTP only (a 401's WWW-Authenticate); a WebSocket has none
 
     def body(self) -> dict[str, Any]:
         return error_body(self.status, self.code, self.message, self.rule, self.input)
@@ -107,7 +108,7 @@ def install_handlers(app: FastAPI) -> None:
 
     async def api_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, ApiError)
-        return JSONResponse(exc.body(), status_code=exc.status)
+        return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
 
     async def validation_error(_: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)

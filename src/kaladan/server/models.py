@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    model_validator,
+)
 
 from ..bots.registry import bot_codes
 from .service import BOT_LIMITS, HUMAN, PPO
@@ -21,6 +28,21 @@ from .service import BOT_LIMITS, HUMAN, PPO
 # takes (integers beyond 64 bits are refused, ``security.strict_json``).
 MAX_WHOLE = (1 << 53) - 1
 MAX_SEED = MAX_WHOLE
+
+
+def _integral(value: Any) -> Any:
+    """A number with a zero fraction (``5023.0``) as the integer it is: JSON Schema counts
+    it an integer (draft 2020-12, validation 6.1.1), so a schema's valid request may write
+    it so. Anything else goes on unchanged to the strict check, which refuses ``"5"``,
+    ``true`` and ``2.5``."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# A whole number a client sends (0 to ``MAX_WHOLE``), as JSON Schema's "integer": an int
+# or an integral float, nothing else.
+Whole = Annotated[int, Field(strict=True, ge=0, le=MAX_WHOLE), BeforeValidator(_integral)]
 
 
 def upto(limit: int) -> str:
@@ -95,10 +117,9 @@ class CreateGame(Strict):
     world: dict[str, Any] | None = Field(None, description="a custom world layout (R4.14, "
                                          "docs/formats.md); the rules check it (400 "
                                          "invalid_config when it is not a playable world)")
-    seed: int | None = Field(None, ge=0, le=MAX_SEED, strict=True,
-                             description="drawn by the server when absent (then never sent); "
-                             "a chosen seed is allowed only for games with at most one "
-                             "human seat and is then shown to every seat")
+    seed: Whole | None = Field(None, description="drawn by the server when absent (then never "
+                               "sent); a chosen seed is allowed only for games with at most "
+                               "one human seat and is then shown to every seat")
     quick: bool = Field(False, strict=True, description="deal realms, cards, castles and "
                         "starting units instead of asking for them")
     name: str = Field("", max_length=100)
@@ -169,10 +190,9 @@ class ActionRequest(Strict):
 
     action: str | None = Field(None, min_length=1, max_length=500,
                                examples=["move T1 T2 sword"])
-    # strict: "0", true or 2.0 are refused (400) as over the WebSocket, not read as numbers
-    index: int | None = Field(None, ge=0, le=MAX_WHOLE, strict=True)
-    version: int | None = Field(None, ge=0, le=MAX_WHOLE, strict=True,
-                                description="409 when the game has moved on")
+    # "0" and true are refused (400), not read as numbers; 2.0 is the integer 2
+    index: Whole | None = None
+    version: Whole | None = Field(None, description="409 when the game has moved on")
 
     @model_validator(mode="after")
     def _one_of(self) -> ActionRequest:
@@ -412,8 +432,11 @@ ERROR_STATUSES: dict[int, str] = {
          "bad_index), a game the rules refuse (invalid_config, unknown_bot, bot_too_slow, "
          "seed_not_allowed, bot_games_off), or a Host the server does not answer for "
          "(bad_host)",
-    403: "a seat token or join code that is missing or wrong (missing_token, bad_token, "
-         "bad_code), or advice asked of a game that gives none (hints_off)",
+    401: "no seat token where one is needed (missing_token), with the challenge "
+         "'WWW-Authenticate: Bearer'",
+    403: "a seat token or join code that is wrong (bad_token: no seat's of this game, or "
+         "not 'Bearer <token>'; bad_code), or advice asked of a game that gives none "
+         "(hints_off)",
     404: "no such game, seat or version of a replay (unknown_game, unknown_seat, "
          "unknown_version)",
     409: "not now: another seat decides, the version is stale, the game is over or not yet, "

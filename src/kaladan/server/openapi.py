@@ -7,9 +7,13 @@ server does (docs/api.md "OpenAPI").
   enums, the number of seats per mode (R23.1), and what this server's settings refuse (games
   without a human seat, a chosen seed with two or more human seats, the length of a name,
   the ppo seat without a policy).
-- The seat token as a bearer security scheme; links from a created game to joining its seats
+- The seat token as a bearer security scheme, and the 401 (with its ``WWW-Authenticate``
+  challenge) of an operation that needs one; links from a created game to joining its seats
   and from a joined seat to its view and decisions, so a client (or stateful testing) can
-  follow a game from the schema alone.
+  follow a game from the schema alone. A link sets no ``Authorization``: OpenAPI links fill
+  an operation's parameters, and the token is a security scheme's, not a parameter.
+- ``Cache-Control: no-store`` on every answer (``nostore.py``), installed here with the
+  schema that promises it.
 """
 
 from __future__ import annotations
@@ -20,13 +24,19 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from ..rules.config import OPTIONS
-from .models import seat_pattern
+from .models import ERROR_STATUSES, seat_pattern
+from .nostore import NoStoreMiddleware
 from .service import HUMAN
 from .settings import ServerSettings
 
 TOKEN_SCHEME = "seatToken"
 SEATS_PER_MODE = {"team_2v2": 4, "team_3v3": 6}  # R23.1; free_for_all: 2 to 6
 _HUMAN = {"const": "human"}
+NEEDS_TOKEN = ("act", "getLegal", "getOdds", "getHint")
+NO_STORE = {"description": "no answer of the API is for a cache: codes, tokens, a seat's "
+            "view", "required": True, "schema": {"type": "string", "const": "no-store"}}
+CHALLENGE = {"description": "the bearer challenge (RFC 6750 section 3)", "required": True,
+             "schema": {"type": "string", "pattern": "^Bearer( |$)"}}
 
 
 def install_openapi(app: FastAPI, settings: ServerSettings) -> None:
@@ -40,6 +50,8 @@ def install_openapi(app: FastAPI, settings: ServerSettings) -> None:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+    # Added after app.py's middlewares: the outermost, so their refusals say it too.
+    app.add_middleware(NoStoreMiddleware)
 
 
 def refine(schema: dict[str, Any], settings: ServerSettings) -> dict[str, Any]:
@@ -59,11 +71,20 @@ def refine(schema: dict[str, Any], settings: ServerSettings) -> dict[str, Any]:
         "description": "a seat's token, from joining the seat (handed out once)"}}
     operations = {op["operationId"]: op for path in schema["paths"].values()
                   for op in path.values()}
-    operations["act"]["security"] = [{TOKEN_SCHEME: []}]
-    operations["getLegal"]["security"] = [{TOKEN_SCHEME: []}]
-    operations["getOdds"]["security"] = [{TOKEN_SCHEME: []}]
-    operations["getHint"]["security"] = [{TOKEN_SCHEME: []}]
+    for operation_id in NEEDS_TOKEN:
+        operation = operations[operation_id]
+        operation["security"] = [{TOKEN_SCHEME: []}]
+        operation["responses"]["401"] = {
+            "description": ERROR_STATUSES[401], "headers": {"WWW-Authenticate": CHALLENGE},
+            "content": {"application/json": {"schema": {
+                "$ref": "#/components/schemas/ErrorBody"}}}}
+        operation["responses"] = dict(sorted(operation["responses"].items()))
     operations["getView"]["security"] = [{}, {TOKEN_SCHEME: []}]  # none: a spectator
+    for path, item in schema["paths"].items():
+        for operation in item.values():
+            for response in operation["responses"].values():
+                if path.startswith("/api/"):
+                    response.setdefault("headers", {})["Cache-Control"] = NO_STORE
     _links(operations)
     return schema
 
@@ -99,8 +120,9 @@ def _strict_create(create: dict[str, Any], settings: ServerSettings) -> None:
 
 def _links(operations: dict[str, dict[str, Any]]) -> None:
     """OpenAPI links: created game -> its first human seat's join (and its summary, view and
-    record); joined seat -> its view, its legal list and its decisions with the token; a legal
-list -> its first action."""
+    record); joined seat -> its view, its legal list and its decision (the client adds the
+    token); a legal list -> its first action at the list's version. A link's request body
+    names every field, so a follower sends exactly that decision."""
     game = "$response.body#/game_id"
     created = operations["createGame"]["responses"]["201"]
     created["links"] = {
@@ -113,27 +135,24 @@ list -> its first action."""
                       "description": "the spectator's view"},
         "GetRecord": {"operationId": "getRecord", "parameters": {"game_id": game}},
     }
-    bearer = "Bearer {$response.body#/token}"
+    game_of_request = {"game_id": "$request.path.game_id"}
+    with_token = "with the token as 'Authorization: Bearer <token>'"
     joined = operations["joinSeat"]["responses"]["200"]
     joined["links"] = {
-        "SeatView": {"operationId": "getView", "parameters": {
-            "game_id": "$request.path.game_id", "header.Authorization": bearer},
-            "description": "the seat's view, with its token"},
-        "SeatLegal": {"operationId": "getLegal", "parameters": {
-            "game_id": "$request.path.game_id", "header.Authorization": bearer},
-            "description": "the seat's whole legal list, with its token"},
-        "Act": {"operationId": "act", "parameters": {
-            "game_id": "$request.path.game_id", "header.Authorization": bearer},
-            "description": "the seat's decision (the first legal one: index 0)",
-            "requestBody": {"index": 0}},
+        "SeatView": {"operationId": "getView", "parameters": game_of_request,
+                     "description": f"the seat's view, {with_token}"},
+        "SeatLegal": {"operationId": "getLegal", "parameters": game_of_request,
+                      "description": f"the seat's whole legal list, {with_token}"},
+        "Act": {"operationId": "act", "parameters": game_of_request,
+                "description": f"the seat's decision (the first legal one: index 0), "
+                f"{with_token}", "requestBody": {"index": 0, "action": None, "version": None}},
     }
     listed = operations["getLegal"]["responses"]["200"]
     listed["links"] = {
-        "ActFirst": {"operationId": "act", "parameters": {
-            "game_id": "$request.path.game_id",
-            "header.Authorization": "$request.header.Authorization"},
-            "description": "the first action of the list (index 0), with the same token",
-            "requestBody": {"index": 0}},
+        "ActFirst": {"operationId": "act", "parameters": game_of_request,
+                     "description": "the first action of the list (index 0) at the list's "
+                     "version, with the same token", "requestBody": {
+                         "index": 0, "action": None, "version": "$response.body#/version"}},
     }
 
 

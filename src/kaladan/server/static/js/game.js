@@ -193,19 +193,21 @@ async function attackOdds() {
 /** Send an action: a legal action of the view by its index in the legal list, one composed
  * on the page (a move or swap of picked units, a gift: {kind, args, text}) by its text; over
  * the WebSocket, or over HTTP while the socket is down. A gift goes the same way, in anyone's
- * turn (R23.11). */
+ * turn (R23.11). Every action carries the version of the view it was made from, so a second
+ * send of it (a double click, a resend after a reconnect) is refused as 409 stale_version
+ * instead of being taken for the next decision. */
 async function sendAction(action) {
   if (game.sending) return;
   game.sending = true;
   byId("game")?.classList.add("sending");
   const version = game.view.version;
-  const what = Number.isInteger(action.index) ? {index: action.index, version}
+  const what = Number.isInteger(action.index) ? {index: action.index}
     : {action: action.text ?? actionText(action.kind, action.args)};
-  const message = {type: "action", ...what};
-  if (!game.socket.send(message)) {
+  const body = {...what, version};
+  if (!game.socket.send({type: "action", ...body})) {
     try {
       const view = await api("POST", `/api/games/${encodeURIComponent(game.id)}/actions`,
-        {token: game.token, body: {version, ...what}});
+        {token: game.token, body});
       onView(view);
     } catch (err) {
       onError({message: err.message, rule: err.rule});
