@@ -103,7 +103,8 @@ def test_a_versioned_action_sent_twice_is_applied_once(live_server: LiveServer) 
                      for s, sock in socks.items()}
             mover = next(s for s, v in first.items() if v["your_turn"])
             version = first[mover]["version"]
-            action = {"type": "action", "index": 0, "version": version}
+            # written 0.0 and N.0: integers to JSON Schema, over the socket as over HTTP
+            action = {"type": "action", "index": 0.0, "version": float(version)}
             await socks[mover].send(action)
             await socks[mover].send(action)  # a double click, a resend after a reconnect
             refused = await socks[mover].wait_for(lambda m: m["type"] == "error")

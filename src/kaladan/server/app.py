@@ -16,6 +16,7 @@ from . import routes_docs, routes_health, routes_lobby, routes_pages, routes_pla
 from .errors import install_handlers
 from .limits import LimitsMiddleware
 from .logs import RequestLogMiddleware
+from .nostore import NoStoreMiddleware
 from .openapi import install_openapi
 from .routes_pages import STATIC
 from .security import SecurityMiddleware, StrictJsonMiddleware
@@ -92,6 +93,7 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
     app.add_middleware(LimitsMiddleware, settings=settings, shared=shared)
     app.add_middleware(SecurityMiddleware, settings=settings,  # every response
                        shared=shared)
+    app.add_middleware(NoStoreMiddleware)  # around the refusals too: no answer is cached
     app.add_middleware(RequestLogMiddleware)  # outermost: the game id, the access line
     app.include_router(routes_lobby.router)
     app.include_router(routes_play.router)

@@ -12,8 +12,8 @@ server does (docs/api.md "OpenAPI").
   and from a joined seat to its view and decisions, so a client (or stateful testing) can
   follow a game from the schema alone. A link sets no ``Authorization``: OpenAPI links fill
   an operation's parameters, and the token is a security scheme's, not a parameter.
-- ``Cache-Control: no-store`` on every answer (``nostore.py``), installed here with the
-  schema that promises it.
+- ``Cache-Control: no-store`` on every answer (``nostore.py``, installed by ``create_app``
+  outside the limits and security checks, so their refusals say it too).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from fastapi.openapi.utils import get_openapi
 
 from ..rules.config import OPTIONS
 from .models import ERROR_STATUSES, seat_pattern
-from .nostore import NoStoreMiddleware
 from .service import HUMAN
 from .settings import ServerSettings
 
@@ -50,8 +49,6 @@ def install_openapi(app: FastAPI, settings: ServerSettings) -> None:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
-    # Added after app.py's middlewares: the outermost, so their refusals say it too.
-    app.add_middleware(NoStoreMiddleware)
 
 
 def refine(schema: dict[str, Any], settings: ServerSettings) -> dict[str, Any]:

@@ -157,8 +157,16 @@ def _action_fields(data: dict[str, Any]) -> tuple[str | None, int | None, int | 
         raise ApiError(400, "malformed_message", "give exactly one of 'action' and 'index'")
     if action is not None and (not isinstance(action, str) or not action.strip()):
         raise ApiError(400, "malformed_message", "'action' must be non-empty text")
-    for name, value in (("index", index), ("version", version)):
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool)
-                                  or value < 0):
-            raise ApiError(400, "malformed_message", f"'{name}' must be a whole number >= 0")
+    index, version = _whole(index, "index"), _whole(version, "version")
     return action, index, version
+
+
+def _whole(value: Any, name: str) -> int | None:
+    """A whole number >= 0, written ``5`` or ``5.0`` (JSON Schema's integers, as over
+    HTTP); None stays None."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                              or value < 0):
+        raise ApiError(400, "malformed_message", f"'{name}' must be a whole number >= 0")
+    return value
