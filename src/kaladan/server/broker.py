@@ -3,11 +3,13 @@
 Two kinds of message cross it, as JSON:
 
 - **events** on one channel every process listens to: ``{"p": sender, "g": game, "v":
-  version, "k": kind}`` after each committed change (``steps``, ``seats``, ``moved``). An
-  event carries no game data: a receiver reads what changed from the database and builds
-  each seat's view itself, so nothing hidden crosses the broker and an event that is lost
-  (pub/sub drops them while a subscriber is away) costs nothing once a later one, or the
-  resynchronisation after a reconnect, arrives.
+  version, "k": kind}`` after each committed change (``steps`` or ``seats``); a ``steps``
+  event also carries the committed decisions as stored (``"f"``: the index of the first,
+  ``"s"``: ``[seat, action, chance]`` each). A receiver whose copy is at ``f`` replays them;
+  any other reads what it lacks from the database, so an event that is lost (pub/sub drops
+  them while a subscriber is away) costs nothing once a later one, or the resynchronisation
+  after a reconnect, arrives. Events never carry a view: each process builds its own
+  clients' views and filters them per seat itself.
 - **requests and replies** on each process's own channel: a decision sent to a process that
   does not own the game is forwarded to its owner (``forward``), which answers on the
   sender's channel.
@@ -53,8 +55,12 @@ class Broker:
         self.on_event = on_event
         self.on_request = on_request
         self.on_connect = on_connect
-        self.client: redis.Redis = redis.Redis.from_url(url, socket_timeout=5,
-                                                        socket_connect_timeout=5)
+        # A blocking pool: a burst of publishes waits for a free connection instead of
+        # failing with "Too many connections".
+        pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=5,
+                                                     socket_timeout=5,
+                                                     socket_connect_timeout=5)
+        self.client: redis.Redis = redis.Redis(connection_pool=pool)
         self.pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.listener: asyncio.Task[None] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
@@ -86,10 +92,15 @@ class Broker:
 
     # --- sending --------------------------------------------------------------------------
 
-    async def publish(self, game_id: str, version: int, kind: str = "steps") -> None:
-        """Tell every process that ``game_id`` changed (at ``version``). Never raises: a
-        process that misses it reloads when it reconnects or hears a later event."""
-        message = json.dumps({"p": self.process, "g": game_id, "v": version, "k": kind})
+    async def publish(self, game_id: str, version: int, kind: str = "steps",
+                      first: int | None = None, steps: list[Any] | None = None) -> None:
+        """Tell every process that ``game_id`` changed (at ``version``; ``steps`` from index
+        ``first`` on). Never raises: a process that misses it reloads when it reconnects or
+        hears a later event."""
+        event: dict[str, Any] = {"p": self.process, "g": game_id, "v": version, "k": kind}
+        if steps is not None:
+            event["f"], event["s"] = first, steps
+        message = json.dumps(event, separators=(",", ":"))
         try:
             await self.client.publish(EVENTS, message)
         except (RedisError, OSError) as exc:
@@ -106,7 +117,7 @@ class Broker:
         self.pending[key] = reply
         try:
             message = json.dumps({"t": "request", "id": key, "from": self.process,
-                                  "body": request})
+                                  "body": request}, separators=(",", ":"))
             try:
                 heard = await self.client.publish(PROCESS + owner, message)
             except (RedisError, OSError) as exc:

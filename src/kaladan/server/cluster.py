@@ -251,9 +251,14 @@ class Cluster:
 
     # --- following the owner --------------------------------------------------------------
 
-    def changed(self, live: LiveGame, kind: str = "steps") -> None:
-        """Tell the other processes that ``live`` changed (after it is stored)."""
-        self.service.spawn(self.broker.publish(live.game_id, live.version, kind))
+    def changed(self, live: LiveGame, kind: str = "steps", first: int | None = None) -> None:
+        """Tell the other processes that ``live`` changed (after it is stored): its seats,
+        or its steps from index ``first`` on, which go with the event."""
+        steps = None
+        if first is not None:
+            steps = [[s.seat, s.action, list(s.chance)] for s in live.game.steps[first:]]
+        self.service.spawn(self.broker.publish(live.game_id, live.version, kind, first,
+                                               steps))
 
     async def _on_event(self, data: dict[str, Any]) -> None:
         live = self.service.games.get(str(data.get("g")))
@@ -267,6 +272,14 @@ class Cluster:
             return  # already known (a late event)
         if live.lease is not None:  # another process stored steps: this one lost the game
             self.demote(live)
+        steps, first = data.get("s"), data.get("f")
+        if isinstance(steps, list) and isinstance(first, int):
+            async with live.lock:
+                moved = live.lease is None and live.version == first and self._replay(
+                    live, [(int(a), str(b), [int(x) for x in c]) for a, b, c in steps])
+            if moved:
+                self.service.notify(live)
+                return
         await self.follow(live)
 
     async def _resync_all(self) -> None:
@@ -295,6 +308,12 @@ class Cluster:
             return False
         if not new:
             return False
+        return self._replay(live, new) or await self._reload(live)
+
+    @staticmethod
+    def _replay(live: LiveGame, new: list[tuple[int, str, list[int]]]) -> bool:
+        """Game lock held: play stored steps onto the copy and publish them; False (the copy
+        unchanged) when they do not follow from it (the caller reloads the game)."""
         game = live.game
         try:
             for seat, text, chance in new:
@@ -306,7 +325,7 @@ class Cluster:
             log.warning("game %s: stored steps do not follow this copy (%r): reloading",
                         live.game_id, exc)
             live.roll_back()
-            return await self._reload(live)
+            return False
         live.publish()
         live.forget_views()
         return True

@@ -719,7 +719,7 @@ class GameService:
         if exc is None:
             live.publish()
             if self.cluster is not None:
-                self.cluster.changed(live)
+                self.cluster.changed(live, first=stored)
                 if live.over:
                     self._let_go(live)
             return
@@ -761,6 +761,8 @@ class GameService:
             if row.steps[stored:] == mine:
                 log.warning("game %s: the steps were stored after all", live.game_id)
                 live.publish()
+                if self.cluster is not None:
+                    self.cluster.changed(live, first=stored)
                 return
             if len(row.steps) == stored:
                 live.roll_back()

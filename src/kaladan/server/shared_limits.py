@@ -39,7 +39,7 @@ import secrets
 import socket
 import time
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
@@ -136,9 +136,13 @@ class SharedLimits:
         self.process = process
         self.ttl = ttl
         # No retry: a refused connection is an outage to decide locally, not to wait out.
-        self.redis = Redis.from_url(url, socket_timeout=TIMEOUT,
-                                    socket_connect_timeout=TIMEOUT,
-                                    retry=Retry(NoBackoff(), 1))
+        # A blocking pool: at a burst of requests a call waits (at most TIMEOUT) for a free
+        # connection instead of failing with "Too many connections" (an outage it is not).
+        pool = BlockingConnectionPool.from_url(url, max_connections=64, timeout=TIMEOUT,
+                                               socket_timeout=TIMEOUT,
+                                               socket_connect_timeout=TIMEOUT,
+                                               retry=Retry(NoBackoff(), 1))
+        self.redis = Redis(connection_pool=pool)
         self._rate = self.redis.register_script(_RATE)
         self._acquire = self.redis.register_script(_ACQUIRE)
         self._release = self.redis.register_script(_RELEASE)
