@@ -38,6 +38,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -158,6 +160,27 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+@contextmanager
+def fresh_database(url: str, name: str) -> Iterator[str]:
+    """A new PostgreSQL database beside ``url``'s, dropped afterwards (a run must not find
+    the previous run's unfinished games); other URLs as they are."""
+    if not url.startswith("postgresql"):
+        yield url
+        return
+    from sqlalchemy import create_engine, text
+
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        c.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield url.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        with admin.connect() as c:
+            c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
 def total_cpu(pids: list[int]) -> float | None:
     each = [cpu_seconds(pid) for pid in pids]
     return None if any(x is None for x in each) else sum(x for x in each if x is not None)
@@ -275,18 +298,20 @@ def main() -> None:
         for n in counts:  # fresh servers (and database) for every size and run
             for count in processes:
                 for hostile in (False, True) if args.flood else (False,):
-                    name = f"bench{n}{'-flood' if hostile else ''}.sqlite3"
-                    url = args.database_url or f"sqlite:///{Path(folder) / name}"
+                    name = f"bench{n}{'-flood' if hostile else ''}"
+                    url = args.database_url or f"sqlite:///{Path(folder) / name}.sqlite3"
                     # one process alone runs without the broker: the figure to compare to
                     broker = args.broker_url if count > 1 else None
-                    ports = [free_port() for _ in range(count)]
-                    servers = [start_server(url, port, broker) for port in ports]
-                    try:
-                        asyncio.run(run(ports, [s.pid for s in servers], n, args, hostile))
-                    finally:
-                        for server in servers:
-                            server.terminate()
-                            server.wait(10)
+                    with fresh_database(url, f"kaladan_{name}_{count}") as database:
+                        ports = [free_port() for _ in range(count)]
+                        servers = [start_server(database, port, broker) for port in ports]
+                        try:
+                            asyncio.run(run(ports, [s.pid for s in servers], n, args,
+                                            hostile))
+                        finally:
+                            for server in servers:
+                                server.terminate()
+                                server.wait(10)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("kaladan.server")
 
+MAX_STEPS = 500  # the most steps an event or a reply carries (else: read from storage)
 MOVED = ("the game's server cannot be reached and its lease has not yet expired; nothing "
          "changed: try again in a few seconds")
 
@@ -197,7 +198,7 @@ class Cluster:
                     await self._own(live, token)
                 continue
             request = {"op": "act", "g": live.game_id, "seat": seat, "text": text,
-                       "index": index, "version": version}
+                       "index": index, "version": version, "have": live.version}
             try:
                 reply = await self.broker.forward(holder.owner, request,
                                                   self.service.settings.db_timeout + 5)
@@ -220,7 +221,8 @@ class Cluster:
                 raise ApiError(int(error.get("status", 503)), str(error.get("code")),
                                str(error.get("message")), error.get("rule"),
                                error.get("input"))
-            await self.follow(live, int(reply.get("version", 0)))
+            if not await self._take_steps(live, reply):
+                await self.follow(live, int(reply.get("version", 0)))
             return live
 
     async def _holder(self, game_id: str) -> Any:
@@ -247,7 +249,33 @@ class Cluster:
             log.exception("forwarded decision in game %s failed", live.game_id)
             return dict(ApiError(503, "storage_unavailable", "the decision failed; look at "
                                  "the game again, then decide").body())
-        return {"version": live.version}
+        reply: dict[str, Any] = {"version": live.version}
+        have = body.get("have")
+        if isinstance(have, int) and 0 <= have <= live.version <= have + MAX_STEPS:
+            # the sender's copy catches up from the reply, without reading the database
+            reply["f"], reply["s"] = have, self._stored_steps(live, have)
+        return reply
+
+    @staticmethod
+    def _stored_steps(live: LiveGame, first: int) -> list[list[Any]]:
+        """The published (stored) steps from index ``first`` on, as events carry them."""
+        return [[s.seat, s.action, list(s.chance)]
+                for s in live.game.steps[first:live.version]]
+
+    async def _take_steps(self, live: LiveGame, data: dict[str, Any]) -> bool:
+        """Replay the steps an event or a reply carries (``f``, ``s``) if the copy is at
+        their first index; whether it did."""
+        steps, first = data.get("s"), data.get("f")
+        if not isinstance(steps, list) or not isinstance(first, int):
+            return False
+        async with live.lock:
+            if live.lease is not None or live.version != first:
+                return live.version >= first + len(steps)  # already there
+            moved = self._replay(live, [(int(a), str(b), [int(x) for x in c])
+                                        for a, b, c in steps])
+        if moved:
+            self.service.notify(live)
+        return moved
 
     # --- following the owner --------------------------------------------------------------
 
@@ -255,8 +283,8 @@ class Cluster:
         """Tell the other processes that ``live`` changed (after it is stored): its seats,
         or its steps from index ``first`` on, which go with the event."""
         steps = None
-        if first is not None:
-            steps = [[s.seat, s.action, list(s.chance)] for s in live.game.steps[first:]]
+        if first is not None and live.version - first <= MAX_STEPS:
+            steps = self._stored_steps(live, first)
         self.service.spawn(self.broker.publish(live.game_id, live.version, kind, first,
                                                steps))
 
@@ -272,15 +300,8 @@ class Cluster:
             return  # already known (a late event)
         if live.lease is not None:  # another process stored steps: this one lost the game
             self.demote(live)
-        steps, first = data.get("s"), data.get("f")
-        if isinstance(steps, list) and isinstance(first, int):
-            async with live.lock:
-                moved = live.lease is None and live.version == first and self._replay(
-                    live, [(int(a), str(b), [int(x) for x in c]) for a, b, c in steps])
-            if moved:
-                self.service.notify(live)
-                return
-        await self.follow(live)
+        if not await self._take_steps(live, data):
+            await self.follow(live)
 
     async def _resync_all(self) -> None:
         """The broker was reached (again): events may have been missed meanwhile."""

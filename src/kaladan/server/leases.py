@@ -32,8 +32,10 @@ ACQUIRE = text(
     "token = leases.token + 1, expires = EXCLUDED.expires "
     "WHERE leases.expires < clock_timestamp() RETURNING token")
 FENCE = text(
-    f"UPDATE leases SET expires = {LATER} WHERE game_id = :game AND token = :token "
-    "AND owner = :owner AND expires > clock_timestamp() RETURNING game_id")
+    f"UPDATE leases SET expires = {LATER} WHERE game_id IN (SELECT game_id FROM leases "
+    "WHERE owner = :owner AND (game_id, token) IN (SELECT * FROM unnest("
+    "CAST(:games AS text[]), CAST(:tokens AS bigint[]))) AND expires > clock_timestamp() "
+    "ORDER BY game_id FOR UPDATE) RETURNING game_id")
 RENEW = text(
     f"UPDATE leases SET expires = {LATER} WHERE game_id IN (SELECT game_id FROM leases "
     "WHERE owner = :owner AND expires > clock_timestamp() ORDER BY game_id FOR UPDATE) "
@@ -74,11 +76,15 @@ def acquire(c: Connection, game_id: str, owner: str, seconds: float) -> int | No
     return None if row is None else int(row.token)
 
 
-def fence(c: Connection, game_id: str, owner: str, token: int, seconds: float) -> bool:
-    """Inside a write's transaction: renew the lease if ``owner`` still holds it with
-    ``token`` and it has not expired (the row stays locked until the commit)."""
-    return c.execute(FENCE, {"game": game_id, "owner": owner, "token": token,
-                             "seconds": seconds}).first() is not None
+def fence(c: Connection, tokens: dict[str, int], owner: str, seconds: float) -> set[str]:
+    """Inside a write's transaction, one statement: renew each lease of ``tokens`` (game ->
+    token) that ``owner`` still holds with that token and that has not expired (the rows
+    stay locked until the commit). The games whose lease held."""
+    if not tokens:
+        return set()
+    return {str(r.game_id) for r in c.execute(FENCE, {
+        "owner": owner, "games": list(tokens), "tokens": list(tokens.values()),
+        "seconds": seconds})}
 
 
 def renew(c: Connection, owner: str, seconds: float) -> set[str]:

@@ -611,12 +611,21 @@ class Store:
     def _fence(self, c: Connection, batch: Sequence[QueuedSteps]) -> list[QueuedSteps]:
         """The items whose writer still holds its game's lease, each lease renewed (and
         locked until the commit, in game-id order: ``leases``); the others get
-        ``LeaseLost`` and are not written."""
+        ``LeaseLost`` and are not written. One statement per owner (a process's batch has
+        one)."""
         kept = [item for item in batch if item.fence is None]
-        for item in sorted((i for i in batch if i.fence is not None), key=lambda i: i.game_id):
-            assert item.fence is not None
-            owner, token = item.fence
-            if leases.fence(c, item.game_id, owner, token, self.lease_seconds):
+        owners: dict[str, dict[str, int]] = {}
+        for item in batch:
+            if item.fence is not None:
+                owners.setdefault(item.fence[0], {})[item.game_id] = item.fence[1]
+        held: set[tuple[str, str]] = set()
+        for owner, tokens in owners.items():
+            held |= {(owner, game) for game in leases.fence(c, tokens, owner,
+                                                            self.lease_seconds)}
+        for item in batch:
+            if item.fence is None:
+                continue
+            if (item.fence[0], item.game_id) in held:
                 kept.append(item)
             else:
                 item.error = LeaseLost(f"this process no longer holds the lease of game "
