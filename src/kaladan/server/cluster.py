@@ -198,7 +198,8 @@ class Cluster:
                     await self._own(live, token)
                 continue
             request = {"op": "act", "g": live.game_id, "seat": seat, "text": text,
-                       "index": index, "version": version, "have": live.version}
+                       "index": index, "version": version, "have": live.version,
+                       "watching": bool(live.listeners)}
             try:
                 reply = await self.broker.forward(holder.owner, request,
                                                   self.service.settings.db_timeout + 5)
@@ -223,6 +224,8 @@ class Cluster:
                                error.get("input"))
             if not await self._take_steps(live, reply):
                 await self.follow(live, int(reply.get("version", 0)))
+            if reply.get("handover"):  # the owner let the game go: it is played here
+                await self.adopt(live)
             return live
 
     async def _holder(self, game_id: str) -> Any:
@@ -254,7 +257,30 @@ class Cluster:
         if isinstance(have, int) and 0 <= have <= live.version <= have + MAX_STEPS:
             # the sender's copy catches up from the reply, without reading the database
             reply["f"], reply["s"] = have, self._stored_steps(live, have)
+        if body.get("watching") and not live.listeners:
+            reply["handover"] = await self._hand_over(live)
         return reply
+
+    async def _hand_over(self, live: LiveGame) -> bool:
+        """The game's players are connected to another process and none to this one: let
+        the game go (its lease, its copy), so that the process they are on takes it at
+        this reply and decides without forwarding from then on. A game played over HTTP
+        alone never moves (nobody watches it anywhere), so it does not bounce."""
+        async with live.lock:
+            if live.lease is None or live.listeners or self.stopping:
+                return False
+            live.lease = None
+            task = live.bot_task
+            if task is not None and not task.done():
+                task.cancel()
+        try:
+            await asyncio.to_thread(self.store.release_leases, [live.game_id], self.name)
+        except Exception as exc:  # it expires by itself; the other process waits that long
+            log.warning("cannot hand game %s over: %s", live.game_id, exc)
+            return False
+        self.service.forget(live)
+        log.info("game %s handed over to the process its players are on", live.game_id)
+        return True
 
     @staticmethod
     def _stored_steps(live: LiveGame, first: int) -> list[list[Any]]:

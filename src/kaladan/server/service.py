@@ -805,6 +805,9 @@ class GameService:
         live.doubt = False
         self._notify(live)
 
+    def forget(self, live: LiveGame) -> None:
+        self._forget(live)
+
     def _forget(self, live: LiveGame) -> None:
         """Let a game whose memory may differ from storage leave memory: the next request
         loads it afresh (``get``)."""
