@@ -446,3 +446,32 @@ def test_readyz_follows_the_broker_and_healthz_the_process(cluster: Processes) -
     cluster.redis.start()
     wait_until(lambda: httpx.get(a.http + "/readyz", timeout=10).status_code == 200, 10,
                "ready again")
+
+
+def test_a_game_moves_to_the_process_its_players_are_on(cluster: Processes) -> None:
+    """A game created on a, played from sockets on b: at the first forwarded decision a
+    hands the game over and b owns it, so later decisions are not forwarded."""
+    a, b = cluster.start(2)
+    game = new_game(a, ["human", "random"], seed=13)
+    game_id = game["game_id"]
+    token = join(a, game, 0)
+    assert owner_of(cluster, game_id) is a
+
+    async def play() -> int:
+        sock = await Socket.open(f"{b.ws}/ws/games/{game_id}?token={token}")
+        made = 0
+        while made < 5:
+            shown = (await sock.wait_for(lambda m: m["type"] == "view"
+                                         and m["view"]["your_turn"], len(sock.messages)
+                                         - 1))["view"]
+            await sock.send({"type": "action", "index": 0, "version": shown["version"]})
+            await sock.wait_for(lambda m, v=shown["version"]: m["type"] == "view"
+                                and m["view"]["version"] > v)
+            made += 1
+        await sock.close()
+        return made
+
+    assert run_async(play()) == 5
+    assert owner_of(cluster, game_id) is b
+    steps = stored_steps(cluster.database, game_id)
+    assert view_at(a, game_id, len(steps)) == view_at(b, game_id, len(steps))
