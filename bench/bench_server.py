@@ -238,6 +238,7 @@ async def run(ports: list[int], server_pids: list[int], n: int, args: argparse.N
     latencies: list[float] = []
     sizes: list[int] = []
     server_cpu = total_cpu(server_pids)
+    each_cpu = [cpu_seconds(pid) or 0.0 for pid in server_pids]
     client_cpu = time.process_time()
     start = time.perf_counter()
     made = await asyncio.gather(*(
@@ -246,6 +247,7 @@ async def run(ports: list[int], server_pids: list[int], n: int, args: argparse.N
     seconds = time.perf_counter() - start
     client_cpu = time.process_time() - client_cpu
     server_end = total_cpu(server_pids)
+    each_end = [cpu_seconds(pid) or 0.0 for pid in server_pids]
     spam = ""
     if flooding is not None:
         stop.set()
@@ -253,6 +255,9 @@ async def run(ports: list[int], server_pids: list[int], n: int, args: argparse.N
     total = sum(made)
     cpu = ("" if server_cpu is None or server_end is None else
            f"  server CPU {1000 * (server_end - server_cpu) / total:.2f} ms/action")
+    if len(server_pids) > 1 and cpu:  # each process's share, summed above
+        cpu += " (" + " + ".join(f"{1000 * (e - b) / total:.2f}"
+                                 for b, e in zip(each_cpu, each_end, strict=True)) + ")"
     ms = [x * 1000 for x in latencies]
     label = ("flood" if hostile else "quiet") + (
         f" {len(ports)} processes" if args.processes != "1" else "")

@@ -16,7 +16,7 @@ from kaladan.record import replay
 from kaladan.rules.observe import observe
 from kaladan.rules.scoring import score_parts
 from kaladan.rules.state import GameState
-from kaladan.server.limits import PerAddress
+from kaladan.server.rates import PerAddress
 
 
 def finished(client: TestClient, seats: list[str], seed: int, **fields: Any) -> str:

@@ -25,16 +25,43 @@ import os
 import secrets
 import socket
 import time
-from typing import TYPE_CHECKING, Any
+from collections import OrderedDict
+from collections.abc import Coroutine
+from typing import Any, Protocol
 
 from .broker import Broker, BrokerUnavailable
 from .errors import ApiError
 from .leases import NotOwner
 from .live import LiveGame
-from .storage import StoredGame
+from .settings import ServerSettings
+from .storage import Store, StoredGame
 
-if TYPE_CHECKING:
-    from .service import GameService
+
+class Host(Protocol):
+    """What the cluster needs of the ``GameService`` it serves (which imports this module:
+    the service depends on the cluster, not the other way round)."""
+
+    games: OrderedDict[str, LiveGame]
+    store: Store
+    settings: ServerSettings
+
+    async def get(self, game_id: str, client: str | None = None,
+                  adopt: bool = True) -> LiveGame: ...
+
+    async def act_here(self, live: LiveGame, seat: int, text: str | None, index: int | None,
+                       version: int | None) -> LiveGame: ...
+
+    async def reload_seats(self, live: LiveGame) -> None: ...
+
+    def rebuild_stored(self, row: StoredGame) -> LiveGame: ...
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None: ...
+
+    def notify(self, live: LiveGame) -> None: ...
+
+    def kick_bots(self, live: LiveGame) -> None: ...
+
+    def forget(self, live: LiveGame) -> None: ...
 
 log = logging.getLogger("kaladan.server")
 
@@ -50,7 +77,7 @@ def process_name() -> str:
 
 
 class Cluster:
-    def __init__(self, service: GameService, broker_url: str) -> None:
+    def __init__(self, service: Host, broker_url: str) -> None:
         self.service = service
         self.store = service.store
         self.name = process_name()
@@ -378,13 +405,11 @@ class Cluster:
         return True
 
     async def _reload(self, live: LiveGame) -> bool:
-        from .service import rebuild
-
         try:
             row: StoredGame | None = await asyncio.to_thread(self.store.load, live.game_id)
             if row is None:
                 return False
-            fresh = await asyncio.to_thread(rebuild, row, self.service.bots)
+            fresh = await asyncio.to_thread(self.service.rebuild_stored, row)
         except Exception as exc:
             log.error("cannot reload game %s: %s", live.game_id, exc)
             return False

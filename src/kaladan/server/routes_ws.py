@@ -21,8 +21,9 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from .errors import ApiError
-from .limits import RateLimiter, client_address
+from .limits import client_address
 from .live import LiveGame
+from .rates import RateLimiter
 from .security import JsonRefused, strict_json
 from .service import GameService
 from .settings import ServerSettings

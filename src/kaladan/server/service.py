@@ -50,8 +50,8 @@ from .botpool import BotPool
 from .errors import ApiError
 from .history import History, HistoryCache, build_history
 from .leases import LeaseLost, NotOwner
-from .limits import AddressRate, PerAddress
 from .live import QUICK_BOTS, LiveGame, SeatInfo
+from .rates import AddressRate, PerAddress
 from .settings import ServerSettings
 from .storage import (
     CommitUnknown,
@@ -804,6 +804,10 @@ class GameService:
         live.take(fresh)
         live.doubt = False
         self._notify(live)
+
+    def rebuild_stored(self, row: StoredGame) -> LiveGame:
+        """``rebuild`` with this server's bots (worker threads)."""
+        return rebuild(row, self.bots)
 
     def forget(self, live: LiveGame) -> None:
         self._forget(live)

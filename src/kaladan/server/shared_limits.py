@@ -44,7 +44,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
-from .limits import PerAddress
+from .rates import PerAddress
 
 log = logging.getLogger("kaladan.server")
 
