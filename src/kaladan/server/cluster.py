@@ -63,6 +63,7 @@ class Host(Protocol):
 
     def forget(self, live: LiveGame) -> None: ...
 
+
 log = logging.getLogger("kaladan.server")
 
 MAX_STEPS = 500  # the most steps an event or a reply carries (else: read from storage)
@@ -114,9 +115,9 @@ class Cluster:
     # --- ownership ------------------------------------------------------------------------
 
     async def adopt(self, live: LiveGame) -> None:
-        """A game just loaded into memory: take its lease when nobody holds it, so the
-        process that first needs a game owns it. The game is at its stored version (it was
-        just read), so nothing needs catching up."""
+        """A game this process holds and nobody owns (just loaded, or handed over to it by
+        its owner): take its lease, so the process that first needs a game owns it
+        (``_own`` catches the copy up first)."""
         if live.over or self.stopping:
             return
         try:
