@@ -508,8 +508,13 @@ class GameService:
             if old is None:
                 raise ApiError(404, "unknown_game", f"game {live.game_id} is no longer "
                                "stored", input=live.game_id)
-            seats = json.loads(old)
-            info = SeatInfo.from_json(seats[seat])
+            try:
+                seats = json.loads(old)
+                info = SeatInfo.from_json(seats[seat])
+            except (ValueError, TypeError, KeyError, IndexError) as exc:  # a damaged row
+                log.error("the seats of game %s cannot be read: %r", live.game_id, exc)
+                raise ApiError(503, "storage_unavailable", "the seats cannot be read now; "
+                               "nothing changed") from exc
             if info.token_hash is not None:
                 raise ApiError(409, "already_joined", f"seat {seat} has already joined")
             if info.code_hash is None or not hmac.compare_digest(digest(code), info.code_hash):
@@ -543,7 +548,11 @@ class GameService:
             log.warning("cannot read the seats of game %s: %s", live.game_id, exc)
             return
         if text is not None:
-            infos = [SeatInfo.from_json(s) for s in json.loads(text)]
+            try:
+                infos = [SeatInfo.from_json(s) for s in json.loads(text)]
+            except (ValueError, TypeError, KeyError) as exc:  # a damaged row: keep memory's
+                log.error("the seats of game %s cannot be read: %r", live.game_id, exc)
+                return
             if infos != live.seats:
                 self._set_seats(live, infos)
 
