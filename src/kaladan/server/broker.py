@@ -2,8 +2,10 @@
 
 Two kinds of message cross it, as JSON:
 
-- **events** on one channel every process listens to: ``{"p": sender, "g": game, "v":
-  version, "k": kind}`` after each committed change (``steps`` or ``seats``); a ``steps``
+- **events** on each game's own channel, which the processes holding that game in memory
+  listen to (``watch``; a process never hears of the games it does not hold, so a commit
+  costs the same however many processes run): ``{"p": sender, "g": game, "v": version,
+  "k": kind}`` after each committed change (``steps`` or ``seats``); a ``steps``
   event also carries the committed decisions as stored (``"f"``: the index of the first,
   ``"s"``: ``[seat, action, chance]`` each). A receiver whose copy is at ``f`` replays them;
   any other reads what it lacks from the database, so an event that is lost (pub/sub drops
@@ -14,9 +16,10 @@ Two kinds of message cross it, as JSON:
   does not own the game is forwarded to its owner (``forward``), which answers on the
   sender's channel.
 
-The listener notices a reconnection by the subscription confirmations Redis sends again
-(redis-py resubscribes by itself) and calls ``on_connect`` so that the process reloads what
-it may have missed.
+The listener notices a reconnection by the subscription confirmation of the process's own
+channel that Redis sends again (redis-py resubscribes by itself) and calls ``on_connect`` so
+that the process reloads what it may have missed; each game's first confirmation calls
+``on_watch``, which reads what was committed before the subscription took effect.
 """
 
 from __future__ import annotations
@@ -35,9 +38,10 @@ from redis.exceptions import RedisError
 
 log = logging.getLogger("kaladan.server")
 
-EVENTS = "kaladan:events"
+GAME = "kaladan:game:"  # + game id: that game's events
 PROCESS = "kaladan:process:"  # + process id: requests to it, replies to it
 RETRY = 0.5  # seconds between two attempts to reach a Redis that is down
+POLL = 0.1  # seconds the listener waits for a message before it (un)subscribes games
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 Responder = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -49,12 +53,17 @@ class BrokerUnavailable(Exception):
 
 class Broker:
     def __init__(self, url: str, process: str, *, on_event: Handler, on_request: Responder,
-                 on_connect: Callable[[], Awaitable[None]]) -> None:
+                 on_connect: Callable[[], Awaitable[None]],
+                 on_watch: Callable[[str], Awaitable[None]]) -> None:
         self.url = url
         self.process = process
         self.on_event = on_event
         self.on_request = on_request
         self.on_connect = on_connect
+        self.on_watch = on_watch
+        self.watched: set[str] = set()  # games whose channels this process listens to
+        self.changes: dict[str, bool] = {}  # game -> watch (True) or not, not yet sent
+        self.heard: set[str] = set()  # watched games whose subscription Redis confirmed
         # A blocking pool: a burst of publishes waits for a free connection instead of
         # failing with "Too many connections".
         pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=5,
@@ -90,6 +99,19 @@ class Broker:
         except (RedisError, OSError):
             return False
 
+    def watch(self, game_id: str) -> None:
+        """Hear ``game_id``'s events from now on (the listener subscribes at its next turn,
+        within ``POLL``)."""
+        if game_id not in self.watched:
+            self.watched.add(game_id)
+            self.changes[game_id] = True
+
+    def unwatch(self, game_id: str) -> None:
+        if game_id in self.watched:
+            self.watched.discard(game_id)
+            self.heard.discard(game_id)
+            self.changes[game_id] = False
+
     # --- sending --------------------------------------------------------------------------
 
     async def publish(self, game_id: str, version: int, kind: str = "steps",
@@ -102,7 +124,7 @@ class Broker:
             event["f"], event["s"] = first, steps
         message = json.dumps(event, separators=(",", ":"))
         try:
-            await self.client.publish(EVENTS, message)
+            await self.client.publish(GAME + game_id, message)
         except (RedisError, OSError) as exc:
             log.warning("cannot publish game %s at version %d: %s", game_id, version, exc)
 
@@ -132,12 +154,13 @@ class Broker:
 
     async def _listen(self) -> None:
         pubsub = self.client.pubsub()
-        confirmed = 0
         while True:
             try:
                 if not pubsub.subscribed:
-                    await pubsub.subscribe(EVENTS, self.own_channel)
-                message = await pubsub.get_message(timeout=1.0)
+                    await pubsub.subscribe(self.own_channel)
+                if self.changes:
+                    await self._send_changes(pubsub)
+                message = await pubsub.get_message(timeout=POLL)
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
@@ -146,26 +169,48 @@ class Broker:
                 if self.connected.is_set():
                     log.warning("lost the broker (%s): retrying", exc)
                 self.connected.clear()
-                confirmed = 0
                 await asyncio.sleep(RETRY)
                 continue
             if message is None:
                 continue
             kind = message.get("type")
             if kind == "subscribe":
-                confirmed += 1
-                if confirmed == 2:  # both channels: subscribed, or subscribed again
-                    self.connections += 1
-                    self.connected.set()
-                    if self.connections > 1:
-                        log.warning("broker reached again: reloading the games in memory")
-                    self._spawn(self.on_connect())
-                elif confirmed > 2:  # a reconnection (redis-py resubscribed)
-                    confirmed = 1
+                self._subscribed(message)
                 continue
             if kind != "message":
                 continue
             self._received(message)
+
+    async def _send_changes(self, pubsub: Any) -> None:
+        changes, self.changes = self.changes, {}
+        try:
+            start = [GAME + g for g, on in changes.items() if on]
+            stop = [GAME + g for g, on in changes.items() if not on]
+            if start:
+                await pubsub.subscribe(*start)
+            if stop:
+                await pubsub.unsubscribe(*stop)
+        except BaseException:
+            for game_id, on in changes.items():  # sent again at the next turn
+                self.changes.setdefault(game_id, on)
+            raise
+
+    def _subscribed(self, message: dict[str, Any]) -> None:
+        channel = message.get("channel")
+        channel = channel.decode() if isinstance(channel, bytes) else str(channel)
+        if channel == self.own_channel:  # subscribed, or subscribed again after a loss
+            self.connections += 1
+            self.connected.set()
+            if self.connections > 1:
+                log.warning("broker reached again: reloading the games in memory")
+            self._spawn(self.on_connect())
+        elif channel.startswith(GAME):
+            game_id = channel[len(GAME):]
+            if game_id in self.watched and game_id not in self.heard:
+                # a game's first confirmation (after a reconnection ``on_connect`` reloads
+                # every game): what was committed before it took effect is read now
+                self.heard.add(game_id)
+                self._spawn(self.on_watch(game_id))
 
     def _received(self, message: dict[str, Any]) -> None:
         try:
@@ -177,7 +222,7 @@ class Broker:
             return
         if not isinstance(data, dict):
             return
-        if channel == EVENTS:
+        if channel.startswith(GAME):
             if data.get("p") != self.process:
                 self._spawn(self.on_event(data))
         elif data.get("t") == "reply":

@@ -84,7 +84,8 @@ class Cluster:
         self.name = process_name()
         self.lease_seconds = service.settings.lease_seconds
         self.broker = Broker(broker_url, self.name, on_event=self._on_event,
-                             on_request=self._on_request, on_connect=self._resync_all)
+                             on_request=self._on_request, on_connect=self._resync_all,
+                             on_watch=self._on_watch)
         self.timer: asyncio.Task[None] | None = None
         self.stopping = False
 
@@ -355,6 +356,20 @@ class Cluster:
         if live.lease is not None:  # another process stored steps: this one lost the game
             self.demote(live)
         if not await self._take_steps(live, data):
+            await self.follow(live)
+
+    def watch(self, live: LiveGame) -> None:
+        """A game entered this process's memory: hear its events."""
+        self.broker.watch(live.game_id)
+
+    def unwatch(self, game_id: str) -> None:
+        self.broker.unwatch(game_id)
+
+    async def _on_watch(self, game_id: str) -> None:
+        """Events of ``game_id`` reach this process from now on: a copy reads what was
+        committed before (between its load and the subscription)."""
+        live = self.service.games.get(game_id)
+        if live is not None and live.lease is None:
             await self.follow(live)
 
     async def _resync_all(self) -> None:

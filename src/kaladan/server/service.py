@@ -361,6 +361,8 @@ class GameService:
     def _remember(self, live: LiveGame) -> None:
         """Keep ``live`` in memory; games beyond ``live_games`` leave it, finished ones
         first, then idle ones (nobody connected, no bot at work, nothing being applied)."""
+        if self.cluster is not None and live.game_id not in self.games:
+            self.cluster.watch(live)
         self.games[live.game_id] = live
         self.games.move_to_end(live.game_id)
         excess = len(self.games) - self.settings.live_games
@@ -374,8 +376,13 @@ class GameService:
                     self._let_go(game)
 
     def _let_go(self, live: LiveGame) -> None:
-        """A game left memory: its lease goes too (several processes)."""
-        if self.cluster is not None and live.lease is not None:
+        """A game left memory or ended: its lease goes too (several processes); one that
+        left memory is no longer heard of."""
+        if self.cluster is None:
+            return
+        if live.game_id not in self.games:
+            self.cluster.unwatch(live.game_id)
+        if live.lease is not None:
             live.lease = None
             self.spawn(self.cluster.released([live.game_id]))
 
