@@ -181,9 +181,10 @@ def fresh_database(url: str, name: str) -> Iterator[str]:
         admin.dispose()
 
 
-def total_cpu(pids: list[int]) -> float | None:
+def each_cpu(pids: list[int]) -> list[float] | None:
+    """Each process's CPU time so far (None off Linux)."""
     each = [cpu_seconds(pid) for pid in pids]
-    return None if any(x is None for x in each) else sum(x for x in each if x is not None)
+    return None if any(x is None for x in each) else [x for x in each if x is not None]
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -237,8 +238,7 @@ async def run(ports: list[int], server_pids: list[int], n: int, args: argparse.N
         await asyncio.sleep(3.0)  # the searches are under way
     latencies: list[float] = []
     sizes: list[int] = []
-    server_cpu = total_cpu(server_pids)
-    each_cpu = [cpu_seconds(pid) or 0.0 for pid in server_pids]
+    server_start = each_cpu(server_pids)
     client_cpu = time.process_time()
     start = time.perf_counter()
     made = await asyncio.gather(*(
@@ -246,18 +246,18 @@ async def run(ports: list[int], server_pids: list[int], n: int, args: argparse.N
              random.Random(i), latencies, sizes) for i, (game_id, token) in enumerate(games)))
     seconds = time.perf_counter() - start
     client_cpu = time.process_time() - client_cpu
-    server_end = total_cpu(server_pids)
-    each_end = [cpu_seconds(pid) or 0.0 for pid in server_pids]
+    server_end = each_cpu(server_pids)
     spam = ""
     if flooding is not None:
         stop.set()
         spam = f"  [flood: {await flooding} bad requests answered]"
     total = sum(made)
-    cpu = ("" if server_cpu is None or server_end is None else
-           f"  server CPU {1000 * (server_end - server_cpu) / total:.2f} ms/action")
-    if len(server_pids) > 1 and cpu:  # each process's share, summed above
-        cpu += " (" + " + ".join(f"{1000 * (e - b) / total:.2f}"
-                                 for b, e in zip(each_cpu, each_end, strict=True)) + ")"
+    cpu = ""
+    if server_start is not None and server_end is not None:
+        spent = [1000 * (e - b) / total for b, e in zip(server_start, server_end, strict=True)]
+        cpu = f"  server CPU {sum(spent):.2f} ms/action"
+        if len(spent) > 1:  # each process's share of the sum
+            cpu += " (" + " + ".join(f"{x:.2f}" for x in spent) + ")"
     ms = [x * 1000 for x in latencies]
     label = ("flood" if hostile else "quiet") + (
         f" {len(ports)} processes" if args.processes != "1" else "")

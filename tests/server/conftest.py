@@ -12,6 +12,7 @@ import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -41,6 +42,14 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
     with LiveServer(create_app(sqlite_url(tmp_path), GENEROUS, bot_delay=0,
                                rate_limit=1_000_000)) as server:
         yield server
+
+
+def missing(what: str) -> NoReturn:
+    """A real service the test needs is not installed: skipped, but a failure under CI=true
+    (.ci/run installs every one)."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{what} not found, but CI=true: .ci/run installs it")
+    pytest.skip(f"{what} not installed")
 
 
 # --- PostgreSQL ---------------------------------------------------------------------------
@@ -102,9 +111,7 @@ def postgres_cluster() -> Iterator[PostgresCluster]:
     binaries, except in CI (CI=true), where a missing server is a failure."""
     bin_dir = _pg_bin()
     if bin_dir is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("PostgreSQL binaries not found, but CI=true: .ci/run installs them")
-        pytest.skip("PostgreSQL binaries (initdb, pg_ctl) not installed")
+        missing("PostgreSQL binaries (initdb, pg_ctl)")
     cluster = PostgresCluster(bin_dir)
     try:
         yield cluster
@@ -143,9 +150,7 @@ def redis_server() -> Iterator[RedisServer]:
     (CI=true), where a missing server is a failure."""
     binary = redis_binary()
     if binary is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("redis-server not found, but CI=true: .ci/run installs it")
-        pytest.skip("redis-server not installed")
+        missing("redis-server")
     server = RedisServer(binary)
     try:
         yield server

@@ -59,7 +59,8 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
     shared: SharedLimits | None = None  # per-address limits over all processes (Redis)
     if settings.broker_url is not None:
         from . import shared_limits  # the cluster extra (redis): only with a broker
-        shared = shared_limits.SharedLimits(settings.broker_url, shared_limits.process_id(),
+        from .broker import process_name
+        shared = shared_limits.SharedLimits(settings.broker_url, process_name(),
                                             settings.lease_seconds)
         service.share_limits(shared)
 

@@ -28,7 +28,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import secrets
+import socket
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -45,6 +47,12 @@ POLL = 0.1  # seconds the listener waits for a message before it (un)subscribes 
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 Responder = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+def process_name() -> str:
+    """A name no other process has, now or later: host, pid and a random part (a restarted
+    process must not inherit its predecessor's leases or counts)."""
+    return f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(4)}"
 
 
 class BrokerUnavailable(Exception):

@@ -21,17 +21,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import secrets
-import socket
 import time
 from collections import OrderedDict
 from collections.abc import Coroutine
 from typing import Any, Protocol
 
-from .broker import Broker, BrokerUnavailable
+from .broker import Broker, BrokerUnavailable, process_name
 from .errors import ApiError
-from .leases import NotOwner
+from .leases import Holder, NotOwner
 from .live import LiveGame
 from .settings import ServerSettings
 from .storage import Store, StoredGame
@@ -69,12 +66,6 @@ log = logging.getLogger("kaladan.server")
 MAX_STEPS = 500  # the most steps an event or a reply carries (else: read from storage)
 MOVED = ("the game's server cannot be reached and its lease has not yet expired; nothing "
          "changed: try again in a few seconds")
-
-
-def process_name() -> str:
-    """A name no other process has, now or later: host, pid and a random part (a restarted
-    process must not inherit its predecessor's leases)."""
-    return f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(4)}"
 
 
 class Cluster:
@@ -128,10 +119,6 @@ class Cluster:
             return
         if token is not None:
             await self._own(live, token)
-
-    async def created(self, live: LiveGame) -> None:
-        """A game this process just created and stored: it owns it."""
-        await self.adopt(live)
 
     async def _own(self, live: LiveGame, token: int) -> None:
         """Become the owner with ``token``: first catch up with what is stored (the previous
@@ -257,7 +244,7 @@ class Cluster:
                 await self.adopt(live)
             return live
 
-    async def _holder(self, game_id: str) -> Any:
+    async def _holder(self, game_id: str) -> Holder | None:
         try:
             return await asyncio.to_thread(self.store.lease_holder, game_id)
         except Exception as exc:

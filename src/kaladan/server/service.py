@@ -345,7 +345,7 @@ class GameService:
                 self._remember(live)
                 if self.cluster is not None and adopt:
                     await self.cluster.adopt(live)
-                self._kick_bots(live)
+                self.kick_bots(live)
         return live
 
     def current(self, live: LiveGame) -> LiveGame:
@@ -454,8 +454,8 @@ class GameService:
                            "was not created; try again") from exc
         self._remember(live)
         if self.cluster is not None:
-            await self.cluster.created(live)
-        self._kick_bots(live)
+            await self.cluster.adopt(live)  # a game it created: nobody owns it yet
+        self.kick_bots(live)
         return live, codes
 
     async def summaries(self, limit: int = 200) -> list[dict[str, Any]]:
@@ -566,8 +566,8 @@ class GameService:
     def _set_seats(self, live: LiveGame, infos: list[SeatInfo]) -> None:
         live.seats = infos
         live.forget_views()
-        self._notify(live)
-        self._kick_bots(live)
+        self.notify(live)
+        self.kick_bots(live)
 
     @staticmethod
     def _human_seat(live: LiveGame, seat: int) -> SeatInfo:
@@ -644,8 +644,8 @@ class GameService:
                 assert text is not None
                 action = text
             await self._apply(live, action, seat)
-        self._notify(live)
-        self._kick_bots(live)
+        self.notify(live)
+        self.kick_bots(live)
         return live
 
     async def _apply(self, live: LiveGame, action: Action | str, seat: int) -> None:
@@ -786,7 +786,7 @@ class GameService:
                                "stored and nothing changed; try again") from exc
         live.roll_back()
         if row is None:  # set aside or deleted meanwhile
-            self._forget(live)
+            self.forget(live)
             raise ApiError(404, "unknown_game", f"game {live.game_id} is no longer stored",
                            input=live.game_id) from exc
         try:
@@ -796,7 +796,7 @@ class GameService:
             raise ApiError(503, "storage_unavailable", "the game changed in storage and "
                            "cannot be loaded now; try again") from damage
         live.take(fresh)
-        self._notify(live)
+        self.notify(live)
         raise ApiError(409, "stale_version", f"the game moved on in storage meanwhile; it "
                        f"is at version {live.version}", input=stored) from exc
 
@@ -819,16 +819,13 @@ class GameService:
             raise ApiError(503, UNKNOWN_CODE, UNKNOWN_OUTCOME) from exc
         live.take(fresh)
         live.doubt = False
-        self._notify(live)
+        self.notify(live)
 
     def rebuild_stored(self, row: StoredGame) -> LiveGame:
         """``rebuild`` with this server's bots (worker threads)."""
         return rebuild(row, self.bots)
 
     def forget(self, live: LiveGame) -> None:
-        self._forget(live)
-
-    def _forget(self, live: LiveGame) -> None:
         """Let a game whose memory may differ from storage leave memory: the next request
         loads it afresh (``get``)."""
         if self.games.get(live.game_id) is live:
@@ -837,14 +834,9 @@ class GameService:
 
     # --- bots and listeners -------------------------------------------------------------
 
-    def _notify(self, live: LiveGame) -> None:
+    def notify(self, live: LiveGame) -> None:
         for event in live.listeners:
             event.set()
-
-    notify = _notify
-
-    def kick_bots(self, live: LiveGame) -> None:
-        self._kick_bots(live)
 
     @staticmethod
     def _bot_seat(live: LiveGame) -> int | None:
@@ -855,7 +847,7 @@ class GameService:
         seat = state.pending.seat
         return seat if 0 <= seat < len(live.bots) and live.bots[seat] is not None else None
 
-    def _kick_bots(self, live: LiveGame) -> None:
+    def kick_bots(self, live: LiveGame) -> None:
         if self.cluster is not None and live.lease is None:
             return  # a game's bots play on its owner only
         if (live.bot_task is None or live.bot_task.done()) and self._bot_seat(live) is not None:
@@ -902,7 +894,7 @@ class GameService:
                 stored = live.version
                 await self._quick_bots(live, 1 if self.bot_delay > 0 else BOT_BURST)
                 await self._store(live, stored)
-                self._notify(live)
+                self.notify(live)
                 return True
             state, pending = live.game.state, live.game.state.pending
             seed = live.bot_seed(seat)
@@ -921,7 +913,7 @@ class GameService:
             if now.pending != pending or action not in legal_actions(now):
                 return True  # the game moved on meanwhile: think again
             await self._apply(live, action, seat)
-        self._notify(live)
+        self.notify(live)
         return True
 
     def _bot_run(self, live: LiveGame, limit: int, here: bool = False) -> int:

@@ -34,9 +34,6 @@ import asyncio
 import itertools
 import logging
 import math
-import os
-import secrets
-import socket
 import time
 
 from redis.asyncio import BlockingConnectionPool, Redis
@@ -120,12 +117,6 @@ return 0
 """
 
 Held = tuple[str, str]  # (kind, address)
-
-
-def process_id() -> str:
-    """A name for this process unique among those sharing a Redis server (a pid alone
-    repeats across hosts and containers)."""
-    return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
 class SharedLimits:

@@ -354,6 +354,21 @@ def lobby_query(limit: int) -> Select[Any]:
             .order_by(games.c.created.desc()).limit(limit))
 
 
+def steps_query(game_id: str, first: int = 0) -> Select[Any]:
+    """A game's stored steps from index ``first`` on, in order, the chance as its text."""
+    return (select(steps.c.seat, steps.c.action,
+                   type_coerce(steps.c.chance, Text).label("chance"))
+            .where(steps.c.game_id == game_id, steps.c.index >= first)
+            .order_by(steps.c.index))
+
+
+def step_tuples(rows: Sequence[Any]) -> list[tuple[int, str, list[int]]]:
+    """``steps_query`` rows as (seat, action, chance); TypeError or ValueError when one is
+    damaged."""
+    return [(int(r.seat), str(r.action), [int(x) for x in json_list(r.chance)])
+            for r in rows]
+
+
 def stored_game(r: Any) -> StoredGame:
     """A ``RAW_GAME`` row as a game without its steps; TypeError or ValueError (json's
     decode error is one) when it cannot be one."""
@@ -722,12 +737,8 @@ class Store:
     def steps_after(self, game_id: str, version: int) -> list[tuple[int, str, list[int]]]:
         """The stored steps from index ``version`` on (a copy catching up)."""
         with self._read() as c:
-            rows = c.execute(select(steps.c.seat, steps.c.action,
-                                    type_coerce(steps.c.chance, Text).label("chance"))
-                             .where(steps.c.game_id == game_id, steps.c.index >= version)
-                             .order_by(steps.c.index)).all()
-        return [(int(r.seat), str(r.action), [int(x) for x in json_list(r.chance)])
-                for r in rows]
+            rows = c.execute(steps_query(game_id, version)).all()
+        return step_tuples(rows)
 
     def seats_text(self, game_id: str) -> str | None:
         """A game's seats as the JSON text stored (None: no such game, or set aside): what
@@ -758,16 +769,12 @@ class Store:
             row = c.execute(select(*RAW_GAME).where(games.c.id == game_id)).first()
             if row is None or row.status == QUARANTINED:
                 return None
-            rows = c.execute(select(steps.c.seat, steps.c.action,
-                                    type_coerce(steps.c.chance, Text).label("chance"))
-                             .where(steps.c.game_id == game_id)
-                             .order_by(steps.c.index)).all()
+            rows = c.execute(steps_query(game_id)).all()
         try:
             stored = stored_game(row)
             return StoredGame(stored.id, stored.name, stored.created, stored.config,
                               stored.seed, stored.status, stored.seats,
-                              [(int(r.seat), str(r.action), [int(x) for x in json_list(r.chance)])
-                               for r in rows], stored.creator, stored.seed_public,
+                              step_tuples(rows), stored.creator, stored.seed_public,
                               stored.hints)
         except (TypeError, ValueError, AttributeError) as exc:
             raise DamagedGame(f"game {game_id} cannot be read: {exc!r}") from exc
