@@ -36,19 +36,23 @@ class SeatInfo:
     bot: str | None = None
     code_hash: str | None = None
     token_hash: str | None = None
+    account: str | None = None  # the signed-in player's account id (server/accounts.py)
 
     @property
     def joined(self) -> bool:
         return self.kind == "bot" or self.token_hash is not None
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "bot": self.bot, "code_hash": self.code_hash,
+        data: dict[str, Any] = {"kind": self.kind, "bot": self.bot, "code_hash": self.code_hash,
                 "token_hash": self.token_hash}
+        if self.account is not None:  # guests' seats keep the stored form they always had
+            data["account"] = self.account
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SeatInfo:
         return cls(str(data["kind"]), data.get("bot"), data.get("code_hash"),
-                   data.get("token_hash"))
+                   data.get("token_hash"), data.get("account"))
 
 
 @dataclass(frozen=True, slots=True)

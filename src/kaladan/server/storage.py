@@ -49,6 +49,7 @@ from sqlalchemy import (
     false,
     insert,
     select,
+    true,
     type_coerce,
     update,
 )
@@ -89,6 +90,47 @@ steps = Table(
     Column("seat", Integer, nullable=False),
     Column("action", Text, nullable=False),
     Column("chance", JSON, nullable=False),
+)
+
+# Accounts (migration 0006, server/accounts.py): players, their sessions, one-time e-mail
+# links, and which account sits at which seat (also in the seat's stored JSON, ``account``).
+accounts = Table(
+    "accounts", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("name", String(40), nullable=False),
+    Column("name_key", String(40), nullable=True, unique=True),
+    Column("password", Text, nullable=True),
+    Column("email", String(254), nullable=True),
+    Column("email_confirmed", Boolean, nullable=False, server_default=false()),
+    Column("notify_email", Boolean, nullable=False, server_default=false()),
+    Column("chat", Boolean, nullable=False, server_default=true()),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("deleted", DateTime(timezone=True), nullable=True),
+)
+sessions = Table(
+    "sessions", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("account_id", String(40), ForeignKey("accounts.id", ondelete="CASCADE"),
+           nullable=False, index=True),
+    Column("csrf", String(64), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("expires", DateTime(timezone=True), nullable=False),
+)
+email_tokens = Table(
+    "email_tokens", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("account_id", String(40), ForeignKey("accounts.id", ondelete="CASCADE"),
+           nullable=False, index=True),
+    Column("purpose", String(16), nullable=False),
+    Column("email", String(254), nullable=True),
+    Column("expires", DateTime(timezone=True), nullable=False),
+)
+game_players = Table(
+    "game_players", metadata,
+    Column("game_id", String(40), ForeignKey("games.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("account_id", String(40), ForeignKey("accounts.id"), nullable=False, index=True),
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")
