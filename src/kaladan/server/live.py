@@ -187,6 +187,9 @@ class LiveGame:
     owner: str = ""  # hash of the creating client's address: its bots share its quota
     seed_public: bool = False  # the creator chose the seed (R3.1): every seat may know it
     hints: bool = False  # advice on request (hints.py), chosen when the game was created
+    rated: bool = False  # only signed-in players sit at its human seats (ratings.py)
+    # seats a bot took over after too many timeouts in a row: lost on time in a rated game
+    lost_on_time: set[int] = field(default_factory=set)
     # storing the last decisions ended in doubt: read back before the next one
     # (``GameService._clear_doubt``)
     doubt: bool = False

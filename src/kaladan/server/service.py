@@ -204,7 +204,7 @@ def rebuild(stored: StoredGame, bots: PolicyBots | None = None) -> LiveGame:
             raise BotUnavailable(exc.message) from exc
     live = LiveGame(stored.id, stored.name, stored.created, game, seats, made,
                     owner=stored.creator or stored.id, seed_public=stored.seed_public,
-                    hints=stored.hints)
+                    hints=stored.hints, rated=stored.rated)
     for i, (seat, text, chance) in enumerate(stored.steps):
         if game.state.pending.seat != seat and not is_gift(text):  # R23.11
             raise ReplayError(f"step {i} ({text!r}): seat {seat} stored, seat "

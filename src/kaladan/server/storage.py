@@ -79,6 +79,8 @@ games = Table(
     Column("seed_public", Boolean, nullable=False, server_default=false()),
     Column("problem", Text, nullable=True),  # why a damaged game was set aside
     Column("hints", Boolean, nullable=False, server_default=false()),  # advice on request
+    # rated (migration 0006): only signed-in players take its human seats (ratings.py)
+    Column("rated", Boolean, nullable=False, server_default=false()),
 )
 QUARANTINED = "quarantined"  # the status of a game that cannot be rebuilt
 
@@ -172,6 +174,7 @@ class StoredGame:
     creator: str | None = None
     seed_public: bool = False
     hints: bool = False
+    rated: bool = False
 
 
 @dataclass(slots=True)
@@ -364,7 +367,7 @@ def aware(moment: datetime) -> datetime:
 RAW_GAME = (games.c.id, games.c.name, type_coerce(games.c.created, Text).label("created"),
             type_coerce(games.c.config, Text).label("config"), games.c.seed, games.c.status,
             type_coerce(games.c.seats, Text).label("seats"), games.c.creator,
-            games.c.seed_public, games.c.hints)
+            games.c.seed_public, games.c.hints, games.c.rated)
 
 
 def json_value(value: Any) -> Any:
@@ -419,7 +422,7 @@ def stored_game(r: Any) -> StoredGame:
         raise TypeError(f"a JSON object was expected, not {config!r:.80}")
     return StoredGame(str(r.id), str(r.name), stored_time(r.created), config, int(r.seed),
                       str(r.status), json_list(r.seats), [], r.creator, bool(r.seed_public),
-                      bool(r.hints))
+                      bool(r.hints), bool(r.rated))
 
 
 class Watchdog:
@@ -601,12 +604,13 @@ class Store:
     def create_game(self, game_id: str, name: str, created: datetime, config: dict[str, Any],
                     seed: int, status: str, seats: Sequence[dict[str, Any]],
                     creator: str | None = None, seed_public: bool = False,
-                    hints: bool = False) -> None:
+                    hints: bool = False, rated: bool = False) -> None:
         with self._write() as c:
             c.execute(insert(games).values(id=game_id, name=name, created=created,
                                            config=config, seed=seed, status=status,
                                            seats=list(seats), creator=creator,
-                                           seed_public=seed_public, hints=hints))
+                                           seed_public=seed_public, hints=hints,
+                                           rated=rated))
 
     def quarantine(self, game_id: str, problem: str) -> None:
         """Set a damaged game aside: out of the lobby, never loaded again (docs/server.md)."""
@@ -817,7 +821,7 @@ class Store:
             return StoredGame(stored.id, stored.name, stored.created, stored.config,
                               stored.seed, stored.status, stored.seats,
                               step_tuples(rows), stored.creator, stored.seed_public,
-                              stored.hints)
+                              stored.hints, stored.rated)
         except (TypeError, ValueError, AttributeError) as exc:
             raise DamagedGame(f"game {game_id} cannot be read: {exc!r}") from exc
 

@@ -18,6 +18,9 @@ depends_on = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("games") as batch:  # rated games: every human seat signed in
+        batch.add_column(sa.Column("rated", sa.Boolean, nullable=False,
+                                   server_default=sa.false()))
     op.create_table(
         "accounts",
         sa.Column("id", sa.String(40), primary_key=True),
@@ -65,3 +68,5 @@ def downgrade() -> None:
     op.drop_table("email_tokens")
     op.drop_table("sessions")
     op.drop_table("accounts")
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("rated")
