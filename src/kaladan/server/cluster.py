@@ -27,6 +27,7 @@ from collections.abc import Coroutine
 from typing import Any, Protocol
 
 from .broker import Broker, BrokerUnavailable, process_name
+from .chat import CHAT_EVENT, MUTE_EVENT, Chat
 from .errors import ApiError
 from .leases import Holder, NotOwner
 from .live import LiveGame
@@ -41,6 +42,7 @@ class Host(Protocol):
     games: OrderedDict[str, LiveGame]
     store: Store
     settings: ServerSettings
+    chat: Chat
 
     async def get(self, game_id: str, client: str | None = None,
                   adopt: bool = True) -> LiveGame: ...
@@ -330,9 +332,18 @@ class Cluster:
         self.service.spawn(self.broker.publish(live.game_id, live.version, kind, first,
                                                steps))
 
+    def send(self, live: LiveGame, kind: str, body: dict[str, Any]) -> None:
+        """Tell the processes holding ``live`` what is not a change of the game: a chat
+        message or a mute (chat.py), as the event's body."""
+        self.service.spawn(self.broker.publish(live.game_id, live.version, kind, body=body))
+
     async def _on_event(self, data: dict[str, Any]) -> None:
         live = self.service.games.get(str(data.get("g")))
         if live is None:
+            return
+        kind, body = data.get("k"), data.get("b")
+        if kind in (CHAT_EVENT, MUTE_EVENT) and isinstance(body, dict):
+            self.service.chat.heard(live, str(kind), body)
             return
         version = data.get("v")
         if data.get("k") == "seats":

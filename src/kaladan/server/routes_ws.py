@@ -20,6 +20,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
+from .chat import Author, Reader
 from .errors import ApiError
 from .limits import client_address
 from .live import LiveGame
@@ -36,7 +37,8 @@ CLOSE_INTERNAL = 1011  # the server failed; a refusal is 4000 + its HTTP status 
 
 
 @router.websocket("/ws/games/{game_id}")
-async def play_socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+async def play_socket(websocket: WebSocket, game_id: str, token: str | None = None,
+                      chat: str | None = None) -> None:
     service: GameService = websocket.app.state.service
     settings: ServerSettings = websocket.app.state.settings
     await websocket.accept()
@@ -47,8 +49,10 @@ async def play_socket(websocket: WebSocket, game_id: str, token: str | None = No
         await websocket.close(4000 + exc.status if 400 <= exc.status < 500 else CLOSE_INTERNAL,
                               close_reason(exc.body()["error"]["message"]))
         return
+    # ``chat=off``: the player turned the chat off (a guest's choice, kept by the page)
+    reader = Reader(seat, None, off=chat == "off")
     await Connection(websocket, service, live, seat, RateLimiter(settings.ws_rate),
-                     settings.max_message).run()
+                     settings.max_message, reader).run()
 
 
 def close_reason(text: str) -> str:
@@ -58,7 +62,8 @@ def close_reason(text: str) -> str:
 
 class Connection:
     def __init__(self, websocket: WebSocket, service: GameService, live: LiveGame,
-                 seat: int | None, limiter: RateLimiter, max_message: int) -> None:
+                 seat: int | None, limiter: RateLimiter, max_message: int,
+                 reader: Reader | None = None) -> None:
         self.websocket = websocket
         self.service = service
         self.live = live
@@ -67,19 +72,25 @@ class Connection:
         self.max_message = max_message
         self.changed = asyncio.Event()
         self.send_lock = asyncio.Lock()
+        self.reader = reader or Reader(seat, None, off=False)
 
     async def run(self) -> None:
         self.changed.set()  # the current view at once: a reconnect restores the seat
         self.live.listeners.add(self.changed)
+        chat = self.service.chat
         writer = asyncio.create_task(self._write_views())
+        talker = asyncio.create_task(self._write_chat())
         try:
+            await chat.join(self.live, self.reader)
             await self._read()
-        except (WebSocketDisconnect, RuntimeError, OSError):
+        except (WebSocketDisconnect, RuntimeError, OSError, ApiError):
             pass  # the client went away, possibly while we answered
         finally:
+            chat.leave(self.live, self.reader)
             self.live.listeners.discard(self.changed)
             writer.cancel()
-            await asyncio.gather(writer, return_exceptions=True)
+            talker.cancel()
+            await asyncio.gather(writer, talker, return_exceptions=True)
 
     async def _send(self, message: dict[str, Any]) -> None:
         await self._send_text(json.dumps(message, separators=(",", ":")))
@@ -104,6 +115,14 @@ class Connection:
                     last, sent = cached, cached.version
         except (WebSocketDisconnect, RuntimeError):
             return  # the socket closed while sending
+
+    async def _write_chat(self) -> None:
+        """Send the chat messages this connection may read as they come (chat.py)."""
+        try:
+            while True:
+                await self._send_text(await self.reader.queue.get())
+        except (WebSocketDisconnect, RuntimeError):
+            return
 
     async def _read(self) -> None:
         while True:
@@ -139,14 +158,29 @@ class Connection:
         kind = data.get("type")
         if kind == "ping":
             return {"type": "pong"}
+        if kind == "chat":
+            await self._chat(data)
+            return None
         if kind != "action":
-            raise ApiError(400, "malformed_message", "type must be 'action' or 'ping'",
-                           input=kind if isinstance(kind, str) else None)
+            raise ApiError(400, "malformed_message", "type must be 'action', 'chat' or "
+                           "'ping'", input=kind if isinstance(kind, str) else None)
         action, index, version = _action_fields(data)
         if self.seat is None:
             raise ApiError(403, "spectator", "spectators cannot act; join a seat to play")
         await self.service.act(self.live, self.seat, action, index, version)
         return None
+
+
+    async def _chat(self, data: dict[str, Any]) -> None:
+        """A chat message: a seat's to the players' channel (chat.py)."""
+        text = data.get("text")
+        if sorted(set(data) - {"type", "text"}):
+            raise ApiError(400, "malformed_message", "a chat message has 'text' only")
+        if not isinstance(text, str):
+            raise ApiError(400, "malformed_message", "'text' must be text")
+        if self.seat is None:
+            raise ApiError(403, "sign_in_to_chat", "spectators chat once signed in")
+        await self.service.chat.send(self.live, Author(self.seat, None, ""), text)
 
 
 def _action_fields(data: dict[str, Any]) -> tuple[str | None, int | None, int | None]:
