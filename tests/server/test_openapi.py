@@ -51,11 +51,13 @@ def test_schemathesis_finds_no_failure_and_its_games_replay(tmp_path: Path) -> N
     calls = tmp_path / "calls.txt"
     env = {**os.environ, "SCHEMATHESIS_HOOKS": "schemathesis_hooks", "KALADAN_CALLS": str(calls),
            "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
-    # Scenarios long enough to go create -> join -> view -> act. The replay endpoints answer
-    # finished games only and change nothing: the stateful phase leaves them to the others.
+    # Scenarios long enough to go create -> join -> view -> act. The replay and rematch
+    # endpoints answer finished games only, the chat changes no game: the stateful phase
+    # leaves them to the others.
     (tmp_path / "schemathesis.toml").write_text(
         "[phases.stateful]\nmax-steps = 20\n\n[[operations]]\n"
-        'include-operation-id = ["getReplay", "getRounds"]\n'
+        'include-operation-id = ["getReplay", "getRounds", "getChat", "sendChat", '
+        '"muteChat", "getRematch", "rematch"]\n'
         "phases.stateful.enabled = false\n")
     with LiveServer(app) as server, watch_log() as log:
         run = subprocess.run(
@@ -117,7 +119,7 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
         schema: dict[str, Any]) -> None:
     assert "HTTPValidationError" not in str(schema) and "ValidationError" not in str(schema)
     operations = [op for item in schema["paths"].values() for op in item.values()]
-    assert len(operations) == 12
+    assert len(operations) == 17
     for operation in operations:
         statuses = {int(s) for s in operation["responses"]}
         assert set(ALWAYS) <= statuses, operation["operationId"]
@@ -127,13 +129,14 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
                     "$ref": "#/components/schemas/ErrorBody"}, (operation["operationId"], status)
     by_id = {op["operationId"]: op for op in operations}
     assert "422" in by_id["act"]["responses"] and "422" not in by_id["createGame"]["responses"]
-    for operation in ("act", "getLegal", "getOdds", "getHint"):
-        assert by_id[operation]["security"] == [{"seatToken": []}]
+    for operation in ("act", "getLegal", "getOdds", "getHint", "rematch", "sendChat",
+                      "muteChat"):
+        assert {"seatToken": []} in by_id[operation]["security"]
         # RFC 6750 section 3: no token, 401 with the challenge
         challenge = by_id[operation]["responses"]["401"]["headers"]["WWW-Authenticate"]
         assert challenge["required"] and challenge["schema"]["pattern"] == "^Bearer( |$)"
     assert {op["operationId"] for op in operations if "401" in op["responses"]} == {
-        "act", "getLegal", "getOdds", "getHint"}
+        "act", "getLegal", "getOdds", "getHint", "rematch", "sendChat", "muteChat"}
     for operation in operations:  # every answer, errors included: docs/api.md "Caching"
         for response in operation["responses"].values():
             assert response["headers"]["Cache-Control"]["schema"]["const"] == "no-store"

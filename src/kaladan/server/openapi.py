@@ -31,7 +31,11 @@ from .settings import ServerSettings
 TOKEN_SCHEME = "seatToken"
 SEATS_PER_MODE = {"team_2v2": 4, "team_3v3": 6}  # R23.1; free_for_all: 2 to 6
 _HUMAN = {"const": "human"}
-NEEDS_TOKEN = ("act", "getLegal", "getOdds", "getHint")
+NEEDS_TOKEN = ("act", "getLegal", "getOdds", "getHint", "rematch")
+# a seat's token or none (a spectator); the chat's writes answer 401 without a token or an
+# account (a spectator writes once signed in)
+OPTIONAL_TOKEN = ("getView", "getChat", "getRematch", "sendChat", "muteChat")
+CHALLENGED = (*NEEDS_TOKEN, "sendChat", "muteChat")
 NO_STORE = {"description": "no answer of the API is for a cache: codes, tokens, a seat's "
             "view", "required": True, "schema": {"type": "string", "const": "no-store"}}
 CHALLENGE = {"description": "the bearer challenge (RFC 6750 section 3)", "required": True,
@@ -68,15 +72,17 @@ def refine(schema: dict[str, Any], settings: ServerSettings) -> dict[str, Any]:
         "description": "a seat's token, from joining the seat (handed out once)"}}
     operations = {op["operationId"]: op for path in schema["paths"].values()
                   for op in path.values()}
-    for operation_id in NEEDS_TOKEN:
+    for operation_id in (*NEEDS_TOKEN, *OPTIONAL_TOKEN):
         operation = operations[operation_id]
-        operation["security"] = [{TOKEN_SCHEME: []}]
+        operation["security"] = ([{TOKEN_SCHEME: []}] if operation_id in NEEDS_TOKEN
+                                 else [{}, {TOKEN_SCHEME: []}])  # none: a spectator
+        if operation_id not in CHALLENGED:
+            continue
         operation["responses"]["401"] = {
             "description": ERROR_STATUSES[401], "headers": {"WWW-Authenticate": CHALLENGE},
             "content": {"application/json": {"schema": {
                 "$ref": "#/components/schemas/ErrorBody"}}}}
         operation["responses"] = dict(sorted(operation["responses"].items()))
-    operations["getView"]["security"] = [{}, {TOKEN_SCHEME: []}]  # none: a spectator
     for path, item in schema["paths"].items():
         for operation in item.values():
             for response in operation["responses"].values():
