@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import jsonschema
 import pytest
 from fastapi.testclient import TestClient
 from live_support import LiveServer
@@ -16,6 +17,10 @@ from ws_support import Socket, run_async
 
 from kaladan.server import routes_social
 from kaladan.server.chat import MAX_TEXT, clean
+from kaladan.server.ws_schema import client_message_schema, server_message_schema
+
+SERVER = jsonschema.Draft202012Validator(server_message_schema())
+CLIENT = jsonschema.Draft202012Validator(client_message_schema())
 
 
 def two_humans(client: Any) -> tuple[str, dict[int, str]]:
@@ -64,6 +69,9 @@ def test_a_message_reaches_the_other_seats_but_not_a_reader_who_muted_its_author
         await socks[2].wait_for(is_chat("third"))
         texts = [m["message"]["text"] for m in socks[2].messages if m["type"] == "chat"]
         assert texts == ["hello table", "third"]  # seat 0 muted by seat 2 after its first
+        for message in socks[2].messages:  # the documented schemas (docs/ws-schema.json)
+            SERVER.validate(message)
+        CLIENT.validate({"type": "chat", "text": "hello table"})
         with httpx.Client(base_url=live_server.http) as http:  # the history as well
             assert [m["text"] for m in history(http, game_id, tokens[2])["messages"]] \
                 == ["third"]

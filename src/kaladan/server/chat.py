@@ -26,6 +26,7 @@ import asyncio
 import json
 import logging
 import unicodedata
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -108,8 +109,13 @@ class Reader:
         self.key = reader_key(seat, account)
         self.off = off
         self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=256)
+        self.recent: deque[int] = deque(maxlen=64)  # ids sent: an event and a catch-up
+        # around a subscription may bring one message twice
 
-    def offer(self, text: str) -> None:
+    def offer(self, message_id: int, text: str) -> None:
+        if message_id in self.recent:
+            return
+        self.recent.append(message_id)
         if not self.queue.full():  # a reader that does not keep up misses messages
             self.queue.put_nowait(text)
 
@@ -121,6 +127,9 @@ class Chat:
         self.store = store
         self.rates: AddressRate = PerAddress(RATE, per=PER)
         self.rooms: dict[str, set[Reader]] = {}
+        # per game with readers here: the newest message id delivered or known when its
+        # first reader came (``catch_up`` delivers what is newer)
+        self.last: dict[str, int] = {}
         self.muted: dict[str, dict[str, set[str]]] = {}  # game -> reader -> authors
         # with a broker (cluster.py): sends a chat or mute event to the game's processes
         self.publish: Callable[[LiveGame, str, dict[str, Any]], None] | None = None
@@ -131,9 +140,18 @@ class Chat:
     # --- readers ---------------------------------------------------------------------
 
     async def join(self, live: LiveGame, reader: Reader) -> None:
+        game_id = live.game_id
         if not reader.off:
-            await self._mutes(live.game_id)
-        self.rooms.setdefault(live.game_id, set()).add(reader)
+            await self._mutes(game_id)
+        if game_id not in self.rooms:
+            try:
+                newest = await asyncio.to_thread(social_store.newest, self.store, game_id)
+            except Exception as exc:
+                log.error("cannot read the chat of game %s: %s", game_id, exc)
+                raise ApiError(503, "storage_unavailable", "the chat cannot be read now; "
+                               "try again") from exc
+            self.last.setdefault(game_id, newest)
+        self.rooms.setdefault(game_id, set()).add(reader)
 
     def leave(self, live: LiveGame, reader: Reader) -> None:
         room = self.rooms.get(live.game_id)
@@ -142,6 +160,7 @@ class Chat:
             if not room:
                 del self.rooms[live.game_id]
                 self.muted.pop(live.game_id, None)
+                self.last.pop(live.game_id, None)
 
     async def _mutes(self, game_id: str) -> dict[str, set[str]]:
         known = self.muted.get(game_id)
@@ -161,6 +180,7 @@ class Chat:
         room = self.rooms.get(game_id)
         if not room:
             return
+        self.last[game_id] = max(self.last.get(game_id, 0), int(data["id"]))
         text = json.dumps({"type": "chat", "message": data}, separators=(",", ":"))
         channel = data["channel"]
         muted = self.muted.get(game_id, {})
@@ -169,7 +189,7 @@ class Chat:
                 continue
             if reader.key is not None and author in muted.get(reader.key, ()):
                 continue
-            reader.offer(text)
+            reader.offer(int(data["id"]), text)
 
     # --- writing -----------------------------------------------------------------------
 
@@ -197,6 +217,21 @@ class Chat:
         if self.publish is not None:
             self.publish(live, CHAT_EVENT, {"m": data, "a": author.key})
         return data
+
+    async def catch_up(self, game_id: str) -> None:
+        """The broker now brings this game's events (a first subscription, or again after
+        an outage): deliver what was stored meanwhile, which no event brought (each
+        reader skips the ids it was sent already)."""
+        if game_id not in self.rooms:
+            return
+        try:
+            rows = await asyncio.to_thread(social_store.messages, self.store, game_id,
+                                           CHANNELS, self.last.get(game_id, 0), HISTORY)
+        except Exception as exc:
+            log.warning("cannot read the chat of game %s: %s", game_id, exc)
+            return
+        for row in rows:
+            self.deliver(game_id, row.to_json(), row.author_key)
 
     def heard(self, live: LiveGame, kind: str, body: dict[str, Any]) -> None:
         """A chat or mute event of another process (cluster.py)."""

@@ -369,6 +369,7 @@ class Cluster:
         live = self.service.games.get(game_id)
         if live is not None and live.lease is None:
             await self.follow(live)
+        await self.service.chat.catch_up(game_id)  # messages no event brought
 
     async def _resync_all(self) -> None:
         """The broker was reached (again): events may have been missed meanwhile."""
@@ -376,6 +377,7 @@ class Cluster:
             if live.lease is None:
                 await self.follow(live)
                 await self.service.reload_seats(live)
+            await self.service.chat.catch_up(live.game_id)
 
     async def follow(self, live: LiveGame, version: int = 0) -> None:
         """Bring a copy up to what is stored (at least ``version``) and tell its clients."""

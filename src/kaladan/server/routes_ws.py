@@ -75,15 +75,19 @@ class Connection:
         self.reader = reader or Reader(seat, None, off=False)
 
     async def run(self) -> None:
+        chat = self.service.chat
+        try:  # before the first view: once the client has it, it hears the chat too
+            await chat.join(self.live, self.reader)
+        except ApiError as exc:
+            await self.websocket.close(CLOSE_INTERNAL, close_reason(exc.message))
+            return
         self.changed.set()  # the current view at once: a reconnect restores the seat
         self.live.listeners.add(self.changed)
-        chat = self.service.chat
         writer = asyncio.create_task(self._write_views())
         talker = asyncio.create_task(self._write_chat())
         try:
-            await chat.join(self.live, self.reader)
             await self._read()
-        except (WebSocketDisconnect, RuntimeError, OSError, ApiError):
+        except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # the client went away, possibly while we answered
         finally:
             chat.leave(self.live, self.reader)

@@ -18,6 +18,7 @@ from sqlalchemy import (
     Table,
     Text,
     delete,
+    func,
     insert,
     select,
     update,
@@ -113,6 +114,14 @@ def messages(store: Store, game_id: str, channels: Sequence[str], after: int,
     return rows[::-1]
 
 
+def newest(store: Store, game_id: str) -> int:
+    """The id of the game's newest message (0: none)."""
+    with store._read() as c:
+        value = c.execute(select(func.max(chat_messages.c.id))
+                          .where(chat_messages.c.game_id == game_id)).scalar()
+    return int(value or 0)
+
+
 def message(store: Store, game_id: str, message_id: int) -> ChatRow | None:
     with store._read() as c:
         r = c.execute(select(chat_messages).where(chat_messages.c.game_id == game_id,
@@ -144,11 +153,18 @@ def authors(store: Store, game_id: str, keys: Sequence[str]) -> dict[str, tuple[
     """For each author key, its newest message in the game (to name a muted author)."""
     out: dict[str, tuple[int, ChatRow]] = {}
     with store._read() as c:
-        for r in c.execute(select(chat_messages).where(chat_messages.c.game_id == game_id)
-                           .order_by(chat_messages.c.id)):
-            row = _row(r)
-            if row.author_key in keys:
-                out[row.author_key] = (row.id, row)
+        for key in keys:
+            kind, _, who = key.partition(":")
+            column = chat_messages.c.seat if kind == "seat" else chat_messages.c.account_id
+            value: Any = int(who) if kind == "seat" else who
+            query = (select(chat_messages).where(chat_messages.c.game_id == game_id,
+                                                 column == value)
+                     .order_by(chat_messages.c.id.desc()).limit(1))
+            if kind == "account":
+                query = query.where(chat_messages.c.seat.is_(None))
+            r = c.execute(query).first()
+            if r is not None:
+                out[key] = (int(r.id), _row(r))
     return out
 
 
