@@ -7,8 +7,9 @@ synchronous. The cookie is ``HttpOnly`` and ``SameSite=Lax``, ``Secure`` (under 
 
 CSRF: every write (any method but GET, HEAD and OPTIONS) whose cookie signs somebody in
 must carry the session's CSRF token in ``X-CSRF-Token``, or it is refused with 403
-``csrf_failed`` before any route runs, whether or not the route uses the account. The token is an HMAC of
-the session's secret: a page of another site can neither read the cookie nor compute it.
+``csrf_failed`` before any route runs, whether or not the route uses the account. The token
+is an HMAC of the session's secret: a page of another site can neither read the cookie nor
+compute it.
 Signing in and up are the exception (there is no session yet, or one being replaced); for
 those, and for a WebSocket the cookie authenticates, a browser's Origin must be this
 server's own.
