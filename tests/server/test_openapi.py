@@ -119,7 +119,8 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
         schema: dict[str, Any]) -> None:
     assert "HTTPValidationError" not in str(schema) and "ValidationError" not in str(schema)
     operations = [op for item in schema["paths"].values() for op in item.values()]
-    assert len(operations) == 17
+    # 12 of games, 5 of chat and rematch, 9 of accounts (3 more with a mail server)
+    assert len(operations) == 26
     for operation in operations:
         statuses = {int(s) for s in operation["responses"]}
         assert set(ALWAYS) <= statuses, operation["operationId"]
@@ -131,12 +132,22 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
     assert "422" in by_id["act"]["responses"] and "422" not in by_id["createGame"]["responses"]
     for operation in ("act", "getLegal", "getOdds", "getHint", "rematch", "sendChat",
                       "muteChat"):
-        assert {"seatToken": []} in by_id[operation]["security"]
+        # the seat's token, or the session of the signed-in player sitting there
+        session = {"sessionCookie": []}
+        if operation in ("act", "rematch", "sendChat", "muteChat"):  # writes: the CSRF header
+            session["csrfToken"] = []
+        assert by_id[operation]["security"] == [{"seatToken": []}, session]
         # RFC 6750 section 3: no token, 401 with the challenge
         challenge = by_id[operation]["responses"]["401"]["headers"]["WWW-Authenticate"]
         assert challenge["required"] and challenge["schema"]["pattern"] == "^Bearer( |$)"
     assert {op["operationId"] for op in operations if "401" in op["responses"]} == {
-        "act", "getLegal", "getOdds", "getHint", "rematch", "sendChat", "muteChat"}
+        "act", "getLegal", "getOdds", "getHint", "joinSeat", "claimSeat", "signIn",
+        "getSession", "signOut", "signOutEverywhere", "updateAccount", "changePassword",
+        "deleteAccount", "rematch", "sendChat", "muteChat"}
+    for operation in ("signOut", "signOutEverywhere", "updateAccount", "changePassword",
+                      "deleteAccount"):  # cookie writes need the CSRF header (403)
+        assert by_id[operation]["security"] == [{"sessionCookie": [], "csrfToken": []}]
+        assert "403" in by_id[operation]["responses"]
     for operation in operations:  # every answer, errors included: docs/api.md "Caching"
         for response in operation["responses"].values():
             assert response["headers"]["Cache-Control"]["schema"]["const"] == "no-store"

@@ -13,6 +13,7 @@ from fastapi.staticfiles import StaticFiles
 
 from .. import __version__, i18n
 from . import (
+    routes_accounts,
     routes_docs,
     routes_health,
     routes_lobby,
@@ -21,6 +22,7 @@ from . import (
     routes_social,
     routes_ws,
 )
+from .accounts import Accounts
 from .errors import install_handlers
 from .limits import LimitsMiddleware
 from .logs import RequestLogMiddleware
@@ -29,6 +31,7 @@ from .openapi import install_openapi
 from .routes_pages import STATIC
 from .security import SecurityMiddleware, StrictJsonMiddleware
 from .service import GameService
+from .sessions import SessionMiddleware
 from .settings import ServerSettings
 from .storage import Store, default_database_url
 
@@ -64,6 +67,14 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
     store = Store(database_url or default_database_url(), settings.db_timeout,
                   settings.lease_seconds)
     service = GameService(store, settings)
+    mailer = None
+    if settings.smtp_url is not None:
+        from .mail import Mailer
+        mailer = Mailer(settings.smtp_url)
+    accounts = Accounts(store, sign_in_rate=settings.sign_in_rate,
+                        name_rate=2 * settings.sign_in_rate,
+                        sign_up_rate=settings.sign_up_rate, mailer=mailer,
+                        base_url=settings.public_url)
     shared: SharedLimits | None = None  # per-address limits over all processes (Redis)
     if settings.broker_url is not None:
         from . import shared_limits  # the cluster extra (redis): only with a broker
@@ -71,6 +82,7 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
         shared = shared_limits.SharedLimits(settings.broker_url, process_name(),
                                             settings.lease_seconds)
         service.share_limits(shared)
+        accounts.share_limits(shared)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -95,16 +107,22 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
     app = FastAPI(title="Kaladan", version=__version__, description=DESCRIPTION,
                   lifespan=lifespan, docs_url=None, redoc_url=None)  # routes_docs: no CDN
     app.state.service = service
+    app.state.accounts = accounts
+    app.state.mailer = mailer
     app.state.settings = settings
     app.state.shared_limits = shared
     install_handlers(app)
     app.add_middleware(StrictJsonMiddleware)  # inside the limits: reads capped bodies
+    app.add_middleware(SessionMiddleware, accounts=accounts)  # the signed-in player, CSRF
     app.add_middleware(LimitsMiddleware, settings=settings, shared=shared)
     app.add_middleware(SecurityMiddleware, settings=settings,  # every response
                        shared=shared)
     app.add_middleware(NoStoreMiddleware)  # around the refusals too: no answer is cached
     app.add_middleware(RequestLogMiddleware)  # outermost: the game id, the access line
     app.include_router(routes_lobby.router)
+    app.include_router(routes_accounts.router)
+    if mailer is not None:
+        app.include_router(routes_accounts.mail_router)
     app.include_router(routes_play.router)
     app.include_router(routes_social.router)
     app.include_router(routes_ws.router)

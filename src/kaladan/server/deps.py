@@ -1,6 +1,8 @@
 """Request helpers shared by the routers: the service and seat authentication.
 
-A request without a seat token where one is needed is 401 ``missing_token`` with
+A seat is authenticated by its token (``Authorization: Bearer``), or, without one, by the
+session of the signed-in player sitting at it (``sessions.py``; its writes carry the CSRF
+token). A request without either where one is needed is 401 ``missing_token`` with
 ``WWW-Authenticate: Bearer`` (RFC 6750 section 3: no credentials, so the challenge); a
 token that is there but no seat's of this game is 403 ``bad_token`` (RFC 9110 section
 15.5.4: the credentials were provided and are not enough), as is a header in another scheme.
@@ -13,6 +15,7 @@ from fastapi import Request
 from .errors import ApiError
 from .live import LiveGame
 from .service import GameService
+from .sessions import signed_in
 
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="kaladan"'}
 
@@ -36,6 +39,12 @@ def bearer_token(request: Request) -> str | None:
 def seat_of(request: Request, live: LiveGame, required: bool) -> int | None:
     token = bearer_token(request)
     if token is None:
+        account = signed_in(request)
+        seat = None if account is None else GameService.seat_of_account(live, account)
+        if seat is not None:
+            return seat
+        if required and account is not None:
+            raise ApiError(403, "not_a_player", f"{account.name} plays no seat of this game")
         if required:
             raise ApiError(401, "missing_token", "this request needs a seat token "
                            "('Authorization: Bearer <token>')", headers=CHALLENGE)

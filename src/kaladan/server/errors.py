@@ -25,6 +25,10 @@ _CODES = {400: "malformed_request", 403: "forbidden", 404: "not_found", 405: "me
 
 
 METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+# A 401 names how to authenticate (RFC 9110 section 11.6.1): a seat's bearer token, or a
+# signed-in player's session (sign in with POST /api/session; docs/api.md "Accounts").
+BEARER_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="kaladan"'}
+SESSION_CHALLENGE = {"WWW-Authenticate": 'Session realm="kaladan", sign-in="/api/session"'}
 
 
 class ApiError(Exception):

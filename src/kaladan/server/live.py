@@ -37,6 +37,7 @@ class SeatInfo:
     code_hash: str | None = None
     token_hash: str | None = None
     account: str | None = None  # the signed-in player's account id (server/accounts.py)
+    name: str | None = None  # that player's name ("deleted player" once deleted)
 
     @property
     def joined(self) -> bool:
@@ -47,12 +48,13 @@ class SeatInfo:
                 "token_hash": self.token_hash}
         if self.account is not None:  # guests' seats keep the stored form they always had
             data["account"] = self.account
+            data["name"] = self.name
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SeatInfo:
         return cls(str(data["kind"]), data.get("bot"), data.get("code_hash"),
-                   data.get("token_hash"), data.get("account"))
+                   data.get("token_hash"), data.get("account"), data.get("name"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +190,7 @@ class LiveGame:
     seed_public: bool = False  # the creator chose the seed (R3.1): every seat may know it
     hints: bool = False  # advice on request (hints.py), chosen when the game was created
     rated: bool = False  # only signed-in players sit at its human seats (ratings.py)
+    open_seats: bool = False  # a signed-in player may take a free seat without its code
     # seats a bot took over after too many timeouts in a row: lost on time in a rated game
     lost_on_time: set[int] = field(default_factory=set)
     # storing the last decisions ended in doubt: read back before the next one

@@ -127,6 +127,11 @@ class CreateGame(Strict):
                                "ask what the greedy bot would do from its own view (GET "
                                ".../hint); absent: on when the game has a bot seat, off when "
                                "every seat is human")
+    rated: bool = Field(False, strict=True, description="a rated game: only signed-in players "
+                        "take its human seats, its seed is the server's, it gives no advice, "
+                        "and its result changes the players' ratings")
+    open_seats: bool = Field(False, strict=True, description="listed for every signed-in "
+                             "player to take a free seat with one click, without its code")
 
 
 class JoinLink(BaseModel):
@@ -147,6 +152,8 @@ class SeatSummary(BaseModel):
     kind: Literal["human", "bot"]
     bot: str | None
     joined: bool
+    player: str | None = Field(None, description="the signed-in player's name (null: a "
+                               "guest, a bot or a free seat)")
 
 
 class GameSummary(BaseModel):
@@ -160,6 +167,10 @@ class GameSummary(BaseModel):
     seats: list[SeatSummary]
     status: Literal["open", "running", "over"]
     created: str = Field(description="ISO 8601, UTC")
+    rated: bool = Field(False, description="rated: only signed-in players sit at its human "
+                        "seats, and the result changes their ratings")
+    open_seats: bool = Field(False, description="any signed-in player may take a free seat "
+                             "without its code")
 
 
 class GameList(BaseModel):
@@ -167,7 +178,9 @@ class GameList(BaseModel):
 
 
 class JoinRequest(Strict):
-    code: str = Field(min_length=1, max_length=200)
+    code: str | None = Field(None, min_length=1, max_length=200,
+                             description="the seat's one-time join code; a signed-in player "
+                             "takes a free seat of a game with open seats without it")
 
 
 class Joined(BaseModel):
@@ -434,17 +447,20 @@ ERROR_STATUSES: dict[int, str] = {
          "(empty_message, too_long) or a seat muting itself (mute_self), or a Host the "
          "server does not answer for (bad_host)",
     401: "no seat token where one is needed (missing_token), with the challenge "
-         "'WWW-Authenticate: Bearer'",
+         "'WWW-Authenticate: Bearer'; nobody signed in where a player must be "
+         "(not_signed_in, sign_in_required); a wrong name or password (bad_credentials)",
     403: "a seat token or join code that is wrong (bad_token: no seat's of this game, or "
          "not 'Bearer <token>'; bad_code), advice asked of a game that gives none "
-         "(hints_off), the players' chat asked by a spectator (players_only), a mute by an "
-         "anonymous spectator (sign_in_to_mute), or a rematch asked by a bot's seat "
-         "(not_a_player)",
+         "(hints_off), a signed-in player at no seat of the game (not_a_player), a write "
+         "signed in by the cookie without the session's X-CSRF-Token (csrf_failed), the "
+         "players' chat asked by a spectator (players_only), a chat write or mute by an "
+         "anonymous spectator (sign_in_to_chat, sign_in_to_mute)",
     404: "no such game, seat, version of a replay or chat message (unknown_game, "
          "unknown_seat, unknown_version, unknown_message)",
     409: "not now: another seat decides, the version is stale, the game is over or not yet, "
          "the seat has joined (not_your_turn, stale_version, game_over, game_not_over, "
-         "already_joined)",
+         "already_joined), the player sits at another seat (already_seated), a name that "
+         "is taken (name_taken)",
     413: "a request body or custom world over the server's limit (too_large)",
     422: "an action the rules forbid now (illegal_action, with the rule id in 'rule')",
     429: "too many requests, games created, games brought back from storage or replayed "

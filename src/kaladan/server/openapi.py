@@ -7,7 +7,8 @@ server does (docs/api.md "OpenAPI").
   enums, the number of seats per mode (R23.1), and what this server's settings refuse (games
   without a human seat, a chosen seed with two or more human seats, the length of a name,
   the ppo seat without a policy).
-- The seat token as a bearer security scheme, and the 401 (with its ``WWW-Authenticate``
+- The seat token as a bearer security scheme, the signed-in player's session cookie with
+  its CSRF header as the other (sessions.py), and the 401 (with its ``WWW-Authenticate``
   challenge) of an operation that needs one; links from a created game to joining its seats
   and from a joined seat to its view and decisions, so a client (or stateful testing) can
   follow a game from the schema alone. A link sets no ``Authorization``: OpenAPI links fill
@@ -29,13 +30,17 @@ from .service import HUMAN
 from .settings import ServerSettings
 
 TOKEN_SCHEME = "seatToken"
+SESSION_SCHEME = "sessionCookie"
+CSRF_SCHEME = "csrfToken"
+# the signed-in player's operations (writes: with the CSRF header)
+NEEDS_SESSION = ("signOut", "signOutEverywhere", "updateAccount", "changePassword",
+                 "deleteAccount")
 SEATS_PER_MODE = {"team_2v2": 4, "team_3v3": 6}  # R23.1; free_for_all: 2 to 6
 _HUMAN = {"const": "human"}
-NEEDS_TOKEN = ("act", "getLegal", "getOdds", "getHint", "rematch")
-# a seat's token or none (a spectator); the chat's writes answer 401 without a token or an
-# account (a spectator writes once signed in)
-OPTIONAL_TOKEN = ("getView", "getChat", "getRematch", "sendChat", "muteChat")
-CHALLENGED = (*NEEDS_TOKEN, "sendChat", "muteChat")
+# a seat's token or the session (the chat's writes: a seat's, or a signed-in spectator's)
+NEEDS_TOKEN = ("act", "getLegal", "getOdds", "getHint", "rematch", "sendChat", "muteChat")
+WRITES = ("act", "rematch", "sendChat", "muteChat")  # with the session: its CSRF header too
+OPTIONAL_TOKEN = ("getView", "getChat", "getRematch")  # none: a spectator
 NO_STORE = {"description": "no answer of the API is for a cache: codes, tokens, a seat's "
             "view", "required": True, "schema": {"type": "string", "const": "no-store"}}
 CHALLENGE = {"description": "the bearer challenge (RFC 6750 section 3)", "required": True,
@@ -67,22 +72,45 @@ def refine(schema: dict[str, Any], settings: ServerSettings) -> dict[str, Any]:
     schemas.pop("HTTPValidationError", None)
     schemas.pop("ValidationError", None)
     _strict_create(schemas["CreateGame"], settings)
-    components["securitySchemes"] = {TOKEN_SCHEME: {
-        "type": "http", "scheme": "bearer",
-        "description": "a seat's token, from joining the seat (handed out once)"}}
+    components["securitySchemes"] = {
+        TOKEN_SCHEME: {"type": "http", "scheme": "bearer",
+                       "description": "a seat's token, from joining the seat (handed out "
+                       "once)"},
+        SESSION_SCHEME: {"type": "apiKey", "in": "cookie", "name": "kaladan_session",
+                         "description": "a signed-in player's session (POST /api/session); "
+                         "named __Host-kaladan_session over HTTPS. It stands for the seat "
+                         "the player sits at"},
+        CSRF_SCHEME: {"type": "apiKey", "in": "header", "name": "X-CSRF-Token",
+                      "description": "the session's CSRF token (GET /api/session), sent "
+                      "with every write the session cookie authenticates"}}
     operations = {op["operationId"]: op for path in schema["paths"].values()
                   for op in path.values()}
-    for operation_id in (*NEEDS_TOKEN, *OPTIONAL_TOKEN):
+    session_write: dict[str, list[str]] = {SESSION_SCHEME: [], CSRF_SCHEME: []}
+    for operation_id in NEEDS_SESSION:
+        operations[operation_id]["security"] = [session_write]
+    operations["getSession"]["security"] = [{SESSION_SCHEME: []}]
+    operations["claimSeat"]["security"] = [{TOKEN_SCHEME: [], **session_write}]
+    for operation_id in NEEDS_TOKEN:
         operation = operations[operation_id]
-        operation["security"] = ([{TOKEN_SCHEME: []}] if operation_id in NEEDS_TOKEN
-                                 else [{}, {TOKEN_SCHEME: []}])  # none: a spectator
-        if operation_id not in CHALLENGED:
-            continue
+        operation["security"] = [{TOKEN_SCHEME: []}, session_write if operation_id in WRITES
+                                 else {SESSION_SCHEME: []}]
         operation["responses"]["401"] = {
             "description": ERROR_STATUSES[401], "headers": {"WWW-Authenticate": CHALLENGE},
             "content": {"application/json": {"schema": {
                 "$ref": "#/components/schemas/ErrorBody"}}}}
         operation["responses"] = dict(sorted(operation["responses"].items()))
+    for operation_id in OPTIONAL_TOKEN:  # none: a spectator
+        operations[operation_id]["security"] = [{}, {TOKEN_SCHEME: []}, {SESSION_SCHEME: []}]
+    for item in schema["paths"].values():
+        for method, operation in item.items():
+            # any write may meet a session cookie without its CSRF token, or a page of
+            # another site signing in (sessions.py): 403 csrf_failed
+            if method in ("post", "put", "patch", "delete"):
+                responses = operation["responses"]
+                responses.setdefault("403", {
+                    "description": ERROR_STATUSES[403], "content": {"application/json": {
+                        "schema": {"$ref": "#/components/schemas/ErrorBody"}}}})
+                operation["responses"] = dict(sorted(responses.items()))
     for path, item in schema["paths"].items():
         for operation in item.values():
             for response in operation["responses"].values():
@@ -118,6 +146,11 @@ def _strict_create(create: dict[str, Any], settings: ServerSettings) -> None:
             seeded.append({"properties": {"seats": {"items": {
                 "pattern": pattern.replace(f"{HUMAN}|", "")}}}})
         rules.append({"anyOf": seeded})
+    # a rated game: the server's seed, no advice, a human seat (service.create)
+    rules.append({"if": {"required": ["rated"], "properties": {"rated": {"const": True}}},
+                  "then": {"properties": {"seed": {"type": "null"},
+                                          "hints": {"not": {"const": True}},
+                                          "seats": {"contains": _HUMAN}}}})
     create["allOf"] = rules
 
 

@@ -11,6 +11,7 @@ from .deps import service_of
 from .limits import client_address
 from .models import Created, CreateGame, GameList, GameSummary, Joined, JoinRequest, errors
 from .service import GameService, summary
+from .sessions import signed_in
 
 router = APIRouter(prefix="/api/games", tags=["lobby"])
 Service = Annotated[GameService, Depends(service_of)]
@@ -25,7 +26,8 @@ async def create_game(body: CreateGame, request: Request, service: Service) -> A
     live, codes = await service.create(
         mode=body.mode, seats=body.seats, options=body.options, world=body.world,
         seed=body.seed, quick=body.quick, name=body.name,
-        client=client_address(request.scope), hints=body.hints)
+        client=client_address(request.scope), hints=body.hints, rated=body.rated,
+        open_seats=body.open_seats)
     return JSONResponse(status_code=201, content={
         "game_id": live.game_id,
         "join": [{"seat": seat, "url": f"/play/{live.game_id}/{seat}?code={code}",
@@ -52,12 +54,15 @@ async def get_game(game_id: GameId, request: Request, service: Service) -> Any:
 
 
 @router.post("/{game_id}/seats/{seat}/join", response_model=Joined,
-             responses=errors(403, 404, 409), summary="Join a human seat",
+             responses=errors(401, 403, 404, 409), summary="Join a human seat",
              operation_id="joinSeat")
 async def join(game_id: GameId, seat: Annotated[int, Path(description="the seat number")],
                body: JoinRequest, request: Request,
                service: Service) -> Any:
-    """Exchange the seat's join code for its token. The token is handed out only once."""
+    """Exchange the seat's join code for its token. The token is handed out only once. A
+    signed-in player (session cookie) joining a seat makes it theirs, and may take a free
+    seat of a game with open seats without its code; a rated game's seats are only for
+    signed-in players (401 ``sign_in_required``)."""
     live = await service.get(game_id, client_address(request.scope))
-    token = await service.join(live, seat, body.code)
+    token = await service.join(live, seat, body.code, signed_in(request))
     return {"seat": seat, "token": token}

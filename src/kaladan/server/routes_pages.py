@@ -47,6 +47,15 @@ async def replay_page(game_id: str) -> Response:
     return index()
 
 
+@router.get("/signin")
+@router.get("/signup")
+@router.get("/account")
+@router.get("/account/confirm")
+@router.get("/account/reset")
+async def account_page() -> Response:
+    return index()
+
+
 @router.get("/how-to-play")
 async def how_to_play_page() -> Response:
     return index()

@@ -27,6 +27,7 @@ from .live import LiveGame
 from .rates import RateLimiter
 from .security import JsonRefused, strict_json
 from .service import GameService
+from .sessions import signed_in
 from .settings import ServerSettings
 from .views import cached_text, cached_view
 
@@ -44,7 +45,11 @@ async def play_socket(websocket: WebSocket, game_id: str, token: str | None = No
     await websocket.accept()
     try:
         live = await service.get(game_id, client_address(websocket.scope))
-        seat = None if token is None else service.seat_for_token(live, token)
+        if token is not None:
+            seat: int | None = service.seat_for_token(live, token)
+        else:  # a signed-in player's own seat (sessions.py checked the Origin), else watch
+            account = signed_in(websocket)
+            seat = None if account is None else service.seat_of_account(live, account)
     except ApiError as exc:  # 4403 bad token, 4404 unknown game, 4429 loading too fast
         await websocket.close(4000 + exc.status if 400 <= exc.status < 500 else CLOSE_INTERNAL,
                               close_reason(exc.body()["error"]["message"]))

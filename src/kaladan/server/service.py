@@ -28,7 +28,7 @@ import logging
 import os
 import secrets
 from collections import OrderedDict
-from collections.abc import Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, datetime
@@ -48,7 +48,7 @@ from ..rules.state import GameState
 from ..rules.world import World
 from .botpool import BotPool
 from .chat import Chat
-from .errors import ApiError
+from .errors import SESSION_CHALLENGE, ApiError
 from .history import History, HistoryCache, build_history
 from .leases import LeaseLost, NotOwner
 from .live import QUICK_BOTS, LiveGame, SeatInfo
@@ -65,6 +65,7 @@ from .storage import (
 
 if TYPE_CHECKING:
     from ..env.policy import PpoBot
+    from .accounts import Account
     from .cluster import Cluster
     from .shared_limits import SharedLimits
 
@@ -205,7 +206,7 @@ def rebuild(stored: StoredGame, bots: PolicyBots | None = None) -> LiveGame:
             raise BotUnavailable(exc.message) from exc
     live = LiveGame(stored.id, stored.name, stored.created, game, seats, made,
                     owner=stored.creator or stored.id, seed_public=stored.seed_public,
-                    hints=stored.hints, rated=stored.rated)
+                    hints=stored.hints, rated=stored.rated, open_seats=stored.open_seats)
     for i, (seat, text, chance) in enumerate(stored.steps):
         if game.state.pending.seat != seat and not is_gift(text):  # R23.11
             raise ReplayError(f"step {i} ({text!r}): seat {seat} stored, seat "
@@ -395,11 +396,19 @@ class GameService:
     async def create(self, *, mode: str, seats: Sequence[str], options: Mapping[str, str],
                      world: Mapping[str, Any] | None, seed: int | None, quick: bool,
                      name: str, client: str = LOCAL, hints: bool | None = None,
+                     rated: bool = False, open_seats: bool = False,
                      ) -> tuple[LiveGame, list[tuple[int, str]]]:
         """A new game; returns it with the one-time join code of every human seat. ``hints``
         (advice on request) is on by default when a bot plays, off when every seat is
-        human."""
+        human. Only signed-in players sit at a ``rated`` game's human seats (its seed is
+        the server's and it gives no advice); any signed-in player may take a free seat of
+        a game with ``open_seats`` without its code."""
         settings = self.settings
+        if rated and (seed is not None or hints):
+            raise ApiError(400, "invalid_config", "a rated game has the server's seed and "
+                           "gives no advice (no 'seed', no 'hints')")
+        if rated and HUMAN not in [s.strip().lower() for s in seats]:
+            raise ApiError(400, "invalid_config", "a rated game has at least one human seat")
         kinds = [HUMAN if s.strip().lower() == HUMAN else check_bot_spec(s, settings.ppo_policy)
                  for s in seats]
         humans = kinds.count(HUMAN)
@@ -441,15 +450,15 @@ class GameService:
                 infos.append(SeatInfo("bot", kind))
         game_id = "g_" + secrets.token_hex(8)
         if hints is None:
-            hints = humans < len(kinds)
+            hints = humans < len(kinds) and not rated
         live = await self.open_game(game_id, name or f"Game {game_id[2:8]}", game, infos,
                                     owner=digest(client), seed_public=seed_public,
-                                    hints=hints)
+                                    hints=hints, rated=rated, open_seats=open_seats)
         return live, codes
 
     async def open_game(self, game_id: str, name: str, game: Game, infos: list[SeatInfo], *,
                         owner: str, seed_public: bool = False, hints: bool = False,
-                        rated: bool = False) -> LiveGame:
+                        rated: bool = False, open_seats: bool = False) -> LiveGame:
         """Store a new game (``game`` at its start, with seats ``infos``) and hold it in
         memory: the end of ``create``, and a rematch's start (rematch.py).
         ``IntegrityError`` when a game ``game_id`` is stored already."""
@@ -458,12 +467,13 @@ class GameService:
         bots = [None if s.bot is None else self.bots.make(s.bot, config, game.state.world)
                 for s in infos]
         live = LiveGame(game_id, name, datetime.now(UTC), game, infos, bots, owner=owner,
-                        seed_public=seed_public, hints=hints, rated=rated)
+                        seed_public=seed_public, hints=hints, rated=rated,
+                        open_seats=open_seats)
         try:
             await asyncio.to_thread(self.store.create_game, game_id, live.name, live.created,
                                     config.to_json(), game.seed, live.status,
                                     [s.to_json() for s in infos], owner, seed_public, hints,
-                                    rated)
+                                    rated, open_seats)
         except IntegrityError:
             raise
         except Exception as exc:
@@ -514,15 +524,70 @@ class GameService:
         self.histories.put(live.game_id, history)
         return history
 
-    async def join(self, live: LiveGame, seat: int, code: str) -> str:
-        """Exchange a seat's one-time join code for its token (handed out once). The seats
+    async def join(self, live: LiveGame, seat: int, code: str | None,
+                   account: Account | None = None) -> str:
+        """Exchange a seat's one-time join code for its token (handed out once). A
+        signed-in player's seat is theirs (``SeatInfo.account``); a rated game's seats are
+        only for them, and a game with open seats lets them sit without the code. The seats
         are checked and changed in the database by one compare-and-set on their stored
         text, never from memory: two joins of one seat, on one process or on two, get one
         token; joins of different seats at once both succeed (the loser of the race reads
         the seats again)."""
         live = self.current(live)
         self._human_seat(live, seat)  # seat kinds never change: memory may answer 404
+        if account is None and live.rated:
+            raise ApiError(401, "sign_in_required", "a rated game's seats are for signed-in "
+                           "players: sign in first", headers=SESSION_CHALLENGE)
+        if code is None and (account is None or not live.open_seats):
+            raise ApiError(403, "bad_code", f"seat {seat} is joined with its code")
         token = secrets.token_urlsafe(32)
+
+        def change(seats: list[dict[str, Any]]) -> SeatInfo:
+            info = SeatInfo.from_json(seats[seat])
+            if info.token_hash is not None:
+                raise ApiError(409, "already_joined", f"seat {seat + 1} has already joined"
+                               + ("" if info.account is None else f" ({info.name})"))
+            if code is not None and (info.code_hash is None or not hmac.compare_digest(
+                    digest(code), info.code_hash)):
+                raise ApiError(403, "bad_code", f"wrong join code for seat {seat}")
+            if account is not None:
+                _sits_once(seats, seat, account)
+            return SeatInfo(HUMAN, None, None, digest(token),
+                            None if account is None else account.id,
+                            None if account is None else account.name)
+
+        await self._change_seat(live, seat, change, account)
+        return token
+
+    async def claim(self, live: LiveGame, seat: int, account: Account) -> None:
+        """A guest who signed up (or in) takes the seat they play with its token as their
+        own: the seat's record and rating count for the account from now on."""
+        live = self.current(live)
+
+        def change(seats: list[dict[str, Any]]) -> SeatInfo:
+            info = SeatInfo.from_json(seats[seat])
+            if info.account is not None and info.account != account.id:
+                raise ApiError(409, "seat_taken", f"seat {seat + 1} belongs to another player")
+            _sits_once(seats, seat, account)
+            return SeatInfo(info.kind, info.bot, info.code_hash, info.token_hash, account.id,
+                            account.name)
+
+        await self._change_seat(live, seat, change, account)
+
+    async def rename_player(self, game_ids: list[str], account_id: str, name: str) -> None:
+        """Show ``name`` at an account's seats (a deleted account's games)."""
+        await asyncio.to_thread(self.store.rename_player, game_ids, account_id, name)
+        for game_id in game_ids:
+            live = self.games.get(game_id)
+            if live is not None:
+                await self.reload_seats(live)
+                if self.cluster is not None:
+                    self.cluster.changed(live, "seats")
+
+    async def _change_seat(self, live: LiveGame, seat: int,
+                           change: Callable[[list[dict[str, Any]]], SeatInfo],
+                           account: Account | None) -> None:
+        """Change one seat by compare-and-set on the stored seats (``join``)."""
         for _ in range(20):
             try:
                 old = await asyncio.to_thread(self.store.seats_text, live.game_id)
@@ -535,22 +600,19 @@ class GameService:
                                "stored", input=live.game_id)
             try:
                 seats = json.loads(old)
-                info = SeatInfo.from_json(seats[seat])
+                SeatInfo.from_json(seats[seat])
             except (ValueError, TypeError, KeyError, IndexError) as exc:  # a damaged row
                 log.error("the seats of game %s cannot be read: %r", live.game_id, exc)
                 raise ApiError(503, "storage_unavailable", "the seats cannot be read now; "
                                "nothing changed") from exc
-            if info.token_hash is not None:
-                raise ApiError(409, "already_joined", f"seat {seat} has already joined")
-            if info.code_hash is None or not hmac.compare_digest(digest(code), info.code_hash):
-                raise ApiError(403, "bad_code", f"wrong join code for seat {seat}")
-            seats[seat] = SeatInfo(HUMAN, None, None, digest(token)).to_json()
+            seats[seat] = change(seats).to_json()
             infos = [SeatInfo.from_json(s) for s in seats]
             status = "over" if live.game.is_over else (
                 "running" if all(s.joined for s in infos) else "open")
+            player = None if account is None else (seat, account.id)
             try:
                 done = await asyncio.to_thread(self.store.replace_seats, live.game_id, old,
-                                               seats, status)
+                                               seats, status, player)
             except Exception as exc:
                 log.error("cannot store the seats of game %s: %s", live.game_id, exc)
                 raise ApiError(503, "storage_unavailable", "the seat could not be stored "
@@ -563,7 +625,6 @@ class GameService:
         self._set_seats(live, infos)
         if self.cluster is not None:
             self.cluster.changed(live, "seats")
-        return token
 
     async def reload_seats(self, live: LiveGame) -> None:
         """Read a game's seats again (a seat joined through another process)."""
@@ -597,6 +658,14 @@ class GameService:
             raise ApiError(404, "unknown_seat", f"seat {seat} is a bot, not a human seat",
                            input=seat)
         return info
+
+    @staticmethod
+    def seat_of_account(live: LiveGame, account: Account) -> int | None:
+        """The seat a signed-in player sits at in this game (None: none)."""
+        for seat, info in enumerate(live.seats):
+            if info.account == account.id and info.token_hash is not None:
+                return seat
+        return None
 
     @staticmethod
     def seat_for_token(live: LiveGame, token: str) -> int:
@@ -966,6 +1035,14 @@ class GameService:
             self._play(live, legal[0], seat)
 
 
+def _sits_once(seats: list[dict[str, Any]], seat: int, account: Account) -> None:
+    """One player, one seat per game: 409 when the account sits at another seat."""
+    for other, data in enumerate(seats):
+        if other != seat and data.get("account") == account.id:
+            raise ApiError(409, "already_seated", f"you already play seat {other + 1} of "
+                           "this game")
+
+
 def bot_name(spec: str) -> str:
     """The registry name of a bot spec: ``"mcts"`` of ``"MCTS: time=1"``."""
     return spec.partition(":")[0].strip().lower()
@@ -991,7 +1068,7 @@ def stored_summary(row: StoredGame) -> dict[str, Any]:
         raise ValueError(f"not a game: mode {mode!r}, status {row.status!r}, "
                          f"{len(seats)} seats")
     return _summary(row.id, str(row.name), mode, row.config, seats, row.status, row.created,
-                    row.hints)
+                    row.hints, row.rated, row.open_seats)
 
 
 def public_options(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -1003,16 +1080,17 @@ def summary(live: LiveGame) -> dict[str, Any]:
     """The public summary of a game (no codes, tokens or seed)."""
     return _summary(live.game_id, live.name, live.game.config.mode,
                     live.game.config.to_json(), live.seats, live.status, live.created,
-                    live.hints)
+                    live.hints, live.rated, live.open_seats)
 
 
 def _summary(game_id: str, name: str, mode: str, config: Mapping[str, Any],
              seats: Sequence[SeatInfo], status: str, created: datetime,
-             hints: bool) -> dict[str, Any]:
+             hints: bool, rated: bool, open_seats: bool) -> dict[str, Any]:
     return {
         "game_id": game_id, "name": name, "mode": mode, "players": len(seats),
         "options": public_options(config), "hints": hints,
-        "seats": [{"seat": i, "kind": s.kind, "bot": s.bot, "joined": s.joined}
-                  for i, s in enumerate(seats)],
-        "status": status, "created": created.isoformat(),
+        "seats": [{"seat": i, "kind": s.kind, "bot": s.bot, "joined": s.joined,
+                   "player": s.name} for i, s in enumerate(seats)],
+        "status": status, "created": created.isoformat(), "rated": rated,
+        "open_seats": open_seats,
     }

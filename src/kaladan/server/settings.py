@@ -38,6 +38,10 @@ class ServerSettings:
     games_per_minute: int = 10  # games created a minute
     sockets: int = 32  # WebSocket connections at the same time
     ws_rate: float = 20.0  # WebSocket messages a second per connection
+    # Accounts (accounts.py): sign-in attempts a minute per address (and ten a quarter of
+    # an hour per name, from anywhere), new accounts a minute per address.
+    sign_in_rate: float = 5.0
+    sign_up_rate: float = 3.0
     # Sizes.
     max_body: int = 16 * 1024  # bytes of an HTTP request body
     max_message: int = 4 * 1024  # bytes of a WebSocket message
@@ -61,6 +65,11 @@ class ServerSettings:
     # over after at most this long).
     broker_url: str | None = None
     lease_seconds: float = 5.0
+    # Mail (mail.py): the SMTP server for e-mail confirmations, password resets and turn
+    # mails (None: the server sends none), and the address players reach the server at,
+    # for the links in those mails (None: links are relative paths).
+    smtp_url: str | None = None
+    public_url: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("bot_workers", "bot_jobs_per_client", "games_per_minute", "sockets",
@@ -70,7 +79,7 @@ class ServerSettings:
         if self.gc_threshold < 0:
             raise ValueError("gc_threshold must be >= 0")
         for name in ("bot_seconds", "rate", "read_rate", "load_rate", "ws_rate", "db_timeout",
-                     "lease_seconds"):
+                     "lease_seconds", "sign_in_rate", "sign_up_rate"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be above 0")
         if self.bot_delay < 0:

@@ -9,6 +9,7 @@ game is rebuilt by replaying its steps (``service.rebuild``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import math
@@ -45,6 +46,7 @@ from sqlalchemy import (
     Text,
     cast,
     create_engine,
+    delete,
     event,
     false,
     insert,
@@ -81,6 +83,8 @@ games = Table(
     Column("hints", Boolean, nullable=False, server_default=false()),  # advice on request
     # rated (migration 0006): only signed-in players take its human seats (ratings.py)
     Column("rated", Boolean, nullable=False, server_default=false()),
+    # open seats (migration 0006): any signed-in player may take a free seat without a code
+    Column("open_seats", Boolean, nullable=False, server_default=false()),
 )
 QUARANTINED = "quarantined"  # the status of a game that cannot be rebuilt
 
@@ -100,7 +104,7 @@ accounts = Table(
     "accounts", metadata,
     Column("id", String(40), primary_key=True),
     Column("name", String(40), nullable=False),
-    Column("name_key", String(40), nullable=True, unique=True),
+    Column("name_key", String(100), nullable=True, unique=True),
     Column("password", Text, nullable=True),
     Column("email", String(254), nullable=True),
     Column("email_confirmed", Boolean, nullable=False, server_default=false()),
@@ -114,7 +118,6 @@ sessions = Table(
     Column("id", String(64), primary_key=True),
     Column("account_id", String(40), ForeignKey("accounts.id", ondelete="CASCADE"),
            nullable=False, index=True),
-    Column("csrf", String(64), nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
     Column("expires", DateTime(timezone=True), nullable=False),
 )
@@ -175,6 +178,7 @@ class StoredGame:
     seed_public: bool = False
     hints: bool = False
     rated: bool = False
+    open_seats: bool = False
 
 
 @dataclass(slots=True)
@@ -367,7 +371,7 @@ def aware(moment: datetime) -> datetime:
 RAW_GAME = (games.c.id, games.c.name, type_coerce(games.c.created, Text).label("created"),
             type_coerce(games.c.config, Text).label("config"), games.c.seed, games.c.status,
             type_coerce(games.c.seats, Text).label("seats"), games.c.creator,
-            games.c.seed_public, games.c.hints, games.c.rated)
+            games.c.seed_public, games.c.hints, games.c.rated, games.c.open_seats)
 
 
 def json_value(value: Any) -> Any:
@@ -422,7 +426,7 @@ def stored_game(r: Any) -> StoredGame:
         raise TypeError(f"a JSON object was expected, not {config!r:.80}")
     return StoredGame(str(r.id), str(r.name), stored_time(r.created), config, int(r.seed),
                       str(r.status), json_list(r.seats), [], r.creator, bool(r.seed_public),
-                      bool(r.hints), bool(r.rated))
+                      bool(r.hints), bool(r.rated), bool(r.open_seats))
 
 
 class Watchdog:
@@ -587,6 +591,14 @@ class Store:
         with self.watchdog.deadline():
             yield
 
+    def reading(self) -> contextlib.AbstractContextManager[Connection]:
+        """A connection for reading (the other tables' modules: accounts.py)."""
+        return self._read()
+
+    def writing(self) -> contextlib.AbstractContextManager[Connection]:
+        """A transaction, committed at the end (SQLite: one writer at a time)."""
+        return self._write()
+
     @contextmanager
     def _read(self) -> Iterator[Connection]:
         with self._deadline(), self.engine.connect() as connection:
@@ -604,13 +616,14 @@ class Store:
     def create_game(self, game_id: str, name: str, created: datetime, config: dict[str, Any],
                     seed: int, status: str, seats: Sequence[dict[str, Any]],
                     creator: str | None = None, seed_public: bool = False,
-                    hints: bool = False, rated: bool = False) -> None:
+                    hints: bool = False, rated: bool = False,
+                    open_seats: bool = False) -> None:
         with self._write() as c:
             c.execute(insert(games).values(id=game_id, name=name, created=created,
                                            config=config, seed=seed, status=status,
                                            seats=list(seats), creator=creator,
                                            seed_public=seed_public, hints=hints,
-                                           rated=rated))
+                                           rated=rated, open_seats=open_seats))
 
     def quarantine(self, game_id: str, problem: str) -> None:
         """Set a damaged game aside: out of the lobby, never loaded again (docs/server.md)."""
@@ -797,15 +810,41 @@ class Store:
         return str(row.seats)
 
     def replace_seats(self, game_id: str, old: str, seats: Sequence[dict[str, Any]],
-                      status: str) -> bool:
+                      status: str, player: tuple[int, str] | None = None) -> bool:
         """Compare-and-set: store ``seats`` and ``status`` only if the stored seats are still
         the text ``old``; False when another request changed them first (a join raced on
-        two processes)."""
+        two processes). ``player`` (seat, account id) is the signed-in player now sitting
+        at that seat, recorded in the same transaction."""
         with self._write() as c:
             done = c.execute(update(games).where(games.c.id == game_id,
                                                  cast(games.c.seats, Text) == old)
                              .values(seats=list(seats), status=status))
-            return bool(done.rowcount == 1)
+            if done.rowcount != 1:
+                return False
+            if player is not None:
+                c.execute(delete(game_players).where(game_players.c.game_id == game_id,
+                                                     game_players.c.seat == player[0]))
+                c.execute(insert(game_players).values(game_id=game_id, seat=player[0],
+                                                      account_id=player[1]))
+            return True
+
+    def rename_player(self, game_ids: Sequence[str], account_id: str, name: str) -> None:
+        """Show ``name`` at every seat of ``account_id`` in these games (a deleted account:
+        "deleted player")."""
+        for game_id in game_ids:
+            with self._write() as c:
+                row = c.execute(select(cast(games.c.seats, Text).label("seats"))
+                                .where(games.c.id == game_id)).first()
+                if row is None:
+                    continue
+                try:
+                    seats = json.loads(row.seats)
+                    for seat in seats:
+                        if seat.get("account") == account_id:
+                            seat["name"] = name
+                except (ValueError, TypeError, AttributeError):
+                    continue  # a damaged row keeps what it has
+                c.execute(update(games).where(games.c.id == game_id).values(seats=seats))
 
     def load(self, game_id: str) -> StoredGame | None:
         """One game with its steps; None when there is no such game (or it was set aside).
@@ -821,7 +860,7 @@ class Store:
             return StoredGame(stored.id, stored.name, stored.created, stored.config,
                               stored.seed, stored.status, stored.seats,
                               step_tuples(rows), stored.creator, stored.seed_public,
-                              stored.hints, stored.rated)
+                              stored.hints, stored.rated, stored.open_seats)
         except (TypeError, ValueError, AttributeError) as exc:
             raise DamagedGame(f"game {game_id} cannot be read: {exc!r}") from exc
 

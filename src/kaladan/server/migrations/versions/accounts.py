@@ -18,15 +18,18 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("games") as batch:  # rated games: every human seat signed in
+    with op.batch_alter_table("games") as batch:
+        # rated games: every human seat signed in; open seats: taken without a code
         batch.add_column(sa.Column("rated", sa.Boolean, nullable=False,
+                                   server_default=sa.false()))
+        batch.add_column(sa.Column("open_seats", sa.Boolean, nullable=False,
                                    server_default=sa.false()))
     op.create_table(
         "accounts",
         sa.Column("id", sa.String(40), primary_key=True),
         sa.Column("name", sa.String(40), nullable=False),  # as typed; "deleted player" once deleted
         # the name folded for uniqueness ("Anna" and "anna" are one name); NULL once deleted
-        sa.Column("name_key", sa.String(40), nullable=True, unique=True),
+        sa.Column("name_key", sa.String(100), nullable=True, unique=True),
         sa.Column("password", sa.Text, nullable=True),  # Argon2id hash; NULL once deleted
         sa.Column("email", sa.String(254), nullable=True),
         sa.Column("email_confirmed", sa.Boolean, nullable=False, server_default=sa.false()),
@@ -40,7 +43,6 @@ def upgrade() -> None:
         sa.Column("id", sa.String(64), primary_key=True),  # SHA-256 of the cookie's secret
         sa.Column("account_id", sa.String(40),
                   sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
-        sa.Column("csrf", sa.String(64), nullable=False),
         sa.Column("created", sa.DateTime(timezone=True), nullable=False),
         sa.Column("expires", sa.DateTime(timezone=True), nullable=False),
     )
@@ -69,4 +71,5 @@ def downgrade() -> None:
     op.drop_table("sessions")
     op.drop_table("accounts")
     with op.batch_alter_table("games") as batch:
+        batch.drop_column("open_seats")
         batch.drop_column("rated")

@@ -10,11 +10,26 @@ export class ApiError extends Error {
   }
 }
 
-/** Call the HTTP API; resolves to the JSON body or throws ApiError. */
+// The signed-in player (GET /api/session), or null for a guest. Every write the session
+// cookie authenticates carries the session's CSRF token (docs/api.md "Accounts").
+let session = null;
+
+export function currentSession() { return session; }
+
+export function setSession(value) { session = value; }
+
+/** Ask the server who is signed in (once per page load, and after signing in or out). */
+export async function loadSession() {
+  try { session = await api("GET", "/api/session"); } catch { session = null; }
+  return session;
+}
+
+/** Call the HTTP API; resolves to the JSON body (null for 204) or throws ApiError. */
 export async function api(method, path, {body, token} = {}) {
   const headers = {"Accept": "application/json"};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["Authorization"] = `Bearer ${token}`;
+  if (session && session.csrf && method !== "GET") headers["X-CSRF-Token"] = session.csrf;
   let response;
   try {
     response = await fetch(path, {method, headers,

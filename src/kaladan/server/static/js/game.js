@@ -2,7 +2,7 @@
 // arrives as a view over the WebSocket with the log entries made since the view before
 // (docs/api.md); the page keeps the log and re-renders from the latest view and the log.
 
-import {api, ApiError, GameSocket, seatToken} from "./api.js";
+import {api, ApiError, currentSession, GameSocket, seatToken} from "./api.js";
 import {byId, h, mount, s, toast} from "./dom.js";
 import {actionLabel, confirmAttack, renderActions, renderGift} from "./actions.js";
 import {lastBattleStart} from "./battle.js";
@@ -426,7 +426,9 @@ export async function showGame(root, gameId, seat, code) {
     try { game.token = await seatToken(gameId, seat, code); }
     catch (err) { fatal(err instanceof ApiError && err.status === 404 ? t("game.unknown") : err.message); return; }
     if (code) history.replaceState(null, "", `/play/${encodeURIComponent(gameId)}/${seat}`);
-    if (!game.token) { fatal(t("game.no_token")); return; }
+    // a signed-in player's own seat needs no token: the session stands for it
+    const mine = currentSession() && game.summary.seats[seat].player === currentSession().name;
+    if (!game.token && !mine) { fatal(t("game.no_token")); return; }
   }
   startChat({gameId, seat, token: game.token,
     names: (at) => (at !== null && game.view ? playerLabel(game.view.observation, at) : "")});

@@ -13,6 +13,8 @@ import {rerenderReplay, showReplay} from "./replay.js";
 import {installUnitTips} from "./dice.js";
 import {showHowTo} from "./howto.js";
 import {setSound, soundOn} from "./sound.js";
+import {loadSession} from "./api.js";
+import {accountLinks, showAccountPage, ACCOUNT_PAGES} from "./account.js";
 
 function route() {
   const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -22,6 +24,8 @@ function route() {
   if (parts[0] === "watch" && parts.length === 2) return {page: "watch", gameId: parts[1]};
   if (parts[0] === "replay" && parts.length === 2) return {page: "replay", gameId: parts[1]};
   if (parts[0] === "how-to-play" && parts.length === 1) return {page: "howto"};
+  const accountPage = ACCOUNT_PAGES[parts.join("/")];
+  if (accountPage) return {page: "account", which: accountPage};
   return {page: "lobby"};
 }
 
@@ -36,7 +40,8 @@ function renderHeader(current) {
     current.page === "play" ? h("label", {class: "sound", for: "sound"},
       h("input", {type: "checkbox", id: "sound", checked: soundOn(), onchange: (e) => setSound(e.target.checked)}),
       h("span", {}, t("sound.label"))) : null,
-    ["lobby", "replay", "howto"].includes(current.page) ? null : h("span", {id: "conn", class: "conn", "data-status": "connecting"}, t("conn.connecting")),
+    ["lobby", "replay", "howto", "account"].includes(current.page) ? null : h("span", {id: "conn", class: "conn", "data-status": "connecting"}, t("conn.connecting")),
+    accountLinks(),
     h("label", {class: "lang", for: "lang"}, h("span", {class: "visually-hidden"}, t("app.language")),
       h("select", {id: "lang", onchange: async (e) => { await setLang(e.target.value); refresh(current); }},
         LANGS.map((code) => h("option", {value: code, selected: code === currentLang()}, t(`lang.${code}`))))));
@@ -49,6 +54,7 @@ function refresh(current) {
   if (status && byId("conn")) { byId("conn").dataset.status = status; byId("conn").textContent = t(`conn.${status}`); }
   if (current.page === "lobby") showLobby(byId("app"));
   else if (current.page === "howto") showHowTo(byId("app"));
+  else if (current.page === "account") showAccountPage(byId("app"), current.which);
   else if (current.page === "replay") rerenderReplay(byId("app"));
   else rerenderGame(byId("app"));
 }
@@ -61,11 +67,13 @@ async function main() {
     return;
   }
   const current = route();
+  await loadSession();
   renderHeader(current);
   const code = new URLSearchParams(location.search).get("code");
   installUnitTips();
   if (current.page === "lobby") showLobby(byId("app"));
   else if (current.page === "howto") showHowTo(byId("app"));
+  else if (current.page === "account") showAccountPage(byId("app"), current.which);
   else if (current.page === "replay") await showReplay(byId("app"), current.gameId);
   else await showGame(byId("app"), current.gameId, current.page === "play" ? current.seat : null, code);
 }
