@@ -9,13 +9,12 @@ from typing import Any
 
 import httpx
 import jsonschema
-import pytest
 from fastapi.testclient import TestClient
 from live_support import LiveServer
 from server_support import auth, create, join_all
+from websockets.asyncio.client import connect
 from ws_support import Socket, run_async
 
-from kaladan.server import routes_social
 from kaladan.server.chat import MAX_TEXT, clean
 from kaladan.server.ws_schema import client_message_schema, server_message_schema
 
@@ -84,34 +83,80 @@ def test_a_message_reaches_the_other_seats_but_not_a_reader_who_muted_its_author
     run_async(scenario())
 
 
+def signed_up(http: httpx.Client, name: str) -> dict[str, str]:
+    """Sign ``name`` up on ``http`` (which keeps the session cookie); the CSRF header its
+    writes need."""
+    r = http.post("/api/accounts", json={"name": name, "password": "a long password"})
+    assert r.status_code == 201, r.text
+    return {"X-CSRF-Token": r.json()["csrf"]}
+
+
 def test_players_chat_is_for_seats_and_spectators_chat_for_everybody(
-        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    game_id, tokens = two_humans(client)
-    assert client.get(f"/api/games/{game_id}/chat").status_code == 403  # players' channel
-    assert history(client, game_id, channel="spectators")["messages"] == []
-    # an anonymous watcher cannot write
-    r = client.post(f"/api/games/{game_id}/chat", json={"text": "hi"})
-    assert r.status_code == 401
-    r = client.post(f"/api/games/{game_id}/chat", json={"text": "hi"}, headers=auth(tokens[0]))
-    assert r.status_code == 200 and r.json()["channel"] == "players"
+        live_server: LiveServer) -> None:
+    with httpx.Client(base_url=live_server.http) as http, \
+            httpx.Client(base_url=live_server.http) as watcher:
+        game_id, tokens = two_humans(http)
+        assert http.get(f"/api/games/{game_id}/chat").status_code == 403  # players' channel
+        assert history(http, game_id, channel="spectators")["messages"] == []
+        # an anonymous watcher cannot write
+        r = http.post(f"/api/games/{game_id}/chat", json={"text": "hi"})
+        assert r.status_code == 401
+        r = http.post(f"/api/games/{game_id}/chat", json={"text": "hi"}, headers=auth(tokens[0]))
+        assert r.status_code == 200 and r.json()["channel"] == "players"
+        assert r.json()["author"] == ""  # a guest seat: the page names it by its seat
+        csrf = signed_up(watcher, "Watcher")
+        r = watcher.post(f"/api/games/{game_id}/chat", json={"text": "go red!"}, headers=csrf)
+        assert r.status_code == 200, r.text
+        assert r.json()["channel"] == "spectators" and r.json()["author"] == "Watcher"
+        assert r.json()["seat"] is None
+        # seats read the spectators' channel too; spectators never the players'
+        assert [m["text"] for m in history(http, game_id, tokens[1], "spectators")["messages"]] \
+            == ["go red!"]
+        assert watcher.get(f"/api/games/{game_id}/chat").status_code == 403
+        # a seat mutes the signed-in spectator
+        message = history(http, game_id, tokens[1], "spectators")["messages"][0]
+        r = http.post(f"/api/games/{game_id}/chat/mutes", headers=auth(tokens[1]),
+                      json={"message": message["id"]})
+        assert r.json()["muted"] == [{"message": message["id"], "seat": None,
+                                      "author": "Watcher"}]
+        assert history(http, game_id, tokens[1], "spectators")["messages"] == []
+        assert len(history(http, game_id, tokens[0], "spectators")["messages"]) == 1
 
-    async def signed_in(request: Any) -> tuple[str | None, str]:
-        return "acc_watcher", "Watcher"
 
-    from kaladan.server.storage import accounts
-    store = client.app.state.service.store  # type: ignore[attr-defined]
-    with store.engine.begin() as c:
-        from datetime import UTC, datetime
-        c.execute(accounts.insert().values(id="acc_watcher", name="Watcher",
-                                           created=datetime.now(UTC)))
-    monkeypatch.setattr(routes_social, "account_of", signed_in)
-    r = client.post(f"/api/games/{game_id}/chat", json={"text": "go red!"})
-    assert r.status_code == 200, r.text
-    assert r.json()["channel"] == "spectators" and r.json()["author"] == "Watcher"
-    # seats read the spectators' channel too; spectators never the players'
-    assert [m["text"] for m in history(client, game_id, tokens[1], "spectators")["messages"]] \
-        == ["go red!"]
-    assert client.get(f"/api/games/{game_id}/chat").status_code == 403
+def test_an_accounts_chat_off_sends_its_sockets_no_chat(live_server: LiveServer) -> None:
+    with httpx.Client(base_url=live_server.http) as http, \
+            httpx.Client(base_url=live_server.http) as quiet, \
+            httpx.Client(base_url=live_server.http) as talker:
+        game_id, _ = two_humans(http)
+        csrf = signed_up(quiet, "Quiet")
+        assert quiet.patch("/api/account", json={"chat": False},
+                           headers=csrf).json()["chat"] is False
+        talk = signed_up(talker, "Talker")
+        cookie = "; ".join(f"{k}={v}" for k, v in quiet.cookies.items())
+
+    async def scenario() -> None:
+        url = f"{live_server.ws}/ws/games/{game_id}"
+        off = Socket(await connect(url, additional_headers={"Cookie": cookie}))
+        anonymous = await Socket.open(url)
+        for sock in (off, anonymous):
+            await sock.wait_for(lambda m: m["type"] == "view")
+        async with httpx.AsyncClient(base_url=live_server.http,
+                                     cookies=talker.cookies) as http2:
+            r = await http2.post(f"/api/games/{game_id}/chat", json={"text": "watch this"},
+                                 headers=talk)
+            assert r.status_code == 200, r.text
+        await anonymous.wait_for(is_chat("watch this"))
+        await off.send({"type": "ping"})
+        await off.wait_for(lambda m: m["type"] == "pong")
+        assert not [m for m in off.messages if m["type"] == "chat"]
+        # a signed-in spectator writes over the socket as well
+        await off.send({"type": "chat", "text": "from the quiet one"})
+        got = await anonymous.wait_for(is_chat("from the quiet one"))
+        assert got["message"]["author"] == "Quiet"
+        await off.close()
+        await anonymous.close()
+
+    run_async(scenario())
 
 
 def test_too_long_is_400_and_nothing_is_stored(client: TestClient) -> None:

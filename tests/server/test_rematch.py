@@ -6,14 +6,19 @@ from __future__ import annotations
 import json
 import random
 import threading
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
-from server_support import auth, create, join_all, play_http
+from live_support import sqlite_url
+from server_support import auth, create, join_all, join_code, play_http
+from sqlalchemy import select
+from test_accounts import Browser, create_as, csrf, make_app, sign_up
 
 from kaladan.server import social_store
 from kaladan.server.rematch import new_token
 from kaladan.server.service import digest
+from kaladan.server.storage import game_players
 
 
 def finished(client: TestClient, seats: list[str], **fields: Any) -> tuple[str, dict[int, str]]:
@@ -138,3 +143,38 @@ def test_only_players_of_a_finished_game(client: TestClient) -> None:
     assert rematch(client, game_id, "not-a-token").status_code == 403
     other, _ = finished(client, ["human", "random"])
     assert rematch(client, other, tokens[0]).status_code == 403  # another game's token
+
+
+def test_signed_in_players_keep_their_accounts_and_play_by_session(tmp_path: Path) -> None:
+    with TestClient(make_app(sqlite_url(tmp_path))) as client:
+        anna, bert = Browser(client), Browser(client)
+        a, b = sign_up(anna, "Anna"), sign_up(bert, "Bert")
+        created = create_as(anna, a, ["human", "random", "human"], quick=True, rated=True)
+        game_id = created["game_id"]
+        tokens = {}
+        for player, me, link in ((anna, a, created["join"][0]), (bert, b, created["join"][1])):
+            r = player.post(f"/api/games/{game_id}/seats/{link['seat']}/join",
+                            headers=csrf(me), json={"code": join_code(link)})
+            assert r.status_code == 200, r.text
+            tokens[link["seat"]] = r.json()["token"]
+        assert play_http(client, game_id, tokens, random.Random(4), 5000)["result"]
+        # by the session alone (no token): the answer names the new seat, no token
+        first = anna.post(f"/api/games/{game_id}/rematch", headers=csrf(a)).json()
+        assert first["status"] == "waiting" and first["token"] is None
+        last = bert.post(f"/api/games/{game_id}/rematch", headers=csrf(b)).json()
+        assert last["status"] == "started" and last["seat"] == 0 and last["token"] is None
+        new_id = last["game_id"]
+        summary = client.get(f"/api/games/{new_id}").json()
+        assert [s.get("player") for s in summary["seats"]] == ["Bert", "Anna", None]
+        assert client.app.state.service.games[new_id].rated  # type: ignore[attr-defined]
+        assert anna.get(f"/api/games/{new_id}/view").json()["seat"] == 1
+        assert bert.get(f"/api/games/{new_id}/view").json()["seat"] == 0
+        store = client.app.state.service.store  # type: ignore[attr-defined]
+        with store.engine.connect() as c:
+            rows = c.execute(select(game_players.c.seat, game_players.c.account_id)
+                             .where(game_players.c.game_id == new_id)
+                             .order_by(game_players.c.seat)).all()
+        old = {s: i for s, i in enumerate(client.app.state.service  # type: ignore[attr-defined]
+                                          .games[game_id].seats) if i.account}
+        assert [(seat, account) for seat, account in rows] == [
+            (0, old[2].account), (1, old[0].account)]

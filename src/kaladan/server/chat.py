@@ -38,6 +38,7 @@ from .rates import AddressRate, PerAddress
 from .social_store import ChatRow, author_key
 
 if TYPE_CHECKING:
+    from .accounts import Account, Accounts
     from .shared_limits import SharedLimits
     from .storage import Store
 
@@ -86,6 +87,21 @@ class Author:
     @property
     def channel(self) -> str:
         return PLAYERS if self.seat is not None else SPECTATORS
+
+
+async def author_of(live: LiveGame, seat: int | None, account: Account | None,
+                    accounts: Accounts) -> Author | None:
+    """Who writes: the seat (named by its player's account when signed in, else by its
+    number on the page), or a signed-in spectator; None: an anonymous spectator."""
+    if seat is not None:
+        owner = live.seats[seat].account
+        if owner is None:
+            return Author(seat, None, "")
+        if account is not None and account.id == owner:
+            return Author(seat, owner, account.name)
+        names = await accounts.names([owner])
+        return Author(seat, owner, names.get(owner, ""))
+    return None if account is None else Author(None, account.id, account.name)
 
 
 def reader_key(seat: int | None, account: str | None) -> str | None:

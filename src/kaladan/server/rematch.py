@@ -154,7 +154,7 @@ async def _start(service: GameService, live: LiveGame, new_id: str,
     infos: list[SeatInfo] = [SeatInfo(HUMAN)] * players
     for old, info in enumerate(live.seats):
         if info.kind == HUMAN:
-            seat = SeatInfo(HUMAN, None, None, accepted[old], info.account)
+            seat = SeatInfo(HUMAN, None, None, accepted[old], info.account, info.name)
         else:
             seat = SeatInfo("bot", info.bot)
         infos[rotated(old, players)] = seat

@@ -8,12 +8,13 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Path, Query, Request
 
 from . import rematch
-from .chat import Author
+from .chat import author_of
 from .deps import bearer_token, seat_of, service_of
 from .errors import ApiError
 from .limits import client_address
 from .models import MAX_WHOLE, errors
 from .service import GameService
+from .sessions import signed_in
 from .social_models import (
     ChatHistory,
     ChatMessage,
@@ -26,11 +27,6 @@ from .social_models import (
 router = APIRouter(prefix="/api/games")
 Service = Annotated[GameService, Depends(service_of)]
 GameId = Annotated[str, Path(max_length=200)]
-
-
-async def account_of(request: Request) -> tuple[str | None, str]:
-    """The signed-in player's account id and name, (None, "") for a guest."""
-    return None, ""
 
 
 @router.get("/{game_id}/chat", response_model=ChatHistory, tags=["chat"],
@@ -46,8 +42,9 @@ async def chat_history(
 ) -> Any:
     live = await service.get(game_id, client_address(request.scope))
     seat = seat_of(request, live, required=False)
-    account, _ = await account_of(request)
-    return await service.chat.history(live, seat, account, channel, after)
+    account = signed_in(request)
+    return await service.chat.history(live, seat, None if account is None else account.id,
+                                      channel, after)
 
 
 @router.post("/{game_id}/chat", response_model=ChatMessage, tags=["chat"],
@@ -59,13 +56,11 @@ async def chat_send(game_id: GameId, body: ChatRequest, request: Request,
     400 ``too_long`` over 300 characters, 429 over 5 messages in 10 seconds."""
     live = await service.get(game_id, client_address(request.scope))
     seat = seat_of(request, live, required=False)
-    account, name = await account_of(request)
-    if seat is None and account is None:
+    author = await author_of(live, seat, signed_in(request), request.app.state.accounts)
+    if author is None:
         raise ApiError(401, "missing_token", "a seat writes with its token, a spectator "
                        "once signed in", headers={"WWW-Authenticate": 'Bearer realm="kaladan"'})
-    if seat is not None and live.seats[seat].account is None:
-        account, name = None, ""  # a guest seat is named by its seat
-    return await service.chat.send(live, Author(seat, account, name), body.text)
+    return await service.chat.send(live, author, body.text)
 
 
 @router.post("/{game_id}/chat/mutes", response_model=MuteList, tags=["chat"],
@@ -77,11 +72,12 @@ async def chat_mute(game_id: GameId, body: MuteRequest, request: Request,
     messages are not delivered to it any more."""
     live = await service.get(game_id, client_address(request.scope))
     seat = seat_of(request, live, required=False)
-    account, _ = await account_of(request)
+    account = signed_in(request)
     if seat is None and account is None:
         raise ApiError(401, "missing_token", "a seat mutes with its token, a spectator once "
                        "signed in", headers={"WWW-Authenticate": 'Bearer realm="kaladan"'})
-    muted = await service.chat.mute(live, seat, account, body.message, body.muted)
+    muted = await service.chat.mute(live, seat, None if account is None else account.id,
+                                    body.message, body.muted)
     return {"muted": muted}
 
 

@@ -20,7 +20,8 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from .chat import Author, Reader
+from .accounts import Account
+from .chat import Reader, author_of
 from .errors import ApiError
 from .limits import client_address
 from .live import LiveGame
@@ -45,19 +46,21 @@ async def play_socket(websocket: WebSocket, game_id: str, token: str | None = No
     await websocket.accept()
     try:
         live = await service.get(game_id, client_address(websocket.scope))
+        account = signed_in(websocket)
         if token is not None:
             seat: int | None = service.seat_for_token(live, token)
         else:  # a signed-in player's own seat (sessions.py checked the Origin), else watch
-            account = signed_in(websocket)
             seat = None if account is None else service.seat_of_account(live, account)
     except ApiError as exc:  # 4403 bad token, 4404 unknown game, 4429 loading too fast
         await websocket.close(4000 + exc.status if 400 <= exc.status < 500 else CLOSE_INTERNAL,
                               close_reason(exc.body()["error"]["message"]))
         return
-    # ``chat=off``: the player turned the chat off (a guest's choice, kept by the page)
-    reader = Reader(seat, None, off=chat == "off")
+    # ``chat=off``: the player turned the chat off (a guest's choice, kept by the page; a
+    # signed-in player's is the account's)
+    off = chat == "off" or (account is not None and not account.chat)
+    reader = Reader(seat, None if account is None else account.id, off=off)
     await Connection(websocket, service, live, seat, RateLimiter(settings.ws_rate),
-                     settings.max_message, reader).run()
+                     settings.max_message, reader, account).run()
 
 
 def close_reason(text: str) -> str:
@@ -68,7 +71,7 @@ def close_reason(text: str) -> str:
 class Connection:
     def __init__(self, websocket: WebSocket, service: GameService, live: LiveGame,
                  seat: int | None, limiter: RateLimiter, max_message: int,
-                 reader: Reader | None = None) -> None:
+                 reader: Reader | None = None, account: Account | None = None) -> None:
         self.websocket = websocket
         self.service = service
         self.live = live
@@ -78,6 +81,7 @@ class Connection:
         self.changed = asyncio.Event()
         self.send_lock = asyncio.Lock()
         self.reader = reader or Reader(seat, None, off=False)
+        self.account = account  # the signed-in player (names a chat author)
 
     async def run(self) -> None:
         chat = self.service.chat
@@ -181,15 +185,18 @@ class Connection:
 
 
     async def _chat(self, data: dict[str, Any]) -> None:
-        """A chat message: a seat's to the players' channel (chat.py)."""
+        """A chat message: a seat's to the players' channel, a signed-in spectator's to
+        the spectators' (chat.py)."""
         text = data.get("text")
         if sorted(set(data) - {"type", "text"}):
             raise ApiError(400, "malformed_message", "a chat message has 'text' only")
         if not isinstance(text, str):
             raise ApiError(400, "malformed_message", "'text' must be text")
-        if self.seat is None:
+        author = await author_of(self.live, self.seat, self.account,
+                                 self.websocket.app.state.accounts)
+        if author is None:
             raise ApiError(403, "sign_in_to_chat", "spectators chat once signed in")
-        await self.service.chat.send(self.live, Author(self.seat, None, ""), text)
+        await self.service.chat.send(self.live, author, text)
 
 
 def _action_fields(data: dict[str, Any]) -> tuple[str | None, int | None, int | None]:
