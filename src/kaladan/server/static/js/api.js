@@ -138,7 +138,8 @@ function socketUrl(gameId, token) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const params = new URLSearchParams();
   if (token) params.set("token", token);
-  if (localStorage.getItem("kaladan.chat") === "off") params.set("chat", "off");  // chat.js
+  // chat.js: a guest's chat-off switch (a signed-in player's is the account's)
+  if (!session && localStorage.getItem("kaladan.chat") === "off") params.set("chat", "off");
   const query = params.size ? `?${params}` : "";
   return `${scheme}//${location.host}/ws/games/${encodeURIComponent(gameId)}${query}`;
 }

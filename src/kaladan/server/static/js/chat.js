@@ -3,9 +3,10 @@
 // only (dom.js), never as markup. A seat sends over the WebSocket (HTTP while it is down);
 // the history is read over HTTP when the panel opens and after every reconnect. Muting an
 // author hides their messages from this reader, on the server; the chat-off switch hides the
-// panel and, through the socket's `chat=off`, stops the server sending any.
+// panel and stops the server sending any: the account's setting when signed in, else this
+// browser's (the socket's `chat=off`).
 
-import {api} from "./api.js";
+import {api, currentSession, setSession} from "./api.js";
 import {byId, h, mount, toast} from "./dom.js";
 import {t} from "./i18n.js";
 
@@ -15,7 +16,8 @@ const MAX_TEXT = 300;
 const chat = {gameId: null, seat: null, token: null, socket: null, channel: "players",
   messages: {players: [], spectators: []}, muted: [], names: () => ""};
 
-export const chatOn = () => localStorage.getItem(OFF_KEY) !== "off";
+export const chatOn = () => (currentSession() ? currentSession().chat !== false
+  : localStorage.getItem(OFF_KEY) !== "off");
 
 /** Start the chat of a game page; `names(seat)` names a seat (its realm, once known). */
 export function startChat({gameId, seat, token, names}) {
@@ -70,7 +72,8 @@ export function renderChat(panel) {
     h("input", {type: "checkbox", id: "chat-on", checked: on, onchange: (e) => setChatOn(e.target.checked)}),
     " ", t("chat.on"));
   if (!on) { mount(panel, h("h2", {}, t("chat.title")), toggle); return; }
-  const writes = chat.seat !== null;  // a seat writes to the players' channel
+  // a seat writes to the players' channel, a signed-in spectator to the spectators'
+  const writes = chat.seat !== null ? chat.channel === "players" : Boolean(currentSession());
   const input = h("input", {type: "text", id: "chat-text", maxlength: MAX_TEXT, autocomplete: "off",
     "aria-label": t("chat.message"), placeholder: t("chat.placeholder")});
   mount(panel,
@@ -79,10 +82,10 @@ export function renderChat(panel) {
       h("button", {type: "button", role: "tab", id: `chat-tab-${channel}`, "aria-selected": String(channel === chat.channel),
         onclick: () => { chat.channel = channel; renderChat(panel); }}, t(`chat.channel_${channel}`)))) : null,
     h("ol", {class: "chat-messages", id: "chat-messages", "aria-live": "polite"}),
-    writes && chat.channel === "players"
+    writes
       ? h("form", {class: "chat-form", id: "chat-form", onsubmit: (e) => { e.preventDefault(); send(input); }},
         input, h("button", {type: "submit", id: "chat-send"}, t("chat.send")))
-      : h("p", {class: "muted"}, t(writes ? "chat.spectators_write" : "chat.sign_in")),
+      : h("p", {class: "muted"}, t(chat.seat !== null ? "chat.spectators_write" : "chat.sign_in")),
     h("div", {class: "chat-muted", id: "chat-muted"}));
   drawMessages();
 }
@@ -91,11 +94,13 @@ function drawMessages() {
   const list = byId("chat-messages");
   if (!list) return;
   const stick = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
-  const mutable = chat.seat !== null;
+  const mutable = chat.seat !== null || Boolean(currentSession());  // a seat or an account mutes
+  const own = (m) => (chat.seat !== null ? m.seat === chat.seat
+    : m.seat === null && m.author === currentSession()?.name);
   mount(list, chat.messages[chat.channel].map((m) => h("li", {class: "chat-message", dataset: {id: String(m.id)}},
     h("b", {class: "chat-author"}, authorName(m)), " ",
     h("span", {class: "chat-text"}, m.text),
-    mutable && m.seat !== chat.seat ? h("button", {type: "button", class: "chat-mute link",
+    mutable && !own(m) ? h("button", {type: "button", class: "chat-mute link",
       title: t("chat.mute_title", {who: authorName(m)}), onclick: () => mute(m.id, true)}, t("chat.mute")) : null)));
   if (stick) list.scrollTop = list.scrollHeight;
   const muted = byId("chat-muted");
@@ -124,9 +129,12 @@ async function mute(messageId, muted) {
   await loadChat();
 }
 
-function setChatOn(on) {
-  localStorage.setItem(OFF_KEY, on ? "on" : "off");
-  chat.socket?.reconnect?.();  // the server hears chat=off (or on) with the new socket
+async function setChatOn(on) {
+  if (currentSession()) {  // the account's setting, on every device
+    try { setSession(await api("PATCH", "/api/account", {body: {chat: on}})); }
+    catch (err) { toast(err.message, "error"); return; }
+  } else localStorage.setItem(OFF_KEY, on ? "on" : "off");
+  chat.socket?.reconnect?.();  // the server hears it with the new socket
   renderChat(byId("chat"));
   if (on) loadChat();
 }

@@ -63,8 +63,9 @@ async function askRematch(method) {
   }
   rematch.busy = false;
   const started = rematch.state;
-  if (started.status === "started" && started.seat !== null && started.token) {
-    storeToken(started.game_id, started.seat, started.token);  // as after a join (api.js)
+  if (started.status === "started" && started.seat !== null) {
+    // as after a join (api.js); a signed-in player's session stands for the new seat
+    if (started.token) storeToken(started.game_id, started.seat, started.token);
     location.assign(`/play/${encodeURIComponent(started.game_id)}/${started.seat}`);
     return;
   }
@@ -105,12 +106,13 @@ function mountRematch(error = null) {
   if (el) mount(el, rematchBody(error));
 }
 
-/** The end screen; `token` is the seat's (a seat may offer or accept a rematch). */
+/** The end screen; `token` is the seat's, if it has one (a signed-in player's seat may play
+ * by the session). A seat may offer or accept a rematch. */
 export function renderEnd(view, log, {token = null} = {}) {
   const result = view.result || view.observation.result;
   const dialog = byId("end");
   if (!result) { if (dialog.open) dialog.close(); shownFor = null; return; }
-  const seated = view.seat !== null && Boolean(token);
+  const seated = view.seat !== null;
   if (seated && rematch.gameId !== view.game_id) {
     Object.assign(rematch, {gameId: view.game_id, token, seat: view.seat, state: null, busy: false});
     askRematch("GET").then(pollRematch);
