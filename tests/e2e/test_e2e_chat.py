@@ -131,3 +131,37 @@ def test_a_rematch_from_the_end_screen_seats_both_players_in_the_new_game(
     new_id = alice.url.split("/")[-2]
     assert new_id != game_id and bob.url.split("/")[-2] == new_id
     assert "seat 2" in alice.inner_text("#game-title").lower()
+
+
+def test_a_signed_in_spectator_writes_the_spectators_chat_and_a_guest_turns_it_off(
+        two: tuple[Any, Any], server: str) -> None:
+    player, watcher = two
+    frames: list[str] = []  # what the server sends the player's sockets
+    player.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(
+        payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))))
+    game_id, tokens = joined(server, ["human", "random"], name="watched chat")
+    open_seat(player, server, game_id, 0, tokens[0])
+    watcher.goto(server + "/")
+    status = watcher.evaluate("""async () => (await fetch("/api/accounts", {method: "POST",
+        headers: {"Content-Type": "application/json"},
+        body: JSON.stringify({name: "Watcher", password: "a long password"})})).status""")
+    assert status == 201
+    watcher.goto(f"{server}/watch/{game_id}")
+    watcher.wait_for_selector("#chat-form")  # signed in: the spectators' chat is theirs
+    say(watcher, "nice move")
+    watcher.wait_for_selector("#chat-messages .chat-author:text-is('Watcher')")
+    player.wait_for_selector("#chat-tab-spectators.unread")
+    player.click("#chat-tab-spectators")
+    player.wait_for_selector("#chat-messages .chat-text:text-is('nice move')")
+    assert player.locator("#chat-form").count() == 0  # players write at their own table
+    # the guest turns the chat off: the panel goes, and the server sends it nothing more
+    player.uncheck("#chat-on")
+    player.wait_for_selector("#chat-messages", state="detached")
+    player.wait_for_selector("#conn[data-status='online']")
+    say(watcher, "anyone?")
+    watcher.wait_for_selector("#chat-messages .chat-text:text-is('anyone?')")
+    assert not [f for f in frames if "anyone?" in f]  # not even sent
+    player.check("#chat-on")
+    player.click("#chat-tab-spectators")
+    player.wait_for_selector("#chat-messages .chat-text:text-is('anyone?')")  # the history
+    assert player.evaluate("() => localStorage.getItem('kaladan.chat')") == "on"
