@@ -33,7 +33,8 @@ class Browser:
     def request(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
         self.client.cookies = self.cookies
         try:
-            return self.client.request(method, url, **kwargs)
+            response: httpx.Response = self.client.request(method, url, **kwargs)
+            return response
         finally:
             self.cookies = httpx.Cookies(self.client.cookies)
             self.client.cookies = httpx.Cookies()
