@@ -12,7 +12,15 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from .. import __version__, i18n
-from . import routes_docs, routes_health, routes_lobby, routes_pages, routes_play, routes_ws
+from . import (
+    routes_docs,
+    routes_health,
+    routes_lobby,
+    routes_pages,
+    routes_play,
+    routes_players,
+    routes_ws,
+)
 from .errors import install_handlers
 from .limits import LimitsMiddleware
 from .logs import RequestLogMiddleware
@@ -99,6 +107,7 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
     app.include_router(routes_lobby.router)
     app.include_router(routes_play.router)
     app.include_router(routes_ws.router)
+    app.include_router(routes_players.router)
     app.include_router(routes_pages.router)
     app.include_router(routes_docs.router)
     app.include_router(routes_health.router)

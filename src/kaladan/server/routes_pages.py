@@ -50,3 +50,13 @@ async def replay_page(game_id: str) -> Response:
 @router.get("/how-to-play")
 async def how_to_play_page() -> Response:
     return index()
+
+
+@router.get("/players/{name}")
+async def player_page(name: str) -> Response:
+    return index()
+
+
+@router.get("/leaderboard")
+async def leaderboard_page() -> Response:
+    return index()

@@ -61,6 +61,9 @@ class ServerSettings:
     # over after at most this long).
     broker_url: str | None = None
     lease_seconds: float = 5.0
+    # The leaderboard lists players with at least this many rated games (docs/server.md
+    # "Ratings"); a request may ask for more or fewer.
+    leaderboard_min_games: int = 5
 
     def __post_init__(self) -> None:
         for name in ("bot_workers", "bot_jobs_per_client", "games_per_minute", "sockets",
