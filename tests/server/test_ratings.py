@@ -378,3 +378,28 @@ def test_profile_and_leaderboard(db_url: str) -> None:
                          .values(deleted=T0, name_key=None))
         assert [p["name"] for p in client.get("/api/leaderboard").json()["players"]] == [
             "Anna"]
+
+
+def test_the_server_rates_a_game_when_its_last_step_is_stored(tmp_path: Path) -> None:
+    """The hook: a rated game played to its end through the API (a person against a bot)
+    is rated by the server once its last step is stored."""
+    from server_support import create, join_all, play_http
+
+    app = create_app(sqlite_url(tmp_path), GENEROUS, bot_delay=0, rate_limit=1_000_000)
+    with TestClient(app) as client:
+        service = app.state.service
+        anna = add_account(service.store, "anna")
+        created = create(client, ["human", "greedy"], quick=True, seed=11)
+        live = service.games[created["game_id"]]
+        tokens = join_all(client, created)
+        live.rated = True  # as server/accounts.py sets them: a signed-in player's seat
+        live.seats[0].account = anna
+        view = play_http(client, created["game_id"], tokens, random.Random(1), 5000)
+        assert view["result"] is not None
+        for _ in range(200):
+            if anna in stored_skills(service.store, "all"):
+                break
+            threading.Event().wait(0.05)
+        _mu, _sigma, games, _wins = stored_skills(service.store, "all")[anna]
+        assert games == 1
+        assert anna in stored_skills(service.store, "free_for_all-2")

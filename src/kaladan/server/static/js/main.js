@@ -4,6 +4,8 @@
 //   /watch/{game_id}          spectator
 //   /replay/{game_id}         a finished game told again
 //   /how-to-play              the rules in short
+//   /players/{name}           a player's profile (rating, history, last games)
+//   /leaderboard              the best rated players
 
 import {byId, h, mount} from "./dom.js";
 import {currentLang, initI18n, LANGS, setLang, t} from "./i18n.js";
@@ -12,6 +14,7 @@ import {rerenderGame, showGame} from "./game.js";
 import {rerenderReplay, showReplay} from "./replay.js";
 import {installUnitTips} from "./dice.js";
 import {showHowTo} from "./howto.js";
+import {showLeaderboard, showProfile} from "./profile.js";
 import {setSound, soundOn} from "./sound.js";
 
 function route() {
@@ -22,6 +25,8 @@ function route() {
   if (parts[0] === "watch" && parts.length === 2) return {page: "watch", gameId: parts[1]};
   if (parts[0] === "replay" && parts.length === 2) return {page: "replay", gameId: parts[1]};
   if (parts[0] === "how-to-play" && parts.length === 1) return {page: "howto"};
+  if (parts[0] === "players" && parts.length === 2) return {page: "profile", name: parts[1]};
+  if (parts[0] === "leaderboard" && parts.length === 1) return {page: "leaderboard"};
   return {page: "lobby"};
 }
 
@@ -33,10 +38,12 @@ function renderHeader(current) {
     // From a game, the rules open in a new tab: the game page stays as it is.
     h("a", {href: "/how-to-play", class: "howto-link", id: "howto-link",
       target: ["play", "watch", "replay"].includes(current.page) ? "_blank" : null, rel: "noopener"}, t("howto.link")),
+    h("a", {href: "/leaderboard", class: "howto-link", id: "leaderboard-link",
+      target: ["play", "watch", "replay"].includes(current.page) ? "_blank" : null, rel: "noopener"}, t("rating.leaderboard")),
     current.page === "play" ? h("label", {class: "sound", for: "sound"},
       h("input", {type: "checkbox", id: "sound", checked: soundOn(), onchange: (e) => setSound(e.target.checked)}),
       h("span", {}, t("sound.label"))) : null,
-    ["lobby", "replay", "howto"].includes(current.page) ? null : h("span", {id: "conn", class: "conn", "data-status": "connecting"}, t("conn.connecting")),
+    ["lobby", "replay", "howto", "profile", "leaderboard"].includes(current.page) ? null : h("span", {id: "conn", class: "conn", "data-status": "connecting"}, t("conn.connecting")),
     h("label", {class: "lang", for: "lang"}, h("span", {class: "visually-hidden"}, t("app.language")),
       h("select", {id: "lang", onchange: async (e) => { await setLang(e.target.value); refresh(current); }},
         LANGS.map((code) => h("option", {value: code, selected: code === currentLang()}, t(`lang.${code}`))))));
@@ -49,6 +56,8 @@ function refresh(current) {
   if (status && byId("conn")) { byId("conn").dataset.status = status; byId("conn").textContent = t(`conn.${status}`); }
   if (current.page === "lobby") showLobby(byId("app"));
   else if (current.page === "howto") showHowTo(byId("app"));
+  else if (current.page === "profile") showProfile(byId("app"), current.name);
+  else if (current.page === "leaderboard") showLeaderboard(byId("app"));
   else if (current.page === "replay") rerenderReplay(byId("app"));
   else rerenderGame(byId("app"));
 }
@@ -66,6 +75,8 @@ async function main() {
   installUnitTips();
   if (current.page === "lobby") showLobby(byId("app"));
   else if (current.page === "howto") showHowTo(byId("app"));
+  else if (current.page === "profile") await showProfile(byId("app"), current.name);
+  else if (current.page === "leaderboard") await showLeaderboard(byId("app"));
   else if (current.page === "replay") await showReplay(byId("app"), current.gameId);
   else await showGame(byId("app"), current.gameId, current.page === "play" ? current.seat : null, code);
 }
