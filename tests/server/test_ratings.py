@@ -34,7 +34,16 @@ from kaladan.server.rating_store import (
     ratings,
     record,
 )
-from kaladan.server.ratings import Skill, bot_kind, category, display, placements, rate, rate_game
+from kaladan.server.ratings import (
+    Skill,
+    bot_kind,
+    categories,
+    category,
+    display,
+    placements,
+    rate,
+    rate_game,
+)
 from kaladan.server.storage import Store, accounts
 from kaladan.sim.seats import Seats
 from positions import build
@@ -169,6 +178,8 @@ def test_display_is_three_sigmas_below_mu_times_100() -> None:
     assert display(30.0, 2.0) == 2400
     assert category("free_for_all", 4) == "free_for_all-4"
     assert category("team_3v3", 6) == "team_3v3"
+    assert categories("free_for_all", 3) == ("all", "free_for_all", "free_for_all-3")
+    assert categories("team_2v2", 4) == ("all", "team_2v2")
     assert bot_kind(" MCTS:time=1 ") == "mcts"
 
 
@@ -265,7 +276,7 @@ def test_recorded_games_match_openskills_own_results(store: Store) -> None:
             key = game.state.team[seat] if game.state.teams else seat
             groups.setdefault(key, []).append(seat)
         sides = list(groups.values())
-        for cat in ("all", category(config.mode, config.players)):
+        for cat in categories(config.mode, config.players):
             now = [model.rating(mu=table[w].mu, sigma=table[w].sigma) if w in BOTS
                    else expected.get((w, cat)) or model.rating() for w in who]
             new = model.rate([[now[s] for s in side] for side in sides],
@@ -304,7 +315,7 @@ def test_a_game_is_rated_exactly_once(store: Store) -> None:
     after = stored_skills(store, "all")
     assert after[a][2] == after[b][2] == 1
     with store.engine.connect() as c:
-        assert len(c.execute(select(rating_history)).all()) == 4  # 2 accounts x 2 categories
+        assert len(c.execute(select(rating_history)).all()) == 6  # 2 accounts x 3 categories
 
 
 def live_of(game: Game, seats: list[SeatInfo], rated: bool) -> LiveGame:
@@ -370,9 +381,12 @@ def test_profile_and_leaderboard(db_url: str) -> None:
         assert [p["name"] for p in every["players"]][:1] == ["Anna"]
         assert {p["name"] for p in every["players"]} == {"Anna", "Bram", "Cato"}
         assert client.get("/api/leaderboard?mode=team_2v2").json()["players"] == []
-        bad = client.get("/api/leaderboard?mode=free_for_all")
-        assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_category"
-        assert client.get("/api/leaderboard?players=3").status_code == 400
+        assert client.get("/api/leaderboard?mode=free_for_all").json()["category"] == \
+            "free_for_all"  # every player count
+        assert client.get("/api/leaderboard?players=3").json()["category"] == "free_for_all-3"
+        assert client.get("/api/leaderboard?mode=team_3v3&players=2").json()["category"] == \
+            "team_3v3"  # a team mode has its one count
+        assert client.get("/api/leaderboard?mode=duel").status_code == 400
         with store.engine.begin() as conn:  # a deleted account leaves the board
             conn.execute(update(accounts).where(accounts.c.id == b)
                          .values(deleted=T0, name_key=None))

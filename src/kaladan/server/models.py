@@ -430,8 +430,8 @@ ERROR_STATUSES: dict[int, str] = {
     400: "malformed request: a body, query or path parameter that does not parse or fit "
          "the schema (malformed_request), an action that does not parse (invalid_action, "
          "bad_index), a game the rules refuse (invalid_config, unknown_bot, bot_too_slow, "
-         "seed_not_allowed, bot_games_off), a leaderboard of no category "
-         "(invalid_category), or a Host the server does not answer for (bad_host)",
+         "seed_not_allowed, bot_games_off), or a Host the server does not answer for "
+         "(bad_host)",
     401: "no seat token where one is needed (missing_token), with the challenge "
          "'WWW-Authenticate: Bearer'",
     403: "a seat token or join code that is wrong (bad_token: no seat's of this game, or "

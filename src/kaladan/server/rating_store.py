@@ -1,7 +1,7 @@
 """Ratings in the database: recording a finished rated game once, profiles, the leaderboard.
 
 Two tables (migration 0007, docs/server.md "Ratings"): ``ratings`` holds every account's
-current OpenSkill rating per category (``all`` and the game's own, ``ratings.category``),
+current OpenSkill rating per category (``all`` and the game's own, ``ratings.categories``),
 ``rating_history`` one row per account, category and rated game: the rating after it, the
 place, whether it won, and the game's mode, player count and the seat's realm (so a profile
 counts games per realm and per player count from the history alone).
@@ -46,7 +46,7 @@ from sqlalchemy.exc import IntegrityError
 from ..rules.state import GameState
 from ..rules.units import REALMS
 from .live import LiveGame
-from .ratings import ALL, Skill, bot_skill, category, display, rate_game
+from .ratings import ALL, Skill, bot_skill, categories, display, rate_game
 from .storage import Store, accounts, games, metadata, stored_time
 
 log = logging.getLogger("kaladan.server")
@@ -173,7 +173,7 @@ def _record(c: Connection, game: FinishedGame) -> bool:
         return False
     people = [s.account for s in game.seats if s.account is not None]
     bots = bot_ratings()
-    for cat in (ALL, category(game.mode, game.players)):
+    for cat in categories(game.mode, game.players):
         rows = {r.account_id: r for r in c.execute(
             select(ratings).where(ratings.c.category == cat, ratings.c.account_id.in_(people))
             .with_for_update())}

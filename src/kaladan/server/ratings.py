@@ -55,10 +55,20 @@ def display(mu: float, sigma: float) -> int:
     return round(100 * (mu - 3 * sigma))
 
 
-def category(mode: str, players: int) -> str:
-    """The rating category of a game besides ``all``: ``free_for_all-<players>`` or the team
-    mode (``team_2v2``, ``team_3v3``; their player count is fixed, R23.1)."""
-    return f"{mode}-{players}" if mode == Mode.FREE_FOR_ALL else str(mode)
+def category(mode: str, players: int | None = None) -> str:
+    """A rating category: ``free_for_all-<players>``, ``free_for_all`` (every player count)
+    or the team mode (``team_2v2``, ``team_3v3``; their player count is fixed, R23.1)."""
+    if mode == Mode.FREE_FOR_ALL and players is not None:
+        return f"{mode}-{players}"
+    return str(mode)
+
+
+def categories(mode: str, players: int) -> tuple[str, ...]:
+    """Every category a game of ``mode`` and ``players`` is rated in: ``all``, its mode's
+    and, in free-for-all, its player count's."""
+    if mode == Mode.FREE_FOR_ALL:
+        return (ALL, category(mode), category(mode, players))
+    return (ALL, category(mode))
 
 
 def bot_kind(spec: str) -> str:

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Query
 from pydantic import BaseModel, Field
 
-from ..rules.config import MODES, PLAYERS_OF_MODE, Mode
+from ..rules.config import MODES, Mode
 from .deps import service_of
 from .errors import ApiError
 from .models import errors
@@ -61,7 +61,8 @@ class Profile(BaseModel):
     games: int = Field(description="rated games played")
     wins: int
     ratings: dict[str, CategoryRating] = Field(
-        description="by category: all, free_for_all-<players>, team_2v2, team_3v3")
+        description="by category: all, free_for_all, free_for_all-<players>, team_2v2, "
+                    "team_3v3")
     by_realm: dict[str, Count] = Field(description="rated games and wins by the seat's realm")
     by_players: dict[str, Count] = Field(description="rated games and wins by player count")
     history: list[HistoryPoint] = Field(description="the rating after each rated game, oldest "
@@ -100,18 +101,11 @@ async def get_player(name: PlayerName, service: Service) -> Any:
 
 
 def leaderboard_category(mode: str | None, players: int | None) -> str:
-    """The category asked for: every rated game without a mode; free-for-all needs the
-    player count, the team modes have one (R5.1, R23.1)."""
+    """The category asked for: every rated game without mode nor player count; a player
+    count alone is free-for-all's; free-for-all without a count is every count's; a team
+    mode has its one count (R5.1, R23.1), so ``players`` does not change it."""
     if mode is None:
-        if players is not None:
-            raise ApiError(400, "invalid_category", "a player count needs a mode", input=players)
-        return ALL
-    allowed = PLAYERS_OF_MODE[Mode(mode)]
-    if players is None and len(allowed) == 1:
-        players = allowed[0]
-    if players not in allowed:
-        raise ApiError(400, "invalid_category", f"{mode} is played by "
-                       f"{', '.join(map(str, allowed))} players", "R5.1", players)
+        return ALL if players is None else category(Mode.FREE_FOR_ALL, players)
     return category(mode, players)
 
 
@@ -122,8 +116,9 @@ async def get_leaderboard(
     mode: Annotated[str | None, Query(pattern=f"^({'|'.join(MODES)})$",
                                       description="one mode's ratings (none: every game)")]
     = None,
-    players: Annotated[int | None, Query(ge=2, le=6, description="the player count "
-                                         "(free-for-all)")] = None,
+    players: Annotated[int | None, Query(ge=2, le=6, description="the player count of "
+                                         "free-for-all (alone: free-for-all's; the team "
+                                         "modes have one)")] = None,
     min_games: Annotated[int | None, Query(ge=0, le=100_000, description="rated games a "
                                            "listed player has at least (default: the "
                                            "server's)")] = None,

@@ -89,17 +89,17 @@ export async function showProfile(el, name) {
 function query(choice) {
   if (!choice.mode) return "";
   const counts = rulesData().modes[choice.mode];
-  const players = counts.length === 1 ? counts[0] : choice.players;
-  return `?mode=${choice.mode}&players=${players}`;
+  if (counts.length === 1) return `?mode=${choice.mode}`;
+  return choice.players ? `?mode=${choice.mode}&players=${choice.players}` : `?mode=${choice.mode}`;
 }
 
-const choice = {mode: "", players: 2};
+const choice = {mode: "", players: 0};
 
 /** /leaderboard: the best players of a category, with the bots' fixed ratings beside. */
 export async function showLeaderboard(el) {
   const modes = Object.keys(rulesData().modes);
   const counts = choice.mode ? rulesData().modes[choice.mode] : [];
-  if (counts.length && !counts.includes(choice.players)) choice.players = counts[0];
+  if (!counts.includes(choice.players)) choice.players = 0;  // 0: every player count
   const body = h("div", {id: "leaderboard-body"}, h("p", {class: "muted"}, t("rating.loading")));
   mount(el, h("section", {class: "panel rating-page", id: "leaderboard"},
     h("h1", {}, t("rating.leaderboard")),
@@ -110,6 +110,7 @@ export async function showLeaderboard(el) {
           modes.map((m) => h("option", {value: m, selected: m === choice.mode}, modeName(m))))),
       counts.length > 1 ? h("label", {for: "board-players"}, t("rating.players"), " ",
         h("select", {id: "board-players", onchange: (e) => { choice.players = Number(e.target.value); showLeaderboard(el); }},
+          h("option", {value: 0, selected: choice.players === 0}, t("rating.every_count")),
           counts.map((n) => h("option", {value: n, selected: n === choice.players}, n)))) : null),
     body));
   let board;
