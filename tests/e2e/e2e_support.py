@@ -58,7 +58,8 @@ def _free_port() -> int:
 
 # The tests create many games from one address: lift the per-address limits.
 GENEROUS_FLAGS = ("--rate", "1000", "--read-rate", "100000", "--load-rate", "1000",
-                  "--games-per-minute", "100000", "--sockets", "1000", "--any-seed")
+                  "--games-per-minute", "100000", "--sockets", "1000", "--any-seed",
+                  "--sign-in-rate", "100000", "--sign-up-rate", "100000")
 
 
 class ServeProcess:

@@ -19,6 +19,7 @@ from . import (
     routes_lobby,
     routes_pages,
     routes_play,
+    routes_players,
     routes_social,
     routes_ws,
 )
@@ -126,6 +127,7 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
     app.include_router(routes_play.router)
     app.include_router(routes_social.router)
     app.include_router(routes_ws.router)
+    app.include_router(routes_players.router)
     app.include_router(routes_pages.router)
     app.include_router(routes_docs.router)
     app.include_router(routes_health.router)

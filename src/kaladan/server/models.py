@@ -455,8 +455,8 @@ ERROR_STATUSES: dict[int, str] = {
          "signed in by the cookie without the session's X-CSRF-Token (csrf_failed), the "
          "players' chat asked by a spectator (players_only), a chat write or mute by an "
          "anonymous spectator (sign_in_to_chat, sign_in_to_mute)",
-    404: "no such game, seat, version of a replay or chat message (unknown_game, "
-         "unknown_seat, unknown_version, unknown_message)",
+    404: "no such game, seat, version of a replay, player or chat message (unknown_game, "
+         "unknown_seat, unknown_version, unknown_player, unknown_message)",
     409: "not now: another seat decides, the version is stale, the game is over or not yet, "
          "the seat has joined (not_your_turn, stale_version, game_over, game_not_over, "
          "already_joined), the player sits at another seat (already_seated), a name that "
