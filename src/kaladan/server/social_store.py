@@ -92,7 +92,7 @@ def _row(r: Any) -> ChatRow:
 def add_message(store: Store, game_id: str, channel: str, seat: int | None,
                 account: str | None, author: str, text: str) -> ChatRow:
     at = datetime.now(UTC)
-    with store._write() as c:
+    with store.writing() as c:
         done = c.execute(insert(chat_messages).values(
             game_id=game_id, channel=channel, seat=seat, account_id=account, author=author,
             text=text, at=at))
@@ -109,28 +109,28 @@ def messages(store: Store, game_id: str, channels: Sequence[str], after: int,
                                          chat_messages.c.channel.in_(list(channels)),
                                          chat_messages.c.id > after)
              .order_by(chat_messages.c.id.desc()).limit(limit))
-    with store._read() as c:
+    with store.reading() as c:
         rows = [_row(r) for r in c.execute(query)]
     return rows[::-1]
 
 
 def newest(store: Store, game_id: str) -> int:
     """The id of the game's newest message (0: none)."""
-    with store._read() as c:
+    with store.reading() as c:
         value = c.execute(select(func.max(chat_messages.c.id))
                           .where(chat_messages.c.game_id == game_id)).scalar()
     return int(value or 0)
 
 
 def message(store: Store, game_id: str, message_id: int) -> ChatRow | None:
-    with store._read() as c:
+    with store.reading() as c:
         r = c.execute(select(chat_messages).where(chat_messages.c.game_id == game_id,
                                                   chat_messages.c.id == message_id)).first()
     return None if r is None else _row(r)
 
 
 def set_mute(store: Store, game_id: str, reader: str, author: str, muted: bool) -> None:
-    with store._write() as c:
+    with store.writing() as c:
         c.execute(delete(chat_mutes).where(chat_mutes.c.game_id == game_id,
                                            chat_mutes.c.reader == reader,
                                            chat_mutes.c.author == author))
@@ -142,7 +142,7 @@ def set_mute(store: Store, game_id: str, reader: str, author: str, muted: bool) 
 def mutes(store: Store, game_id: str) -> dict[str, set[str]]:
     """Per reader, the authors it muted in ``game_id``."""
     out: dict[str, set[str]] = {}
-    with store._read() as c:
+    with store.reading() as c:
         for r in c.execute(select(chat_mutes.c.reader, chat_mutes.c.author)
                            .where(chat_mutes.c.game_id == game_id)):
             out.setdefault(str(r.reader), set()).add(str(r.author))
@@ -152,7 +152,7 @@ def mutes(store: Store, game_id: str) -> dict[str, set[str]]:
 def authors(store: Store, game_id: str, keys: Sequence[str]) -> dict[str, tuple[int, ChatRow]]:
     """For each author key, its newest message in the game (to name a muted author)."""
     out: dict[str, tuple[int, ChatRow]] = {}
-    with store._read() as c:
+    with store.reading() as c:
         for key in keys:
             kind, _, who = key.partition(":")
             column = chat_messages.c.seat if kind == "seat" else chat_messages.c.account_id
@@ -175,7 +175,7 @@ class RematchRow:
 
 
 def rematch(store: Store, game_id: str) -> RematchRow | None:
-    with store._read() as c:
+    with store.reading() as c:
         r = c.execute(select(rematches.c.new_game_id, rematches.c.accepted)
                       .where(rematches.c.game_id == game_id)).first()
     return None if r is None else RematchRow(str(r.new_game_id), str(r.accepted))
@@ -184,7 +184,7 @@ def rematch(store: Store, game_id: str) -> RematchRow | None:
 def offer_rematch(store: Store, game_id: str, new_game_id: str, accepted: str) -> bool:
     """The first offer; False when another was stored first."""
     try:
-        with store._write() as c:
+        with store.writing() as c:
             c.execute(insert(rematches).values(game_id=game_id, new_game_id=new_game_id,
                                                accepted=accepted, created=datetime.now(UTC)))
     except IntegrityError:
@@ -195,7 +195,7 @@ def offer_rematch(store: Store, game_id: str, new_game_id: str, accepted: str) -
 def accept_rematch(store: Store, game_id: str, old: str, new: str) -> bool:
     """Compare-and-set of the accepted seats: False when another accept changed them
     first (the caller reads them again)."""
-    with store._write() as c:
+    with store.writing() as c:
         done = c.execute(update(rematches).where(rematches.c.game_id == game_id,
                                                  rematches.c.accepted == old)
                          .values(accepted=new))
