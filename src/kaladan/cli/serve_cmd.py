@@ -37,6 +37,7 @@ LIMIT_FLAGS = (
     ("sign_in_rate", "N", "sign-in attempts a minute per client address (and twice that a "
                           "quarter of an hour per account name)"),
     ("sign_up_rate", "N", "new accounts a minute per client address"),
+    ("leaderboard_min_games", "N", "rated games a player needs to be on the leaderboard"),
     ("lease_seconds", "SECONDS", "several processes: how long a process owns a game it "
                                  "stops renewing (a dead process's games move after this)"),
 )
