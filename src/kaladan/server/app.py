@@ -20,6 +20,7 @@ from . import (
     routes_pages,
     routes_play,
     routes_players,
+    routes_social,
     routes_ws,
 )
 from .accounts import Accounts
@@ -124,6 +125,7 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
     if mailer is not None:
         app.include_router(routes_accounts.mail_router)
     app.include_router(routes_play.router)
+    app.include_router(routes_social.router)
     app.include_router(routes_ws.router)
     app.include_router(routes_players.router)
     app.include_router(routes_pages.router)

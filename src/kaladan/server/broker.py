@@ -5,7 +5,8 @@ Two kinds of message cross it, as JSON:
 - **events** on each game's own channel, which the processes holding that game in memory
   listen to (``watch``; a process never hears of the games it does not hold, so a commit
   costs the same however many processes run): ``{"p": sender, "g": game, "v": version,
-  "k": kind}`` after each committed change (``steps`` or ``seats``); a ``steps``
+  "k": kind}`` after each committed change (``steps`` or ``seats``), or with a body
+  ``"b"`` for what is not a change of the game (``chat``, ``mute``: chat.py); a ``steps``
   event also carries the committed decisions as stored (``"f"``: the index of the first,
   ``"s"``: ``[seat, action, chance]`` each). A receiver whose copy is at ``f`` replays them;
   any other reads what it lacks from the database, so an event that is lost (pub/sub drops
@@ -123,13 +124,17 @@ class Broker:
     # --- sending --------------------------------------------------------------------------
 
     async def publish(self, game_id: str, version: int, kind: str = "steps",
-                      first: int | None = None, steps: list[Any] | None = None) -> None:
+                      first: int | None = None, steps: list[Any] | None = None,
+                      body: dict[str, Any] | None = None) -> None:
         """Tell every process that ``game_id`` changed (at ``version``; ``steps`` from index
-        ``first`` on). Never raises: a process that misses it reloads when it reconnects or
-        hears a later event."""
+        ``first`` on), or of something else in it (``body``: a chat message, chat.py).
+        Never raises: a process that misses it reloads when it reconnects or hears a later
+        event."""
         event: dict[str, Any] = {"p": self.process, "g": game_id, "v": version, "k": kind}
         if steps is not None:
             event["f"], event["s"] = first, steps
+        if body is not None:
+            event["b"] = body
         message = json.dumps(event, separators=(",", ":"))
         try:
             await self.client.publish(GAME + game_id, message)

@@ -27,6 +27,7 @@ from collections.abc import Coroutine
 from typing import Any, Protocol
 
 from .broker import Broker, BrokerUnavailable, process_name
+from .chat import CHAT_EVENT, MUTE_EVENT, Chat
 from .errors import ApiError
 from .leases import Holder, NotOwner
 from .live import LiveGame
@@ -41,6 +42,7 @@ class Host(Protocol):
     games: OrderedDict[str, LiveGame]
     store: Store
     settings: ServerSettings
+    chat: Chat
 
     async def get(self, game_id: str, client: str | None = None,
                   adopt: bool = True) -> LiveGame: ...
@@ -330,9 +332,18 @@ class Cluster:
         self.service.spawn(self.broker.publish(live.game_id, live.version, kind, first,
                                                steps))
 
+    def send(self, live: LiveGame, kind: str, body: dict[str, Any]) -> None:
+        """Tell the processes holding ``live`` what is not a change of the game: a chat
+        message or a mute (chat.py), as the event's body."""
+        self.service.spawn(self.broker.publish(live.game_id, live.version, kind, body=body))
+
     async def _on_event(self, data: dict[str, Any]) -> None:
         live = self.service.games.get(str(data.get("g")))
         if live is None:
+            return
+        kind, body = data.get("k"), data.get("b")
+        if kind in (CHAT_EVENT, MUTE_EVENT) and isinstance(body, dict):
+            self.service.chat.heard(live, str(kind), body)
             return
         version = data.get("v")
         if data.get("k") == "seats":
@@ -358,6 +369,7 @@ class Cluster:
         live = self.service.games.get(game_id)
         if live is not None and live.lease is None:
             await self.follow(live)
+        await self.service.chat.catch_up(game_id)  # messages no event brought
 
     async def _resync_all(self) -> None:
         """The broker was reached (again): events may have been missed meanwhile."""
@@ -365,6 +377,7 @@ class Cluster:
             if live.lease is None:
                 await self.follow(live)
                 await self.service.reload_seats(live)
+            await self.service.chat.catch_up(live.game_id)
 
     async def follow(self, live: LiveGame, version: int = 0) -> None:
         """Bring a copy up to what is stored (at least ``version``) and tell its clients."""

@@ -443,25 +443,28 @@ ERROR_STATUSES: dict[int, str] = {
     400: "malformed request: a body, query or path parameter that does not parse or fit "
          "the schema (malformed_request), an action that does not parse (invalid_action, "
          "bad_index), a game the rules refuse (invalid_config, unknown_bot, bot_too_slow, "
-         "seed_not_allowed, bot_games_off), or a Host the server does not answer for "
-         "(bad_host)",
+         "seed_not_allowed, bot_games_off), a chat message that is empty or too long "
+         "(empty_message, too_long) or a seat muting itself (mute_self), or a Host the "
+         "server does not answer for (bad_host)",
     401: "no seat token where one is needed (missing_token), with the challenge "
          "'WWW-Authenticate: Bearer'; nobody signed in where a player must be "
          "(not_signed_in, sign_in_required); a wrong name or password (bad_credentials)",
     403: "a seat token or join code that is wrong (bad_token: no seat's of this game, or "
          "not 'Bearer <token>'; bad_code), advice asked of a game that gives none "
          "(hints_off), a signed-in player at no seat of the game (not_a_player), a write "
-         "signed in by the cookie without the session's X-CSRF-Token (csrf_failed)",
-    404: "no such game, seat, version of a replay or player (unknown_game, unknown_seat, "
-         "unknown_version, unknown_player)",
+         "signed in by the cookie without the session's X-CSRF-Token (csrf_failed), the "
+         "players' chat asked by a spectator (players_only), a chat write or mute by an "
+         "anonymous spectator (sign_in_to_chat, sign_in_to_mute)",
+    404: "no such game, seat, version of a replay, player or chat message (unknown_game, "
+         "unknown_seat, unknown_version, unknown_player, unknown_message)",
     409: "not now: another seat decides, the version is stale, the game is over or not yet, "
          "the seat has joined (not_your_turn, stale_version, game_over, game_not_over, "
          "already_joined), the player sits at another seat (already_seated), a name that "
          "is taken (name_taken)",
     413: "a request body or custom world over the server's limit (too_large)",
     422: "an action the rules forbid now (illegal_action, with the rule id in 'rule')",
-    429: "too many requests, games created, or games brought back from storage or replayed "
-         "from this address (rate_limited)",
+    429: "too many requests, games created, games brought back from storage or replayed "
+         "from this address, or chat messages from this author (rate_limited)",
     503: "the database refused or cannot be read; nothing changed, try again "
          "(storage_unavailable); a stored game has a ppo seat this server has no policy for "
          "now (bot_unavailable)",

@@ -37,7 +37,10 @@ NEEDS_SESSION = ("signOut", "signOutEverywhere", "updateAccount", "changePasswor
                  "deleteAccount")
 SEATS_PER_MODE = {"team_2v2": 4, "team_3v3": 6}  # R23.1; free_for_all: 2 to 6
 _HUMAN = {"const": "human"}
-NEEDS_TOKEN = ("act", "getLegal", "getOdds", "getHint")
+# a seat's token or the session (the chat's writes: a seat's, or a signed-in spectator's)
+NEEDS_TOKEN = ("act", "getLegal", "getOdds", "getHint", "rematch", "sendChat", "muteChat")
+WRITES = ("act", "rematch", "sendChat", "muteChat")  # with the session: its CSRF header too
+OPTIONAL_TOKEN = ("getView", "getChat", "getRematch")  # none: a spectator
 NO_STORE = {"description": "no answer of the API is for a cache: codes, tokens, a seat's "
             "view", "required": True, "schema": {"type": "string", "const": "no-store"}}
 CHALLENGE = {"description": "the bearer challenge (RFC 6750 section 3)", "required": True,
@@ -89,15 +92,15 @@ def refine(schema: dict[str, Any], settings: ServerSettings) -> dict[str, Any]:
     operations["claimSeat"]["security"] = [{TOKEN_SCHEME: [], **session_write}]
     for operation_id in NEEDS_TOKEN:
         operation = operations[operation_id]
-        operation["security"] = [{TOKEN_SCHEME: []}, {SESSION_SCHEME: []} if operation_id
-                                 != "act" else session_write]
+        operation["security"] = [{TOKEN_SCHEME: []}, session_write if operation_id in WRITES
+                                 else {SESSION_SCHEME: []}]
         operation["responses"]["401"] = {
             "description": ERROR_STATUSES[401], "headers": {"WWW-Authenticate": CHALLENGE},
             "content": {"application/json": {"schema": {
                 "$ref": "#/components/schemas/ErrorBody"}}}}
         operation["responses"] = dict(sorted(operation["responses"].items()))
-    # none: a spectator
-    operations["getView"]["security"] = [{}, {TOKEN_SCHEME: []}, {SESSION_SCHEME: []}]
+    for operation_id in OPTIONAL_TOKEN:  # none: a spectator
+        operations[operation_id]["security"] = [{}, {TOKEN_SCHEME: []}, {SESSION_SCHEME: []}]
     for item in schema["paths"].values():
         for method, operation in item.items():
             # any write may meet a session cookie without its CSRF token, or a page of

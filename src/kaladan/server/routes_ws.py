@@ -20,6 +20,8 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
+from .accounts import Account
+from .chat import Reader, author_of
 from .errors import ApiError
 from .limits import client_address
 from .live import LiveGame
@@ -37,23 +39,28 @@ CLOSE_INTERNAL = 1011  # the server failed; a refusal is 4000 + its HTTP status 
 
 
 @router.websocket("/ws/games/{game_id}")
-async def play_socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+async def play_socket(websocket: WebSocket, game_id: str, token: str | None = None,
+                      chat: str | None = None) -> None:
     service: GameService = websocket.app.state.service
     settings: ServerSettings = websocket.app.state.settings
     await websocket.accept()
     try:
         live = await service.get(game_id, client_address(websocket.scope))
+        account = signed_in(websocket)
         if token is not None:
             seat: int | None = service.seat_for_token(live, token)
         else:  # a signed-in player's own seat (sessions.py checked the Origin), else watch
-            account = signed_in(websocket)
             seat = None if account is None else service.seat_of_account(live, account)
     except ApiError as exc:  # 4403 bad token, 4404 unknown game, 4429 loading too fast
         await websocket.close(4000 + exc.status if 400 <= exc.status < 500 else CLOSE_INTERNAL,
                               close_reason(exc.body()["error"]["message"]))
         return
+    # ``chat=off``: the player turned the chat off (a guest's choice, kept by the page; a
+    # signed-in player's is the account's)
+    off = chat == "off" or (account is not None and not account.chat)
+    reader = Reader(seat, None if account is None else account.id, off=off)
     await Connection(websocket, service, live, seat, RateLimiter(settings.ws_rate),
-                     settings.max_message).run()
+                     settings.max_message, reader, account).run()
 
 
 def close_reason(text: str) -> str:
@@ -63,7 +70,8 @@ def close_reason(text: str) -> str:
 
 class Connection:
     def __init__(self, websocket: WebSocket, service: GameService, live: LiveGame,
-                 seat: int | None, limiter: RateLimiter, max_message: int) -> None:
+                 seat: int | None, limiter: RateLimiter, max_message: int,
+                 reader: Reader | None = None, account: Account | None = None) -> None:
         self.websocket = websocket
         self.service = service
         self.live = live
@@ -72,19 +80,30 @@ class Connection:
         self.max_message = max_message
         self.changed = asyncio.Event()
         self.send_lock = asyncio.Lock()
+        self.reader = reader or Reader(seat, None, off=False)
+        self.account = account  # the signed-in player (names a chat author)
 
     async def run(self) -> None:
+        chat = self.service.chat
+        try:  # before the first view: once the client has it, it hears the chat too
+            await chat.join(self.live, self.reader)
+        except ApiError as exc:
+            await self.websocket.close(CLOSE_INTERNAL, close_reason(exc.message))
+            return
         self.changed.set()  # the current view at once: a reconnect restores the seat
         self.live.listeners.add(self.changed)
         writer = asyncio.create_task(self._write_views())
+        talker = asyncio.create_task(self._write_chat())
         try:
             await self._read()
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # the client went away, possibly while we answered
         finally:
+            chat.leave(self.live, self.reader)
             self.live.listeners.discard(self.changed)
             writer.cancel()
-            await asyncio.gather(writer, return_exceptions=True)
+            talker.cancel()
+            await asyncio.gather(writer, talker, return_exceptions=True)
 
     async def _send(self, message: dict[str, Any]) -> None:
         await self._send_text(json.dumps(message, separators=(",", ":")))
@@ -109,6 +128,14 @@ class Connection:
                     last, sent = cached, cached.version
         except (WebSocketDisconnect, RuntimeError):
             return  # the socket closed while sending
+
+    async def _write_chat(self) -> None:
+        """Send the chat messages this connection may read as they come (chat.py)."""
+        try:
+            while True:
+                await self._send_text(await self.reader.queue.get())
+        except (WebSocketDisconnect, RuntimeError):
+            return
 
     async def _read(self) -> None:
         while True:
@@ -144,14 +171,32 @@ class Connection:
         kind = data.get("type")
         if kind == "ping":
             return {"type": "pong"}
+        if kind == "chat":
+            await self._chat(data)
+            return None
         if kind != "action":
-            raise ApiError(400, "malformed_message", "type must be 'action' or 'ping'",
-                           input=kind if isinstance(kind, str) else None)
+            raise ApiError(400, "malformed_message", "type must be 'action', 'chat' or "
+                           "'ping'", input=kind if isinstance(kind, str) else None)
         action, index, version = _action_fields(data)
         if self.seat is None:
             raise ApiError(403, "spectator", "spectators cannot act; join a seat to play")
         await self.service.act(self.live, self.seat, action, index, version)
         return None
+
+
+    async def _chat(self, data: dict[str, Any]) -> None:
+        """A chat message: a seat's to the players' channel, a signed-in spectator's to
+        the spectators' (chat.py)."""
+        text = data.get("text")
+        if sorted(set(data) - {"type", "text"}):
+            raise ApiError(400, "malformed_message", "a chat message has 'text' only")
+        if not isinstance(text, str):
+            raise ApiError(400, "malformed_message", "'text' must be text")
+        author = await author_of(self.live, self.seat, self.account,
+                                 self.websocket.app.state.accounts)
+        if author is None:
+            raise ApiError(403, "sign_in_to_chat", "spectators chat once signed in")
+        await self.service.chat.send(self.live, author, text)
 
 
 def _action_fields(data: dict[str, Any]) -> tuple[str | None, int | None, int | None]:

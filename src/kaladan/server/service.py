@@ -47,6 +47,7 @@ from ..rules.legal import legal_actions
 from ..rules.state import GameState
 from ..rules.world import World
 from .botpool import BotPool
+from .chat import Chat
 from .errors import SESSION_CHALLENGE, ApiError
 from .history import History, HistoryCache, build_history
 from .leases import LeaseLost, NotOwner
@@ -240,6 +241,7 @@ class GameService:
         self.loads: AddressRate = PerAddress(settings.load_rate)
         self.histories = HistoryCache()
         self.tasks: set[asyncio.Task[None]] = set()  # ``spawn``
+        self.chat = Chat(store)  # each game's chat (chat.py)
         # Several processes (--broker-url): leases, forwarding and events (cluster.py).
         self.cluster: Cluster | None = None
         if settings.broker_url is not None:
@@ -249,6 +251,7 @@ class GameService:
             from .cluster import Cluster  # only here: one process needs no Redis client
 
             self.cluster = Cluster(self, settings.broker_url)
+            self.chat.publish = self.cluster.send  # messages reach every process
 
     # --- life cycle ---------------------------------------------------------------------
 
@@ -280,6 +283,7 @@ class GameService:
         self.creations = shared.per_address("creations", settings.games_per_minute, per=60.0)
         self.loads = shared.per_address("loads", settings.load_rate)
         self.searches.shared = shared
+        self.chat.share_limits(shared)
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` on its own; the service keeps it until it ends (and cancels it on
@@ -447,21 +451,34 @@ class GameService:
                 infos.append(SeatInfo(HUMAN, None, digest(code)))
             else:
                 infos.append(SeatInfo("bot", kind))
+        game_id = "g_" + secrets.token_hex(8)
+        if hints is None:
+            hints = humans < len(kinds) and not rated
+        live = await self.open_game(game_id, name or f"Game {game_id[2:8]}", game, infos,
+                                    owner=digest(client), seed_public=seed_public,
+                                    hints=hints, rated=rated, open_seats=open_seats)
+        return live, codes
+
+    async def open_game(self, game_id: str, name: str, game: Game, infos: list[SeatInfo], *,
+                        owner: str, seed_public: bool = False, hints: bool = False,
+                        rated: bool = False, open_seats: bool = False) -> LiveGame:
+        """Store a new game (``game`` at its start, with seats ``infos``) and hold it in
+        memory: the end of ``create``, and a rematch's start (rematch.py).
+        ``IntegrityError`` when a game ``game_id`` is stored already."""
+        config = game.config
         # a ppo policy for another player count is refused here (400), not at its turn
         bots = [None if s.bot is None else self.bots.make(s.bot, config, game.state.world)
                 for s in infos]
-        game_id = "g_" + secrets.token_hex(8)
-        owner = digest(client)
-        if hints is None:
-            hints = humans < len(kinds) and not rated
-        live = LiveGame(game_id, name or f"Game {game_id[2:8]}", datetime.now(UTC), game,
-                        infos, bots, owner=owner, seed_public=seed_public, hints=hints,
-                        rated=rated, open_seats=open_seats)
+        live = LiveGame(game_id, name, datetime.now(UTC), game, infos, bots, owner=owner,
+                        seed_public=seed_public, hints=hints, rated=rated,
+                        open_seats=open_seats)
         try:
             await asyncio.to_thread(self.store.create_game, game_id, live.name, live.created,
-                                    config.to_json(), seed, live.status,
+                                    config.to_json(), game.seed, live.status,
                                     [s.to_json() for s in infos], owner, seed_public, hints,
                                     rated, open_seats)
+        except IntegrityError:
+            raise
         except Exception as exc:
             log.error("cannot store new game %s: %s", game_id, exc)
             raise ApiError(503, "storage_unavailable", "the game could not be stored and "
@@ -470,7 +487,7 @@ class GameService:
         if self.cluster is not None:
             await self.cluster.adopt(live)  # a game it created: nobody owns it yet
         self.kick_bots(live)
-        return live, codes
+        return live
 
     async def summaries(self, limit: int = 200) -> list[dict[str, Any]]:
         """The newest games, newest first; live ones from memory, the rest as stored (rows

@@ -652,6 +652,11 @@ class Store:
                                            seats=list(seats), creator=creator,
                                            seed_public=seed_public, hints=hints,
                                            rated=rated, open_seats=open_seats))
+            # seats that are signed-in players' from the start (a rematch, rematch.py)
+            players = [{"game_id": game_id, "seat": i, "account_id": s["account"]}
+                       for i, s in enumerate(seats) if s.get("account")]
+            if players:
+                c.execute(insert(game_players), players)
 
     def quarantine(self, game_id: str, problem: str) -> None:
         """Set a damaged game aside: out of the lobby, never loaded again (docs/server.md)."""

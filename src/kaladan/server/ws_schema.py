@@ -13,7 +13,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, TypeAdapter
 
+from .chat import MAX_TEXT
 from .models import ACTION_OR_INDEX, MAX_WHOLE, ErrorDetail, Strict, View
+from .social_models import ChatMessage
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -31,6 +33,14 @@ class ErrorMessage(Strict):
 
     type: Literal["error"]
     error: ErrorDetail
+
+
+class ChatPush(Strict):
+    """A chat message the connection's reader may read (docs/api.md "Chat"), as it is
+    sent."""
+
+    type: Literal["chat"]
+    message: ChatMessage
 
 
 class PongMessage(Strict):
@@ -53,15 +63,23 @@ class ActionMessage(Strict):
                                 description="409 stale_version when the game has moved on")
 
 
+class ChatSend(Strict):
+    """A seat's chat message to the players' channel: plain text, 1 to 300 characters once
+    control characters are taken out (400 ``too_long``; 429 over 5 in 10 seconds)."""
+
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=4 * MAX_TEXT)
+
+
 class PingMessage(Strict):
     """Asks for a ``pong``."""
 
     type: Literal["ping"]
 
 
-ServerMessage = Annotated[ViewMessage | ErrorMessage | PongMessage,
+ServerMessage = Annotated[ViewMessage | ErrorMessage | ChatPush | PongMessage,
                           Field(discriminator="type")]
-ClientMessage = Annotated[ActionMessage | PingMessage, Field(discriminator="type")]
+ClientMessage = Annotated[ActionMessage | ChatSend | PingMessage, Field(discriminator="type")]
 
 
 def _schema(kind: Any, title: str, description: str) -> dict[str, Any]:
@@ -72,14 +90,15 @@ def _schema(kind: Any, title: str, description: str) -> dict[str, Any]:
 def server_message_schema() -> dict[str, Any]:
     """Every message the server sends on ``/ws/games/{game_id}``."""
     return _schema(ServerMessage, "Kaladan WebSocket: server to client",
-                   "a view, an error or a pong, by 'type'")
+                   "a view, an error, a chat message or a pong, by 'type'")
 
 
 def client_message_schema() -> dict[str, Any]:
     """Every message the server takes on ``/ws/games/{game_id}`` (anything else is answered
     with a 400 ``malformed_message`` error)."""
     return _schema(ClientMessage, "Kaladan WebSocket: client to server",
-                   "an action or a ping, by 'type'; at most 4 KiB of JSON text")
+                   "an action, a chat message or a ping, by 'type'; at most 4 KiB of "
+                   "JSON text")
 
 
 def document() -> str:

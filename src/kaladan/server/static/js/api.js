@@ -78,9 +78,10 @@ export async function seatToken(gameId, seat, code) {
  * the current view on connect, which restores the screen) and reports its state to onStatus.
  */
 export class GameSocket {
-  constructor(gameId, token, {onView, onError, onStatus, onFatal}) {
-    this.url = socketUrl(gameId, token);
-    this.handlers = {onView, onError, onStatus, onFatal};
+  constructor(gameId, token, {onView, onError, onStatus, onFatal, onChat}) {
+    this.gameId = gameId;
+    this.token = token;
+    this.handlers = {onView, onError, onStatus, onFatal, onChat};
     this.delay = 500;
     this.closed = false;
     this.ws = null;
@@ -91,7 +92,7 @@ export class GameSocket {
   connect() {
     if (this.closed) return;
     this.handlers.onStatus("connecting");
-    const ws = new WebSocket(this.url);
+    const ws = new WebSocket(socketUrl(this.gameId, this.token));
     this.ws = ws;
     ws.onopen = () => { this.delay = 500; this.handlers.onStatus("online"); };
     ws.onmessage = (event) => {
@@ -99,6 +100,7 @@ export class GameSocket {
       try { message = JSON.parse(event.data); } catch { return; }
       if (message.type === "view") this.handlers.onView(message.view);
       else if (message.type === "error") this.handlers.onError(message.error || {});
+      else if (message.type === "chat") this.handlers.onChat?.(message.message);
     };
     ws.onclose = (event) => {
       if (this.ws !== ws) return;
@@ -120,6 +122,11 @@ export class GameSocket {
     return true;
   }
 
+  /** Connect again at once (the chat was turned on or off: the server hears it on connect). */
+  reconnect() {
+    if (this.ws) this.ws.close();
+  }
+
   close() {
     this.closed = true;
     clearInterval(this.ping);
@@ -129,6 +136,10 @@ export class GameSocket {
 
 function socketUrl(gameId, token) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  const params = new URLSearchParams();
+  if (token) params.set("token", token);
+  // chat.js: a guest's chat-off switch (a signed-in player's is the account's)
+  if (!session && localStorage.getItem("kaladan.chat") === "off") params.set("chat", "off");
+  const query = params.size ? `?${params}` : "";
   return `${scheme}//${location.host}/ws/games/${encodeURIComponent(gameId)}${query}`;
 }

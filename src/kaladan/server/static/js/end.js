@@ -1,8 +1,8 @@
 // The end screen: how the game ended, scores with their parts (R22.1, from the log's game_over
 // entry), tie-break rolls (R22.4), a chart of the game round by round and the way to its
-// replay.
+// replay, and for a seat the rematch (docs/ui.md "Rematch").
 
-import {api} from "./api.js";
+import {api, storeToken} from "./api.js";
 import {byId, h, mount} from "./dom.js";
 import {seatColor} from "./board.js";
 import {renderChart} from "./chart.js";
@@ -44,10 +44,79 @@ function scoreParts(log) {
   return null;
 }
 
-export function renderEnd(view, log) {
+// The rematch of the game shown (GET/POST .../rematch): asked again every few seconds while
+// the end screen is open, until it starts; then this seat's page of the new game opens.
+const REMATCH_POLL_MS = 2500;
+const rematch = {gameId: null, token: null, seat: null, state: null, timer: null, busy: false};
+
+function rematchPath() {
+  return `/api/games/${encodeURIComponent(rematch.gameId)}/rematch`;
+}
+
+async function askRematch(method) {
+  if (method === "POST") rematch.busy = true;
+  try {
+    rematch.state = await api(method, rematchPath(), {token: rematch.token});
+  } catch (err) {
+    if (method === "POST") { rematch.busy = false; mountRematch(err.message); }
+    return;
+  }
+  rematch.busy = false;
+  const started = rematch.state;
+  if (started.status === "started" && started.seat !== null) {
+    // as after a join (api.js); a signed-in player's session stands for the new seat
+    if (started.token) storeToken(started.game_id, started.seat, started.token);
+    location.assign(`/play/${encodeURIComponent(started.game_id)}/${started.seat}`);
+    return;
+  }
+  mountRematch();
+}
+
+function pollRematch() {
+  clearTimeout(rematch.timer);
+  rematch.timer = setTimeout(async () => {
+    if (!byId("end")?.open || rematch.state?.status === "started") return;
+    await askRematch("GET");
+    pollRematch();
+  }, REMATCH_POLL_MS);
+}
+
+/** The rematch part of the end screen: who accepted, and the button to offer or accept. */
+function rematchBody(error = null) {
+  const state = rematch.state;
+  const accepted = state?.accepted || [];
+  const mine = accepted.includes(rematch.seat);
+  const seatName = (seat) => t("game.seat", {n: seat + 1});
+  const label = !state || state.status === "none" ? t("chat.rematch_offer")
+    : mine ? t("chat.rematch_waiting") : t("chat.rematch_accept");
+  return [
+    h("button", {type: "button", id: "rematch-button", class: "primary", disabled: mine || rematch.busy,
+      onclick: () => askRematch("POST")}, label),
+    state && state.status !== "none"
+      ? h("span", {class: "muted", id: "rematch-state"}, " ", state.status === "started"
+        ? t("chat.rematch_started") : t("chat.rematch_accepted", {
+          seats: accepted.map(seatName).join(", "), count: accepted.length, of: state.humans.length}))
+      : null,
+    error ? h("span", {class: "error"}, " ", error) : null,
+    h("p", {class: "muted"}, t("chat.rematch_rules"))];
+}
+
+function mountRematch(error = null) {
+  const el = byId("rematch");
+  if (el) mount(el, rematchBody(error));
+}
+
+/** The end screen; `token` is the seat's, if it has one (a signed-in player's seat may play
+ * by the session). A seat may offer or accept a rematch. */
+export function renderEnd(view, log, {token = null} = {}) {
   const result = view.result || view.observation.result;
   const dialog = byId("end");
   if (!result) { if (dialog.open) dialog.close(); shownFor = null; return; }
+  const seated = view.seat !== null;
+  if (seated && rematch.gameId !== view.game_id) {
+    Object.assign(rematch, {gameId: view.game_id, token, seat: view.seat, state: null, busy: false});
+    askRematch("GET").then(pollRematch);
+  }
   const obs = view.observation;
   const winners = obs.players.filter((p) => (result.team !== null && result.team !== undefined
     ? obs.teams[p.seat] === result.team : p.seat === result.winner)).map((p) => p.seat);
@@ -81,7 +150,8 @@ export function renderEnd(view, log) {
       h("h3", {id: "end-chart-title"}, t("chart.title")), h("div", {id: "end-chart-body"}, chartBody(view))),
     h("p", {class: "end-links"}, h("a", {href: `/replay/${encodeURIComponent(view.game_id)}`, id: "end-replay"}, t("end.replay")),
       " · ", h("a", {href: `/api/games/${encodeURIComponent(view.game_id)}/record`, download: `${view.game_id}.json`},
-        t("end.record")), " · ", h("a", {href: "/"}, t("nav.lobby"))));
+        t("end.record")), " · ", h("a", {href: "/"}, t("nav.lobby"))),
+    seated ? h("section", {class: "rematch", id: "rematch", "aria-live": "polite"}, rematchBody()) : null);
   byId("end-close").textContent = t("end.close");
   if (shownFor !== view.game_id) { shownFor = view.game_id; dialog.showModal(); }
 }

@@ -7,12 +7,13 @@ import {byId, h, mount, s, toast} from "./dom.js";
 import {actionLabel, confirmAttack, renderActions, renderGift} from "./actions.js";
 import {lastBattleStart} from "./battle.js";
 import {renderBoard} from "./board.js";
+import {loadChat, onChat, renderChat, setChatSocket, startChat} from "./chat.js";
 import {moveTargets, options, pickAll, pickableSlots, pickedOn, swapAction, togglePick} from "./compose.js";
 import {dragging, pressUnit} from "./drag.js";
 import {renderEnd} from "./end.js";
 import {actionText, setSeatRealms, setViewer, t, term, unitName} from "./i18n.js";
 import {chime} from "./sound.js";
-import {renderCards} from "./panels.js";
+import {playerLabel, renderCards} from "./panels.js";
 import {renderStory} from "./story.js";
 import {fullView} from "./viewform.js";
 
@@ -28,8 +29,9 @@ const game = {id: null, seat: null, token: null, view: null, world: null, summar
   log: [],  // every log entry received, oldest first, by their index
   battle: null};  // the index of the battle_started entry picked in the log, or null: the latest
 
-/** The game page's sections (the replay page shows the same board, panels and log). */
-export function layout(root) {
+/** The game page's sections (the replay page shows the same board, panels and log; the
+ * chat only on a game page). */
+export function layout(root, {chat = false} = {}) {
   const legend = ["field", "forest", "mountain", "castle"].map((terrain) =>
     h("span", {class: "legend-item"},
       s("svg", {class: "legend-swatch", viewBox: "0 0 14 14", "aria-hidden": "true"},
@@ -53,7 +55,9 @@ export function layout(root) {
       h("section", {class: "panel", id: "players"}),
       h("section", {class: "panel", id: "event"}),
       h("section", {class: "panel", id: "cards", hidden: true}),
+      chat ? h("section", {class: "panel chat", id: "chat", "aria-label": t("chat.title")}) : null,
       h("section", {class: "panel", id: "log"}))));
+  if (chat) renderChat(byId("chat"));
 }
 
 /** A click on a tile: where the picked units go, the second tile of a swap, or the tile whose
@@ -358,7 +362,7 @@ function draw() {
   renderGift(byId("gift"), view, game.gift, sendAction);
   renderStory(view, game, render);
   renderCards(byId("cards"), view);
-  renderEnd(view, game.log);
+  renderEnd(view, game.log, {token: game.token});
 }
 
 // A decision whose only answer is the seat's own "no magic card" or "pass" is answered by the
@@ -399,6 +403,7 @@ function maybeAutoAnswer() {
 }
 
 function setStatus(status) {
+  if (status === "online") loadChat();  // what was said while the socket was away
   const el = byId("conn");
   el.dataset.status = status;
   el.textContent = t(`conn.${status}`);
@@ -425,17 +430,20 @@ export async function showGame(root, gameId, seat, code) {
     const mine = currentSession() && game.summary.seats[seat].player === currentSession().name;
     if (!game.token && !mine) { fatal(t("game.no_token")); return; }
   }
-  layout(root);
+  startChat({gameId, seat, token: game.token,
+    names: (at) => (at !== null && game.view ? playerLabel(game.view.observation, at) : "")});
+  layout(root, {chat: true});
   try { onView(await api("GET", `/api/games/${encodeURIComponent(gameId)}/view`, {token: game.token})); }
   catch (err) { if (err.status === 403) { fatal(t("game.bad_token")); return; } }
-  game.socket = new GameSocket(gameId, game.token, {onView, onError, onStatus: setStatus,
+  game.socket = new GameSocket(gameId, game.token, {onView, onError, onStatus: setStatus, onChat,
     onFatal: (codeNo) => fatal(codeNo === 4403 ? t("game.bad_token") : t("game.unknown"))});
+  setChatSocket(game.socket);
 }
 
 /** Re-render after a language switch. */
 export function rerenderGame(root) {
   if (!game.view) return;
   document.title = turnTitle(game.view);
-  layout(root);
+  layout(root, {chat: true});
   render();
 }
