@@ -98,6 +98,25 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class TimeControlBody(Strict):
+    """A game's time control (docs/server.md "Time controls"); checked by the server
+    (400 ``invalid_time_control``), which says what is wrong."""
+
+    kind: Literal["live", "turn"] = Field(description="live: seconds per decision and a "
+                                          "reserve per seat; turn: seconds per turn")
+    decision: float | None = Field(None, strict=True, description="live: seconds each decision gets")
+    reserve: float | None = Field(None, strict=True, description="live: seconds per seat for the whole "
+                                  "game beyond each decision's (default 0)")
+    turn: float | None = Field(None, strict=True, description="turn: seconds per turn (from the moment "
+                               "the seat is to decide until another seat is)")
+    timeout_bot: str | None = Field(None, strict=True, description="the quick bot (random, greedy, ppo) "
+                                    "that decides for a seat whose time ran out (default "
+                                    "greedy)")
+    takeover_after: int | None = Field(None, strict=True, description="timeouts in a row after which the "
+                                       "bot plays the seat until its player takes it back "
+                                       "(default 3)")
+
+
 class CreateGame(Strict):
     """A new game: one entry per seat, ruleset options by name (RULES.md R3.3)."""
 
@@ -127,6 +146,9 @@ class CreateGame(Strict):
                                "ask what the greedy bot would do from its own view (GET "
                                ".../hint); absent: on when the game has a bot seat, off when "
                                "every seat is human")
+    time_control: TimeControlBody | None = Field(
+        None, description="e.g. {'kind': 'live', 'decision': 60, 'reserve': 300} or "
+        "{'kind': 'turn', 'turn': 86400}; absent: untimed")
 
 
 class JoinLink(BaseModel):
@@ -160,6 +182,9 @@ class GameSummary(BaseModel):
     seats: list[SeatSummary]
     status: Literal["open", "running", "over"]
     created: str = Field(description="ISO 8601, UTC")
+    time_control: dict[str, Any] | None = Field(
+        None, description="the game's time control as chosen (a TimeControlBody with every "
+        "default filled in); null: untimed")
 
 
 class GameList(BaseModel):
@@ -339,6 +364,37 @@ class ResultView(BaseModel):
     tie_break: list[list[int]] = Field(description="dice sums per tie-break re-roll (R22.4)")
 
 
+class SeatClock(BaseModel):
+    seat: int
+    remaining: float = Field(description="seconds before the seat times out: the running "
+                             "seat's until its deadline, the others' as they would have at "
+                             "their next decision (live: decision + reserve) or turn")
+    running: bool = Field(description="its clock runs (it is to decide)")
+    reserve: float | None = Field(description="live: the reserve left; null for turn clocks")
+    timeouts: int = Field(description="its timeouts in a row")
+    taken_over: bool = Field(description="the timeout bot plays it until its player takes "
+                             "it back (POST .../seats/{seat}/takeback)")
+
+
+class TimedOut(BaseModel):
+    version: int = Field(description="the version the timeout bot's decision made (its log "
+                         "entries have this version)")
+    seat: int
+    bot: str
+
+
+class ClockView(BaseModel):
+    """A timed game's clocks at the moment the view was sent."""
+
+    kind: Literal["live", "turn"]
+    control: dict[str, Any] = Field(description="the time control (as in the summary)")
+    deadline: str | None = Field(description="when the running seat times out (ISO 8601, "
+                                 "UTC); null when no clock runs")
+    seats: list[SeatClock]
+    timed_out: list[TimedOut] = Field(description="every decision the timeout bot made for "
+                                      "a seat whose time ran out, oldest first")
+
+
 class View(BaseModel):
     """What one seat (or a spectator, seat null) sees now."""
 
@@ -369,6 +425,8 @@ class View(BaseModel):
     seed: int | None = Field(description="the game's seed when its creator chose it (then "
                              "every seat may know it); null when the server drew it, which "
                              "is never sent")
+    clock: ClockView | None = Field(description="every seat's clock now; null for an "
+                                    "untimed game")
     log_since: int = Field(description="``log`` holds the entries made after this version; "
                            "-1: the whole log")
     log: list[LogEntry] = Field(description="the log entries this reader may read (another "
