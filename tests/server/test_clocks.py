@@ -330,10 +330,11 @@ def test_a_time_control_that_is_not_one_is_refused(tc: TestClient, control: Any)
     assert r.json()["error"]["message"]
 
 
-def test_a_bots_only_game_has_no_clock(tc: TestClient) -> None:
-    r = tc.post("/api/games", json={"seats": ["random", "random"], "time_control": LIVE})
-    assert r.status_code == 400
-    assert r.json()["error"]["code"] == "invalid_time_control"
+def test_bot_seats_have_no_clock(tc: TestClient) -> None:
+    game_id = create(tc, ["random", "random"], time_control=LIVE)["game_id"]
+    view = spectate(tc, game_id)
+    assert view["clock"]["deadline"] is None
+    assert not any(s["running"] for s in view["clock"]["seats"])
 
 
 # --- a real ``kaladan serve`` process with a test clock file ------------------------------

@@ -117,7 +117,7 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
         schema: dict[str, Any]) -> None:
     assert "HTTPValidationError" not in str(schema) and "ValidationError" not in str(schema)
     operations = [op for item in schema["paths"].values() for op in item.values()]
-    assert len(operations) == 12
+    assert len(operations) == 13
     for operation in operations:
         statuses = {int(s) for s in operation["responses"]}
         assert set(ALWAYS) <= statuses, operation["operationId"]
@@ -133,7 +133,7 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
         challenge = by_id[operation]["responses"]["401"]["headers"]["WWW-Authenticate"]
         assert challenge["required"] and challenge["schema"]["pattern"] == "^Bearer( |$)"
     assert {op["operationId"] for op in operations if "401" in op["responses"]} == {
-        "act", "getLegal", "getOdds", "getHint"}
+        "act", "getLegal", "getOdds", "getHint", "takeBack"}
     for operation in operations:  # every answer, errors included: docs/api.md "Caching"
         for response in operation["responses"].values():
             assert response["headers"]["Cache-Control"]["schema"]["const"] == "no-store"

@@ -20,6 +20,7 @@ from pydantic import (
 )
 
 from ..bots.registry import bot_codes
+from .clocks import MAX_SECONDS as MAX_CLOCK
 from .service import BOT_LIMITS, HUMAN, PPO
 
 # The largest whole number a client sends (a seed, an index, a version): the largest that
@@ -98,23 +99,38 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class TimeControlBody(Strict):
-    """A game's time control (docs/server.md "Time controls"); checked by the server
-    (400 ``invalid_time_control``), which says what is wrong."""
+TimeoutBot = Literal["greedy", "random"]
+TimeoutsInARow = Annotated[int, Field(strict=True, ge=1, le=100), BeforeValidator(_integral)]
+_TIMEOUT_BOT = ("the bot that decides for a seat whose time ran out, and plays it once "
+                "taken over (default greedy)")
+_TAKEOVER = ("timeouts in a row after which the bot plays the seat until its player takes "
+             "it back (default 3)")
 
-    kind: Literal["live", "turn"] = Field(description="live: seconds per decision and a "
-                                          "reserve per seat; turn: seconds per turn")
-    decision: float | None = Field(None, strict=True, description="live: seconds each decision gets")
-    reserve: float | None = Field(None, strict=True, description="live: seconds per seat for the whole "
-                                  "game beyond each decision's (default 0)")
-    turn: float | None = Field(None, strict=True, description="turn: seconds per turn (from the moment "
-                               "the seat is to decide until another seat is)")
-    timeout_bot: str | None = Field(None, strict=True, description="the quick bot (random, greedy, ppo) "
-                                    "that decides for a seat whose time ran out (default "
-                                    "greedy)")
-    takeover_after: int | None = Field(None, strict=True, description="timeouts in a row after which the "
-                                       "bot plays the seat until its player takes it back "
-                                       "(default 3)")
+
+class LiveControl(Strict):
+    """Live play: seconds per decision, and a reserve per seat for the whole game."""
+
+    kind: Literal["live"]
+    decision: float = Field(ge=1, le=MAX_CLOCK, strict=True,
+                            description="seconds each decision gets")
+    reserve: float = Field(0, ge=0, le=MAX_CLOCK, strict=True,
+                           description="seconds per seat for the whole game, taken from once "
+                           "a decision's own time is spent")
+    timeout_bot: TimeoutBot = Field("greedy", description=_TIMEOUT_BOT)
+    takeover_after: TimeoutsInARow = Field(3, description=_TAKEOVER)
+
+
+class TurnControl(Strict):
+    """Turn-based play: seconds per turn (from the moment the seat is to decide until
+    another seat is)."""
+
+    kind: Literal["turn"]
+    turn: float = Field(ge=1, le=MAX_CLOCK, strict=True, description="seconds per turn")
+    timeout_bot: TimeoutBot = Field("greedy", description=_TIMEOUT_BOT)
+    takeover_after: TimeoutsInARow = Field(3, description=_TAKEOVER)
+
+
+TimeControlBody = Annotated[LiveControl | TurnControl, Field(discriminator="kind")]
 
 
 class CreateGame(Strict):
@@ -488,18 +504,19 @@ ERROR_STATUSES: dict[int, str] = {
     400: "malformed request: a body, query or path parameter that does not parse or fit "
          "the schema (malformed_request), an action that does not parse (invalid_action, "
          "bad_index), a game the rules refuse (invalid_config, unknown_bot, bot_too_slow, "
-         "seed_not_allowed, bot_games_off), or a Host the server does not answer for "
-         "(bad_host)",
+         "seed_not_allowed, bot_games_off, invalid_time_control), or a Host the server does "
+         "not answer for (bad_host)",
     401: "no seat token where one is needed (missing_token), with the challenge "
          "'WWW-Authenticate: Bearer'",
     403: "a seat token or join code that is wrong (bad_token: no seat's of this game, or "
-         "not 'Bearer <token>'; bad_code), or advice asked of a game that gives none "
-         "(hints_off)",
+         "not 'Bearer <token>'; bad_code), advice asked of a game that gives none "
+         "(hints_off), or another seat's credentials (not_your_seat)",
     404: "no such game, seat or version of a replay (unknown_game, unknown_seat, "
          "unknown_version)",
     409: "not now: another seat decides, the version is stale, the game is over or not yet, "
-         "the seat has joined (not_your_turn, stale_version, game_over, game_not_over, "
-         "already_joined)",
+         "the seat has joined, the seat's time ran out, the bot does not play the seat "
+         "(not_your_turn, stale_version, game_over, game_not_over, already_joined, "
+         "time_ran_out, not_taken_over)",
     413: "a request body or custom world over the server's limit (too_large)",
     422: "an action the rules forbid now (illegal_action, with the rule id in 'rule')",
     429: "too many requests, games created, or games brought back from storage or replayed "

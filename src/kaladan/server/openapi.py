@@ -31,7 +31,7 @@ from .settings import ServerSettings
 TOKEN_SCHEME = "seatToken"
 SEATS_PER_MODE = {"team_2v2": 4, "team_3v3": 6}  # R23.1; free_for_all: 2 to 6
 _HUMAN = {"const": "human"}
-NEEDS_TOKEN = ("act", "getLegal", "getOdds", "getHint")
+NEEDS_TOKEN = ("act", "getLegal", "getOdds", "getHint", "takeBack")
 NO_STORE = {"description": "no answer of the API is for a cache: codes, tokens, a seat's "
             "view", "required": True, "schema": {"type": "string", "const": "no-store"}}
 CHALLENGE = {"description": "the bearer challenge (RFC 6750 section 3)", "required": True,

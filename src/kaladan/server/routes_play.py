@@ -115,7 +115,7 @@ async def act(game_id: GameId, body: ActionRequest, request: Request, service: S
 
 
 @router.post("/{game_id}/seats/{seat}/takeback", response_model=View,
-             responses=errors(403, 404, 409),
+             responses=errors(401, 403, 404, 409),
              summary="Take the seat back from the bot that took it over on time",
              operation_id="takeBack")
 async def take_back(game_id: GameId, seat: Annotated[int, Path(ge=0, le=MAX_WHOLE)],
