@@ -367,7 +367,7 @@ def test_a_restarted_server_keeps_every_clock_exactly(tmp_path: Path) -> None:
             view = spectate(client, game_id)
             assert seat_clock(view, seat)["remaining"] == 70.0  # no time granted, none lost
             assert seat_clock(view, seat)["reserve"] == 70.0
-            steps = len(view["log"])
+            version = view["version"]
         assert server.stop() in (0, -15)
         # Restarted again, the game is not asked for: the timer finds it in storage when
         # its deadline passes and the bot decides.
@@ -385,12 +385,85 @@ def test_a_restarted_server_keeps_every_clock_exactly(tmp_path: Path) -> None:
                 break
             assert time.monotonic() < deadline, "the timeout never came"
             time.sleep(0.05)
-        assert count >= 1 and steps >= 0
+        assert count == version + 1  # the timeout bot's one decision
         with httpx.Client(base_url=server.url) as client:
             view = spectate(client, game_id)
-            assert view["clock"]["timed_out"][0]["seat"] == seat
+            assert view["clock"]["timed_out"] == [{"version": version + 1, "seat": seat,
+                                                   "bot": "greedy"}]
             assert seat_clock(view, seat)["timeouts"] == 1
-            assert tokens
+            # the seat's own credentials still work: it decides in time when its turn comes
+            if view["to_move"] == seat:
+                r = client.post(f"/api/games/{game_id}/actions", headers=auth(tokens[seat]),
+                                json={"index": 0, "version": view["version"]})
+                assert r.status_code == 200, r.text
     finally:
         if server.process.poll() is None:
             server.stop()
+
+
+# --- several processes (docs/server.md "Scaling out") -------------------------------------
+
+
+def stored_clock(database: str, game_id: str) -> tuple[int, dict[str, Any]]:
+    from kaladan.server.storage import Store
+
+    store = Store(database)
+    try:
+        row = store.load(game_id)
+        assert row is not None and row.clock is not None
+        return len(row.steps), row.clock
+    finally:
+        store.dispose()
+
+
+def test_the_process_taking_over_a_dead_owners_game_fires_its_timeout_once(
+        postgres_db: str, redis_server: Any, tmp_path: Path) -> None:
+    from cluster_support import Processes
+    from test_cluster import join, owner_of, view
+
+    now = tmp_path / "now"
+    now.write_text(f"{START}\n")
+    cluster = Processes(postgres_db, redis_server, tmp_path)
+    try:
+        servers = cluster.start(3, lease_seconds=1.0, bot_delay=0.0, test_clock=str(now))
+        r = httpx.post(servers[0].http + "/api/games", json={
+            "seats": ["human", "human"], "quick": True,
+            "time_control": {"kind": "live", "decision": 60}}, timeout=30)
+        assert r.status_code == 201, r.text
+        game = r.json()
+        game_id = game["game_id"]
+        for seat in (0, 1):
+            join(servers[0], game, seat)
+        owner = owner_of(cluster, game_id)
+        assert owner is not None
+        others = [s for s in servers if s is not owner]
+        first = view(others[0], game_id)  # a copy following the owner; the third has none
+        seat = first["to_move"]
+        assert seat_clock(first, seat)["remaining"] == 60.0
+        steps, _ = stored_clock(postgres_db, game_id)
+        owner.kill()
+        now.write_text(f"{START + 61}\n")  # the deadline passes while nobody owns the game
+        deadline = time.monotonic() + 30
+        while True:
+            count, clock = stored_clock(postgres_db, game_id)
+            if clock["timed_out"]:
+                break
+            assert time.monotonic() < deadline, "no process fired the timeout"
+            time.sleep(0.05)
+        time.sleep(1.5)  # time enough for a second timeout, if any process were to fire one
+        count, clock = stored_clock(postgres_db, game_id)
+        assert clock["timed_out"] == [[steps, seat]]  # exactly one timeout step stored
+        assert count == steps + 1
+        assert clock["timeouts"][seat] == 1
+        for server in others:  # every process shows it, its owner and its copies
+            deadline = time.monotonic() + 20
+            while True:
+                seen = view(server, game_id)
+                if seen["clock"]["timed_out"]:
+                    break
+                assert time.monotonic() < deadline, seen["clock"]
+                time.sleep(0.02)
+            assert seen["clock"]["timed_out"] == [{"version": steps + 1, "seat": seat,
+                                                   "bot": "greedy"}]
+    finally:
+        cluster.close()
