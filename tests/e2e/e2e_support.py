@@ -65,8 +65,9 @@ class ServeProcess:
     """``kaladan serve`` as a subprocess on a SQLite file in ``folder``; bots decide without
     the visible pause. Can be stopped and started again on the same port and database."""
 
-    def __init__(self, folder: Path, port: int | None = None) -> None:
+    def __init__(self, folder: Path, port: int | None = None, flags: tuple[str, ...] = ()) -> None:
         self.folder = folder
+        self.flags = flags  # more ``kaladan serve`` flags (e.g. --test-clock FILE)
         self.port = port or _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -76,7 +77,8 @@ class ServeProcess:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "kaladan.cli.main", "serve", "--port", str(self.port),
                  "--database-url", f"sqlite:///{self.folder / 'kaladan.sqlite3'}",
-                 "--bot-delay", "0", *GENEROUS_FLAGS], stdout=log, stderr=subprocess.STDOUT)
+                 "--bot-delay", "0", *GENEROUS_FLAGS, *self.flags], stdout=log,
+                stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while True:
             try:
