@@ -148,6 +148,10 @@ def test_a_turn_clock_runs_from_when_the_seat_is_to_decide_until_another_seat_is
     gift = clock.after_steps(state, [(1 - seat, "gift 0 1")], 0, [True, True], True,
                              START + 50)
     assert gift.deadline == START + 100
+    live_clock = Clock.new(TimeControl.from_json(LIVE), 2).restart(state, [True, True], True,
+                                                                    START)
+    assert live_clock.after_steps(state, [(1 - seat, "gift 0 1")], 0, [True, True], True,
+                                  START + 8).deadline == START + 40  # no time granted
     # the seat's timeout: the clock restarts for whoever decides next (here: the same seat)
     timed = clock.after_steps(state, [(seat, "pass")], 4, [True, True], True, START + 100,
                               timed_out=seat)

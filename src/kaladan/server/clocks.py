@@ -185,10 +185,12 @@ class Clock:
         control = self.control
         reserve, timeouts = list(self.reserve), list(self.timeouts)
         taken, marks = set(self.taken), list(self.timed_out)
+        if all(is_gift(text) for _, text in steps):
+            return self  # R23.11: the decision stays pending; no clock changes
         kept_turn = self.running is not None  # turn: every decision was the running seat's
         charged = False  # the running seat's first decision stopped its clock
         for seat, text in steps:
-            if is_gift(text):  # R23.11: the decision stays pending; no clock changes
+            if is_gift(text):
                 continue
             if seat != self.running:
                 kept_turn = False
