@@ -436,14 +436,23 @@ def test_the_process_taking_over_a_dead_owners_game_fires_its_timeout_once(
         assert r.status_code == 201, r.text
         game = r.json()
         game_id = game["game_id"]
-        for seat in (0, 1):
-            join(servers[0], game, seat)
+        join(servers[0], game, 0)
         owner = owner_of(cluster, game_id)
         assert owner is not None
         others = [s for s in servers if s is not owner]
-        first = view(others[0], game_id)  # a copy following the owner; the third has none
+        # The last seat joins on another process: the owner starts the clock, and the copy
+        # the join made follows it (the third process has no copy).
+        join(others[0], game, 1)
+        deadline = time.monotonic() + 20
+        while True:
+            first = view(others[0], game_id)
+            if first["clock"]["deadline"] is not None:
+                break
+            assert time.monotonic() < deadline, first["clock"]
+            time.sleep(0.02)
         seat = first["to_move"]
         assert seat_clock(first, seat)["remaining"] == 60.0
+        assert seat_clock(view(owner, game_id), seat)["running"]
         steps, _ = stored_clock(postgres_db, game_id)
         owner.kill()
         now.write_text(f"{START + 61}\n")  # the deadline passes while nobody owns the game

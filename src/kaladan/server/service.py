@@ -580,14 +580,9 @@ class GameService:
             infos = [SeatInfo.from_json(s) for s in seats]
             status = "over" if live.game.is_over else (
                 "running" if all(s.joined for s in infos) else "open")
-            clock = live.clock
-            if clock is not None and status == "running":  # the last seat: the clock starts
-                assert live.snapshot is not None
-                clock = clock.restart(live.snapshot.state, live.humans, True, self.now())
             try:
                 done = await asyncio.to_thread(self.store.replace_seats, live.game_id, old,
-                                               seats, status,
-                                               None if clock is None else stored_clock(clock))
+                                               seats, status)
             except Exception as exc:
                 log.error("cannot store the seats of game %s: %s", live.game_id, exc)
                 raise ApiError(503, "storage_unavailable", "the seat could not be stored "
@@ -597,12 +592,10 @@ class GameService:
         else:
             raise ApiError(503, "storage_unavailable", "the seats keep changing; nothing "
                            "changed: try again")
-        if clock is not None:
-            live.set_clock(clock)
-            self.wake_clock()
         self._set_seats(live, infos)
         if self.cluster is not None:
             self.cluster.changed(live, "seats")
+        await self.start_clock(live)  # the last seat joined: the clock starts (the owner)
         return token
 
     async def reload_seats(self, live: LiveGame) -> None:
@@ -619,9 +612,8 @@ class GameService:
                 log.error("the seats of game %s cannot be read: %r", live.game_id, exc)
                 return
             if infos != live.seats:
-                if live.clock is not None:  # the last seat's join started the clock
-                    await self.reload_clock(live)
                 self._set_seats(live, infos)
+                await self.start_clock(live)
 
     def _set_seats(self, live: LiveGame, infos: list[SeatInfo]) -> None:
         live.seats = infos
@@ -941,8 +933,12 @@ class GameService:
                 wake = CLOCK_SCAN
                 for live in list(self.games.values()):
                     clock = live.clock
-                    deadline = None if clock is None else clock.deadline
-                    if deadline is None or not self._clock_owner(live):
+                    if clock is None or not self._clock_owner(live):
+                        continue
+                    if self._clock_due_to_start(live):  # e.g. a game taken over meanwhile
+                        await self.start_clock(live)
+                    deadline = live.clock.deadline if live.clock is not None else None
+                    if deadline is None:
                         continue
                     if deadline <= now:
                         if self.clock_retry.get(live.game_id, 0.0) <= time.monotonic():
@@ -1014,6 +1010,42 @@ class GameService:
             return
         self.notify(live)
         self.kick_bots(live)
+
+    @staticmethod
+    def _clock_due_to_start(live: LiveGame) -> bool:
+        """Every human seat has joined and a human seat is to decide, but its clock has not
+        started (it starts when the last seat joins, whichever process that joined on)."""
+        clock, snapshot = live.clock, live.snapshot
+        return (clock is not None and snapshot is not None and clock.running is None
+                and clock.runs_for(snapshot.state, live.humans, live.all_joined) is not None)
+
+    async def start_clock(self, live: LiveGame) -> None:
+        """Start a timed game's clock once its last seat has joined, on the process that
+        owns the game (it stores the clock, fenced like steps, so a clock started on one
+        process is never overwritten by the owner's older one). Nothing when the clock runs
+        or a bot is to decide (its steps start it); a failure to store is tried again by
+        the timer."""
+        if not self._clock_owner(live) or not self._clock_due_to_start(live):
+            return
+        async with live.lock:
+            if not self._clock_owner(live) or not self._clock_due_to_start(live):
+                return
+            clock, snapshot = live.clock, live.snapshot
+            assert clock is not None and snapshot is not None
+            fresh = clock.restart(snapshot.state, live.humans, live.all_joined, self.now())
+            fence = None if self.cluster is None else self.cluster.fence(live)
+            try:
+                await asyncio.shield(self.writer.add_steps(
+                    live.game_id, live.version, [], None, fence, stored_clock(fresh)))
+            except Exception as exc:
+                log.warning("cannot start the clock of game %s: %s", live.game_id, exc)
+                return
+            live.set_clock(fresh)
+            live.forget_views()
+        if self.cluster is not None:
+            self.cluster.changed(live, "clock")
+        self.wake_clock()
+        self.notify(live)
 
     async def reload_clock(self, live: LiveGame) -> None:
         """Read a timed game's clock again (a copy following its owner, several

@@ -827,16 +827,14 @@ class Store:
         return str(row.seats)
 
     def replace_seats(self, game_id: str, old: str, seats: Sequence[dict[str, Any]],
-                      status: str, clock: StoredClock | None = None) -> bool:
-        """Compare-and-set: store ``seats`` and ``status`` (and a timed game's clock, which
-        starts when the last seat joins) only if the stored seats are still the text
-        ``old``; False when another request changed them first (a join raced on two
-        processes)."""
-        timed = {} if clock is None else {"clock": clock[0], "deadline": clock[1]}
+                      status: str) -> bool:
+        """Compare-and-set: store ``seats`` and ``status`` only if the stored seats are still
+        the text ``old``; False when another request changed them first (a join raced on
+        two processes)."""
         with self._write() as c:
             done = c.execute(update(games).where(games.c.id == game_id,
                                                  cast(games.c.seats, Text) == old)
-                             .values(seats=list(seats), status=status, **timed))
+                             .values(seats=list(seats), status=status))
             return bool(done.rowcount == 1)
 
     def load(self, game_id: str) -> StoredGame | None:
