@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import need_chromium
 from e2e_support import ServeProcess, checked_page, create_game, public_view
 from playwright.sync_api import expect
 
@@ -39,9 +38,8 @@ class Clocked:
 
 
 @pytest.fixture
-def clocked(tmp_path: Path) -> Iterator[Clocked]:
-    need_chromium()
-    server = Clocked(tmp_path)
+def clocked(browser: Any, tmp_path: Path) -> Iterator[Clocked]:
+    server = Clocked(tmp_path)  # after ``browser``: skipped without Chromium
     yield server
     server.serve.stop()
 
