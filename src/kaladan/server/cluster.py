@@ -378,6 +378,8 @@ class Cluster:
         live = self.service.games.get(game_id)
         if live is not None and live.lease is None:
             await self.follow(live)
+            if live.clock is not None:  # a clock stored without steps (started, taken back)
+                await self.service.reload_clock(live)
 
     async def _resync_all(self) -> None:
         """The broker was reached (again): events may have been missed meanwhile."""
@@ -385,6 +387,8 @@ class Cluster:
             if live.lease is None:
                 await self.follow(live)
                 await self.service.reload_seats(live)
+                if live.clock is not None:
+                    await self.service.reload_clock(live)
 
     async def follow(self, live: LiveGame, version: int = 0) -> None:
         """Bring a copy up to what is stored (at least ``version``) and tell its clients."""
