@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import jsonschema  # type: ignore[import-untyped]
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -21,6 +22,7 @@ from server_support import auth, create, join_all
 
 from kaladan.server import create_app
 from kaladan.server.clocks import Clock, TimeControl
+from kaladan.server.ws_schema import server_message_schema
 
 START = 1_800_000_000.0
 LIVE = {"kind": "live", "decision": 10, "reserve": 30}
@@ -129,6 +131,9 @@ def test_a_live_clock_gives_each_decision_its_time_then_drains_the_reserve(
         assert mine["running"] and mine["remaining"] == 25.0
     summary = tc.get(f"/api/games/{game_id}").json()
     assert summary["time_control"] == {**LIVE, "timeout_bot": "greedy", "takeover_after": 3}
+    # a timed view is a view of the WebSocket schema (docs/ws-schema.json) too
+    jsonschema.Draft202012Validator(server_message_schema()).validate(
+        {"type": "view", "view": after})
 
 
 def test_a_turn_clock_runs_from_when_the_seat_is_to_decide_until_another_seat_is() -> None:
@@ -269,6 +274,8 @@ def test_timeouts_in_a_row_hand_the_seat_to_the_bot_until_its_player_takes_it_ba
     r = tc.post(f"/api/games/{game_id}/seats/{seat}/takeback", headers=auth(tokens[seat]))
     assert r.status_code == 200, r.text
     assert seat_clock(r.json(), seat)["taken_over"] is False
+    jsonschema.Draft202012Validator(server_message_schema()).validate(
+        {"type": "view", "view": r.json()})
     assert seat_clock(r.json(), seat)["timeouts"] == 0
     assert live.lost_on_time == set()
     again = tc.post(f"/api/games/{game_id}/seats/{seat}/takeback", headers=auth(tokens[seat]))
