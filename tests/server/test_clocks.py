@@ -5,6 +5,7 @@ restarted ``kaladan serve``). Time comes from a test clock: nothing sleeps for a
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import sqlite3
 import time
@@ -488,3 +489,39 @@ def test_the_process_taking_over_a_dead_owners_game_fires_its_timeout_once(
                                                    "bot": "greedy"}]
     finally:
         cluster.close()
+
+
+def test_the_websocket_sends_the_clocks_and_a_seat_taken_back(tmp_path: Path,
+                                                               clock: FakeClock) -> None:
+    """Every WebSocket view carries the clocks; a timeout sends a view, and so does a seat
+    taken back, which makes no new version."""
+    from live_support import LiveServer
+    from ws_support import Socket, run_async
+
+    app = create_app(sqlite_url(tmp_path), dataclasses.replace(GENEROUS, clock=clock),
+                     bot_delay=0, rate_limit=1_000_000)
+    with LiveServer(app) as server, httpx.Client(base_url=server.http) as client:
+        game_id, tokens = new_game(client, {"kind": "turn", "turn": 600, "takeover_after": 1})
+        seat = spectate(client, game_id)["to_move"]
+
+        async def follow() -> None:
+            socket = await Socket.open(f"{server.ws}/ws/games/{game_id}?token={tokens[seat]}")
+            first = await socket.wait_for(lambda m: m["type"] == "view")
+            assert seat_clock(first["view"], seat)["running"]
+            assert seat_clock(first["view"], seat)["remaining"] == 600.0
+            clock.now += 600
+            taken = await socket.wait_for(
+                lambda m: m["type"] == "view" and seat_clock(m["view"], seat)["taken_over"])
+            assert taken["view"]["clock"]["timed_out"][0]["seat"] == seat
+            at = len(socket.messages)
+            r = await asyncio.to_thread(
+                client.post, f"/api/games/{game_id}/seats/{seat}/takeback",
+                headers=auth(tokens[seat]))
+            assert r.status_code == 200, r.text
+            back = await socket.wait_for(
+                lambda m: m["type"] == "view" and not seat_clock(m["view"], seat)["taken_over"],
+                at)
+            assert back["view"]["clock"]["seats"][seat]["timeouts"] == 0
+            await socket.close()
+
+        run_async(follow())
