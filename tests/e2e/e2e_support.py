@@ -66,10 +66,9 @@ class ServeProcess:
     """``kaladan serve`` as a subprocess on a SQLite file in ``folder``; bots decide without
     the visible pause. Can be stopped and started again on the same port and database."""
 
-    def __init__(self, folder: Path, port: int | None = None, extra: tuple[str, ...] = ()
-                 ) -> None:
+    def __init__(self, folder: Path, port: int | None = None, flags: tuple[str, ...] = ()) -> None:
         self.folder = folder
-        self.extra = extra  # more flags of ``kaladan serve``
+        self.flags = flags  # more ``kaladan serve`` flags (e.g. --test-clock FILE)
         self.port = port or _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -79,7 +78,7 @@ class ServeProcess:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "kaladan.cli.main", "serve", "--port", str(self.port),
                  "--database-url", f"sqlite:///{self.folder / 'kaladan.sqlite3'}",
-                 "--bot-delay", "0", *GENEROUS_FLAGS, *self.extra], stdout=log,
+                 "--bot-delay", "0", *GENEROUS_FLAGS, *self.flags], stdout=log,
                 stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while True:

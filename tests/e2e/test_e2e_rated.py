@@ -21,7 +21,7 @@ DESKTOP = {"width": 1280, "height": 800}
 @pytest.fixture(scope="module")
 def rated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     serve = ServeProcess(tmp_path_factory.mktemp("rated"),
-                         extra=("--leaderboard-min-games", "1")).start()
+                         flags=("--leaderboard-min-games", "1")).start()
     yield serve.base
     serve.stop()
 

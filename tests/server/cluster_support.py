@@ -23,7 +23,11 @@ import json, os, sys, uvicorn
 from kaladan.server import create_app
 from kaladan.server.settings import LOOPBACK_HOSTS, ServerSettings
 spec = json.loads(os.environ["KALADAN_TEST_SERVER"])
-settings = ServerSettings(**spec["settings"], allowed_hosts=LOOPBACK_HOSTS)
+extra = {}
+if spec.get("test_clock"):  # the server's "now" from a file (kaladan serve --test-clock)
+    from kaladan.server.clocks import FileClock
+    extra["clock"] = FileClock(spec["test_clock"])
+settings = ServerSettings(**spec["settings"], allowed_hosts=LOOPBACK_HOSTS, **extra)
 app = create_app(spec["database"], settings)
 uvicorn.run(app, host="127.0.0.1", port=spec["port"], log_level="warning",
             ws_per_message_deflate=False, timeout_graceful_shutdown=3)
@@ -38,7 +42,8 @@ class ServerProcess:
     def __init__(self, database: str, broker: str | None, log: Path, **settings: Any) -> None:
         self.port = free_port()
         self.log_path = log
-        spec = {"database": database, "port": self.port,
+        test_clock = settings.pop("test_clock", None)  # a file's path: tests of clocks
+        spec = {"database": database, "port": self.port, "test_clock": test_clock,
                 "settings": {**GENEROUS, "broker_url": broker, **settings}}
         env = {**os.environ, "KALADAN_TEST_SERVER": json.dumps(spec)}
         self.log = open(log, "ab")  # noqa: SIM115 (closed in ``wait``)

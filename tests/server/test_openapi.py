@@ -119,9 +119,9 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
         schema: dict[str, Any]) -> None:
     assert "HTTPValidationError" not in str(schema) and "ValidationError" not in str(schema)
     operations = [op for item in schema["paths"].values() for op in item.values()]
-    # 12 of games, 5 of chat and rematch, 9 of accounts (3 more with a mail server), 2 of
-    # players
-    assert len(operations) == 28
+    # 12 of games, 1 of clocks, 5 of chat and rematch, 9 of accounts (3 more with a mail
+    # server), 2 of players
+    assert len(operations) == 29
     for operation in operations:
         statuses = {int(s) for s in operation["responses"]}
         assert set(ALWAYS) <= statuses, operation["operationId"]
@@ -144,7 +144,7 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
     assert {op["operationId"] for op in operations if "401" in op["responses"]} == {
         "act", "getLegal", "getOdds", "getHint", "joinSeat", "claimSeat", "signIn",
         "getSession", "signOut", "signOutEverywhere", "updateAccount", "changePassword",
-        "deleteAccount", "rematch", "sendChat", "muteChat"}
+        "deleteAccount", "rematch", "sendChat", "muteChat", "takeBack"}
     for operation in ("signOut", "signOutEverywhere", "updateAccount", "changePassword",
                       "deleteAccount"):  # cookie writes need the CSRF header (403)
         assert by_id[operation]["security"] == [{"sessionCookie": [], "csrfToken": []}]

@@ -268,6 +268,7 @@ def test_broker_flags_reach_the_settings(monkeypatch: pytest.MonkeyPatch) -> Non
     (["--workers", "0"], "--workers must be at least 1"),
     (["--lease-seconds", "0"], "--lease-seconds must be above 0"),
     (["--header-timeout", "0"], "--header-timeout must be above 0"),
+    (["--test-clock", "/nonexistent/now"], "--test-clock /nonexistent/now: no such file"),
 ])
 def test_flags_that_cannot_work_are_refused(flags: list[str], says: str,
                                             monkeypatch: pytest.MonkeyPatch,

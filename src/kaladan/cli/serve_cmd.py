@@ -108,6 +108,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--any-seed", action="store_true",
                    help="let creators choose the seed of games with two or more humans too "
                         "(for tests: a known seed reveals every hand and the event deck)")
+    p.add_argument("--test-clock", default=None, metavar="FILE",
+                   help="FOR TESTS ONLY: the server's time (game clocks) is the number of "
+                        "epoch seconds written in FILE, read again whenever needed; never "
+                        "on a real server")
     p.set_defaults(func=cmd_serve)
 
 
@@ -140,6 +144,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         broker_url=args.broker_url or None)
     if args.bot_delay is not None:
         changes["bot_delay"] = args.bot_delay
+    if args.test_clock is not None:  # tests only (docs/server.md "Time controls")
+        from ..server.clocks import FileClock
+
+        if not os.path.isfile(args.test_clock):
+            return _fail(f"--test-clock {args.test_clock}: no such file")
+        changes["clock"] = FileClock(args.test_clock)
     try:
         settings = ServerSettings(**changes)
     except ValueError as exc:  # "rate must be above 0": name the flag

@@ -52,6 +52,10 @@ class Host(Protocol):
 
     async def reload_seats(self, live: LiveGame) -> None: ...
 
+    async def take_back_here(self, live: LiveGame, seat: int) -> LiveGame: ...
+
+    async def reload_clock(self, live: LiveGame) -> None: ...
+
     def rebuild_stored(self, row: StoredGame) -> LiveGame: ...
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None: ...
@@ -127,6 +131,8 @@ class Cluster:
         owner's last steps), then take decisions and run the bots."""
         async with live.lock:
             await self._catch_up(live)
+            if live.clock is not None:  # a seat taken back stores a clock without steps
+                await self.service.reload_clock(live)
             live.lease = token
         log.info("game %s: this process owns it (token %d)", live.game_id, token)
         self.service.kick_bots(live)
@@ -198,12 +204,15 @@ class Cluster:
     # --- decisions ------------------------------------------------------------------------
 
     async def act(self, live: LiveGame, seat: int, text: str | None, index: int | None,
-                  version: int | None) -> LiveGame:
+                  version: int | None, op: str = "act") -> LiveGame:
         """A decision on a game this process does not own: forwarded to its owner, or taken
-        here when the game has no live owner."""
+        here when the game has no live owner. ``op`` "takeback": a seat taken back from
+        the timeout bot (``GameService.take_back``) instead."""
         deadline = time.monotonic() + 2 * self.lease_seconds + 2
         while True:
             if live.lease is not None:
+                if op == "takeback":
+                    return await self.service.take_back_here(live, seat)
                 return await self.service.act_here(live, seat, text, index, version)
             holder = await self._holder(live.game_id)
             if holder is None or not holder.alive or holder.owner == self.name:
@@ -215,7 +224,7 @@ class Cluster:
                 if token is not None:
                     await self._own(live, token)
                 continue
-            request = {"op": "act", "g": live.game_id, "seat": seat, "text": text,
+            request = {"op": op, "g": live.game_id, "seat": seat, "text": text,
                        "index": index, "version": version, "have": live.version,
                        "watching": bool(live.listeners)}
             try:
@@ -257,11 +266,16 @@ class Cluster:
         """A decision forwarded by another process: applied if this process owns the game,
         else ``moved`` (the sender looks for the owner again)."""
         live = self.service.games.get(str(body.get("g")))
-        if body.get("op") != "act" or live is None or live.lease is None or self.stopping:
+        op = body.get("op")
+        if op not in ("act", "takeback") or live is None or live.lease is None \
+                or self.stopping:
             return {"moved": True}
         try:
-            live = await self.service.act_here(live, int(body["seat"]), body.get("text"),
-                                               body.get("index"), body.get("version"))
+            if op == "takeback":
+                live = await self.service.take_back_here(live, int(body["seat"]))
+            else:
+                live = await self.service.act_here(live, int(body["seat"]), body.get("text"),
+                                                   body.get("index"), body.get("version"))
         except ApiError as exc:
             return dict(exc.body())
         except NotOwner:
@@ -349,12 +363,18 @@ class Cluster:
         if data.get("k") == "seats":
             await self.service.reload_seats(live)
             return
+        if data.get("k") == "clock":  # a seat taken back (no steps)
+            if live.lease is None:
+                await self.service.reload_clock(live)
+            return
         if isinstance(version, int) and version <= live.version:
             return  # already known (a late event)
         if live.lease is not None:  # another process stored steps: this one lost the game
             self.demote(live)
         if not await self._take_steps(live, data):
             await self.follow(live)
+        elif live.clock is not None:  # the steps came with the event, the clock did not
+            await self.service.reload_clock(live)
 
     def watch(self, live: LiveGame) -> None:
         """A game entered this process's memory: hear its events."""
@@ -369,6 +389,8 @@ class Cluster:
         live = self.service.games.get(game_id)
         if live is not None and live.lease is None:
             await self.follow(live)
+            if live.clock is not None:  # a clock stored without steps (started, taken back)
+                await self.service.reload_clock(live)
         await self.service.chat.catch_up(game_id)  # messages no event brought
 
     async def _resync_all(self) -> None:
@@ -377,6 +399,8 @@ class Cluster:
             if live.lease is None:
                 await self.follow(live)
                 await self.service.reload_seats(live)
+                if live.clock is not None:
+                    await self.service.reload_clock(live)
             await self.service.chat.catch_up(live.game_id)
 
     async def follow(self, live: LiveGame, version: int = 0) -> None:
@@ -398,7 +422,10 @@ class Cluster:
             return False
         if not new:
             return False
-        return self._replay(live, new) or await self._reload(live)
+        moved = self._replay(live, new) or await self._reload(live)
+        if moved and live.clock is not None:
+            await self.service.reload_clock(live)
+        return moved
 
     @staticmethod
     def _replay(live: LiveGame, new: list[tuple[int, str, list[int]]]) -> bool:

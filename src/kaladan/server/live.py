@@ -13,7 +13,7 @@ import json
 import random
 from bisect import bisect_right
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -22,6 +22,7 @@ from ..bots.base import Bot
 from ..game import Game
 from ..rules.gamelog import Entry
 from ..rules.state import GameState
+from .clocks import Clock, wall_clock
 from .decision_random import DecisionRandom
 from .entry_text import entry_head
 
@@ -192,7 +193,13 @@ class LiveGame:
     rated: bool = False  # only signed-in players sit at its human seats (ratings.py)
     open_seats: bool = False  # a signed-in player may take a free seat without its code
     # seats a bot took over after too many timeouts in a row: lost on time in a rated game
+    # (kept equal to ``clock.taken``: a seat taken back is no longer lost, ``set_clock``)
     lost_on_time: set[int] = field(default_factory=set)
+    # a timed game's clock as stored (clocks.py; None: untimed) and the bot that decides for
+    # a seat whose time ran out and plays the seats taken over
+    clock: Clock | None = None
+    timeout_bot: Bot | None = None
+    clock_now: Callable[[], float] = wall_clock  # the server's "now" (ServerSettings.clock)
     # storing the last decisions ended in doubt: read back before the next one
     # (``GameService._clear_doubt``)
     doubt: bool = False
@@ -230,6 +237,8 @@ class LiveGame:
         this copy's back, ``GameService._read_back``); the object, its lock and its
         listeners stay, so connected clients follow on."""
         self.game, self.seats, self.bots = fresh.game, fresh.seats, fresh.bots
+        self.timeout_bot = fresh.timeout_bot
+        self.set_clock(fresh.clock)
         self.log_json = LogJson()
         self.forget_views()
         self.publish()
@@ -238,6 +247,28 @@ class LiveGame:
         """Seats joined: the cached views' status is out of date."""
         self.all_joined = all(s.joined for s in self.seats)
         self.view_cache.clear()
+
+    def set_clock(self, clock: Clock | None) -> None:
+        """The clock as stored now; the seats taken over are the seats lost on time."""
+        self.clock = clock
+        if clock is not None:
+            self.lost_on_time = set(clock.taken)
+
+    @property
+    def humans(self) -> list[bool]:
+        """Which seats are human seats (the clock runs for those only)."""
+        return [s.kind == "human" for s in self.seats]
+
+    def bot_of(self, seat: int) -> tuple[str, Bot] | None:
+        """The bot that plays ``seat`` (its spec and the bot): the seat's own, or the timeout
+        bot for a seat taken over; None for a seat its player plays."""
+        bot = self.bots[seat]
+        if bot is not None:
+            return self.seats[seat].bot or "", bot
+        clock = self.clock
+        if clock is not None and seat in clock.taken and self.timeout_bot is not None:
+            return clock.control.timeout_bot, self.timeout_bot
+        return None
 
     @property
     def version(self) -> int:

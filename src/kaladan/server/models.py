@@ -20,6 +20,7 @@ from pydantic import (
 )
 
 from ..bots.registry import bot_codes
+from .clocks import MAX_SECONDS as MAX_CLOCK
 from .service import BOT_LIMITS, HUMAN, PPO
 
 # The largest whole number a client sends (a seed, an index, a version): the largest that
@@ -98,6 +99,40 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+TimeoutBot = Literal["greedy", "random"]
+TimeoutsInARow = Annotated[int, Field(strict=True, ge=1, le=100), BeforeValidator(_integral)]
+_TIMEOUT_BOT = ("the bot that decides for a seat whose time ran out, and plays it once "
+                "taken over (default greedy)")
+_TAKEOVER = ("timeouts in a row after which the bot plays the seat until its player takes "
+             "it back (default 3)")
+
+
+class LiveControl(Strict):
+    """Live play: seconds per decision, and a reserve per seat for the whole game."""
+
+    kind: Literal["live"]
+    decision: float = Field(ge=1, le=MAX_CLOCK, strict=True,
+                            description="seconds each decision gets")
+    reserve: float = Field(0, ge=0, le=MAX_CLOCK, strict=True,
+                           description="seconds per seat for the whole game, taken from once "
+                           "a decision's own time is spent")
+    timeout_bot: TimeoutBot = Field("greedy", description=_TIMEOUT_BOT)
+    takeover_after: TimeoutsInARow = Field(3, description=_TAKEOVER)
+
+
+class TurnControl(Strict):
+    """Turn-based play: seconds per turn (from the moment the seat is to decide until
+    another seat is)."""
+
+    kind: Literal["turn"]
+    turn: float = Field(ge=1, le=MAX_CLOCK, strict=True, description="seconds per turn")
+    timeout_bot: TimeoutBot = Field("greedy", description=_TIMEOUT_BOT)
+    takeover_after: TimeoutsInARow = Field(3, description=_TAKEOVER)
+
+
+TimeControlBody = Annotated[LiveControl | TurnControl, Field(discriminator="kind")]
+
+
 class CreateGame(Strict):
     """A new game: one entry per seat, ruleset options by name (RULES.md R3.3)."""
 
@@ -132,6 +167,9 @@ class CreateGame(Strict):
                         "and its result changes the players' ratings")
     open_seats: bool = Field(False, strict=True, description="listed for every signed-in "
                              "player to take a free seat with one click, without its code")
+    time_control: TimeControlBody | None = Field(
+        None, description="e.g. {'kind': 'live', 'decision': 60, 'reserve': 300} or "
+        "{'kind': 'turn', 'turn': 86400}; absent: untimed")
 
 
 class JoinLink(BaseModel):
@@ -171,6 +209,9 @@ class GameSummary(BaseModel):
                         "seats, and the result changes their ratings")
     open_seats: bool = Field(False, description="any signed-in player may take a free seat "
                              "without its code")
+    time_control: dict[str, Any] | None = Field(
+        None, description="the game's time control as chosen (a TimeControlBody with every "
+        "default filled in); null: untimed")
 
 
 class GameList(BaseModel):
@@ -352,6 +393,37 @@ class ResultView(BaseModel):
     tie_break: list[list[int]] = Field(description="dice sums per tie-break re-roll (R22.4)")
 
 
+class SeatClock(BaseModel):
+    seat: int
+    remaining: float = Field(description="seconds before the seat times out: the running "
+                             "seat's until its deadline, the others' as they would have at "
+                             "their next decision (live: decision + reserve) or turn")
+    running: bool = Field(description="its clock runs (it is to decide)")
+    reserve: float | None = Field(description="live: the reserve left; null for turn clocks")
+    timeouts: int = Field(description="its timeouts in a row")
+    taken_over: bool = Field(description="the timeout bot plays it until its player takes "
+                             "it back (POST .../seats/{seat}/takeback)")
+
+
+class TimedOut(BaseModel):
+    version: int = Field(description="the version the timeout bot's decision made (its log "
+                         "entries have this version)")
+    seat: int
+    bot: str
+
+
+class ClockView(BaseModel):
+    """A timed game's clocks at the moment the view was sent."""
+
+    kind: Literal["live", "turn"]
+    control: dict[str, Any] = Field(description="the time control (as in the summary)")
+    deadline: str | None = Field(description="when the running seat times out (ISO 8601, "
+                                 "UTC); null when no clock runs")
+    seats: list[SeatClock]
+    timed_out: list[TimedOut] = Field(description="every decision the timeout bot made for "
+                                      "a seat whose time ran out, oldest first")
+
+
 class View(BaseModel):
     """What one seat (or a spectator, seat null) sees now."""
 
@@ -382,6 +454,8 @@ class View(BaseModel):
     seed: int | None = Field(description="the game's seed when its creator chose it (then "
                              "every seat may know it); null when the server drew it, which "
                              "is never sent")
+    clock: ClockView | None = Field(description="every seat's clock now; null for an "
+                                    "untimed game")
     log_since: int = Field(description="``log`` holds the entries made after this version; "
                            "-1: the whole log")
     log: list[LogEntry] = Field(description="the log entries this reader may read (another "
@@ -443,7 +517,8 @@ ERROR_STATUSES: dict[int, str] = {
     400: "malformed request: a body, query or path parameter that does not parse or fit "
          "the schema (malformed_request), an action that does not parse (invalid_action, "
          "bad_index), a game the rules refuse (invalid_config, unknown_bot, bot_too_slow, "
-         "seed_not_allowed, bot_games_off), a chat message that is empty or too long "
+         "seed_not_allowed, bot_games_off, invalid_time_control), a chat message that is "
+         "empty or too long "
          "(empty_message, too_long) or a seat muting itself (mute_self), or a Host the "
          "server does not answer for (bad_host)",
     401: "no seat token where one is needed (missing_token), with the challenge "
@@ -451,16 +526,18 @@ ERROR_STATUSES: dict[int, str] = {
          "(not_signed_in, sign_in_required); a wrong name or password (bad_credentials)",
     403: "a seat token or join code that is wrong (bad_token: no seat's of this game, or "
          "not 'Bearer <token>'; bad_code), advice asked of a game that gives none "
-         "(hints_off), a signed-in player at no seat of the game (not_a_player), a write "
+         "(hints_off), another seat's credentials (not_your_seat), a signed-in player at "
+         "no seat of the game (not_a_player), a write "
          "signed in by the cookie without the session's X-CSRF-Token (csrf_failed), the "
          "players' chat asked by a spectator (players_only), a chat write or mute by an "
          "anonymous spectator (sign_in_to_chat, sign_in_to_mute)",
     404: "no such game, seat, version of a replay, player or chat message (unknown_game, "
          "unknown_seat, unknown_version, unknown_player, unknown_message)",
     409: "not now: another seat decides, the version is stale, the game is over or not yet, "
-         "the seat has joined (not_your_turn, stale_version, game_over, game_not_over, "
-         "already_joined), the player sits at another seat (already_seated), a name that "
-         "is taken (name_taken)",
+         "the seat has joined, the seat's time ran out, the bot does not play the seat "
+         "(not_your_turn, stale_version, game_over, game_not_over, already_joined, "
+         "time_ran_out, not_taken_over), the player sits at another seat (already_seated), "
+         "a name that is taken (name_taken)",
     413: "a request body or custom world over the server's limit (too_large)",
     422: "an action the rules forbid now (illegal_action, with the rule id in 'rule')",
     429: "too many requests, games created, games brought back from storage or replayed "

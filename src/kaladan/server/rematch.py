@@ -162,7 +162,8 @@ async def _start(service: GameService, live: LiveGame, new_id: str,
     game = await asyncio.to_thread(Game.new, config, secrets.randbits(63))
     try:
         await service.open_game(new_id, live.name, game, infos, owner=live.owner,
-                                hints=live.hints, rated=live.rated)
+                                hints=live.hints, rated=live.rated, open_seats=live.open_seats,
+                                control=None if live.clock is None else live.clock.control)
     except IntegrityError:
         log.info("the rematch %s of game %s was started by another call", new_id,
                  live.game_id)

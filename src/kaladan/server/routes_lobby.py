@@ -27,7 +27,9 @@ async def create_game(body: CreateGame, request: Request, service: Service) -> A
         mode=body.mode, seats=body.seats, options=body.options, world=body.world,
         seed=body.seed, quick=body.quick, name=body.name,
         client=client_address(request.scope), hints=body.hints, rated=body.rated,
-        open_seats=body.open_seats)
+        open_seats=body.open_seats,
+        time_control=None if body.time_control is None
+        else body.time_control.model_dump(exclude_none=True))
     return JSONResponse(status_code=201, content={
         "game_id": live.game_id,
         "join": [{"seat": seat, "url": f"/play/{live.game_id}/{seat}?code={code}",

@@ -114,6 +114,26 @@ async def act(game_id: GameId, body: ActionRequest, request: Request, service: S
     return Response(view_text(live, seat, since), media_type="application/json")
 
 
+@router.post("/{game_id}/seats/{seat}/takeback", response_model=View,
+             responses=errors(401, 403, 404, 409),
+             summary="Take the seat back from the bot that took it over on time",
+             operation_id="takeBack")
+async def take_back(game_id: GameId, seat: Annotated[int, Path(ge=0, le=MAX_WHOLE)],
+                    request: Request, service: Service) -> Any:
+    """After ``takeover_after`` timeouts in a row the game's timeout bot plays a seat
+    (docs/server.md "Time controls"); its player takes it back here, authenticated like
+    every decision of the seat, and decides again from now on (its clock runs from now if
+    it is to decide). 403 for another seat's credentials, 409 ``not_taken_over`` when the
+    bot does not play the seat."""
+    live = await service.get(game_id, client_address(request.scope))
+    mine = seat_of(request, live, required=True)
+    if mine != seat:
+        raise ApiError(403, "not_your_seat", f"these credentials are seat {mine}'s, not seat "
+                       f"{seat}'s", input=seat)
+    live = await service.take_back(live, seat)
+    return Response(view_text(live, seat), media_type="application/json")
+
+
 @router.get("/{game_id}/record", responses=errors(404, 409),
             summary="The game record (kaladan-record, docs/formats.md), once the game is over",
             operation_id="getRecord")

@@ -27,10 +27,12 @@ import json
 import logging
 import os
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import suppress
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +50,7 @@ from ..rules.state import GameState
 from ..rules.world import World
 from .botpool import BotPool
 from .chat import Chat
+from .clocks import Clock, TimeControl, TimeControlError, stored_deadline, wall_clock
 from .errors import SESSION_CHALLENGE, ApiError
 from .history import History, HistoryCache, build_history
 from .leases import LeaseLost, NotOwner
@@ -61,6 +64,7 @@ from .storage import (
     StepWriter,
     StorageError,
     Store,
+    StoredClock,
     StoredGame,
 )
 
@@ -88,6 +92,9 @@ UNKNOWN_OUTCOME = ("the database failed while storing the decision and cannot te
                    "whether it was stored; the game is read back from storage before the "
                    "next decision: look at the game again, then decide")
 NO_POLICY = "this server offers no ppo policy (its operator starts it with --ppo-policy FILE)"
+TIMEOUT_BOTS = ("greedy", "random")  # decide for a seat whose time ran out: at once
+CLOCK_SCAN = 1.0  # seconds between two looks for due games in storage (``_clock_timer``)
+TEST_CLOCK_POLL = 0.05  # seconds between two looks at an injected (test) clock
 
 
 class BotUnavailable(KaladanError):
@@ -98,6 +105,22 @@ class BotUnavailable(KaladanError):
 def digest(secret: str) -> str:
     """Only hashes of join codes and tokens are stored (they are long random strings)."""
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def check_time_control(data: Mapping[str, Any] | None) -> TimeControl | None:
+    """A client's ``time_control`` (clocks.py), or 400 ``invalid_time_control`` saying what
+    is wrong. Its timeout bot decides on the game's lock, at once: greedy or random."""
+    if data is None:
+        return None
+    try:
+        control = TimeControl.from_json(data)
+    except TimeControlError as exc:
+        raise ApiError(400, "invalid_time_control", str(exc)) from exc
+    if control.timeout_bot not in TIMEOUT_BOTS:
+        raise ApiError(400, "invalid_time_control", f"time_control.timeout_bot must be one of "
+                       f"{', '.join(TIMEOUT_BOTS)}, not {control.timeout_bot!r}",
+                       input=control.timeout_bot)
+    return control
 
 
 def check_bot_spec(spec: str, ppo_policy: str | None = None) -> str:
@@ -208,6 +231,14 @@ def rebuild(stored: StoredGame, bots: PolicyBots | None = None) -> LiveGame:
     live = LiveGame(stored.id, stored.name, stored.created, game, seats, made,
                     owner=stored.creator or stored.id, seed_public=stored.seed_public,
                     hints=stored.hints, rated=stored.rated, open_seats=stored.open_seats)
+    if stored.clock is not None:  # a timed game (clocks.py): as stored with its last steps
+        clock = Clock.from_json(stored.clock)
+        try:
+            live.timeout_bot = bots.make(check_bot_spec(clock.control.timeout_bot),
+                                         game.config, game.state.world)
+        except ApiError as exc:
+            raise BotUnavailable(exc.message) from exc
+        live.set_clock(clock)
     for i, (seat, text, chance) in enumerate(stored.steps):
         if game.state.pending.seat != seat and not is_gift(text):  # R23.11
             raise ReplayError(f"step {i} ({text!r}): seat {seat} stored, seat "
@@ -242,6 +273,11 @@ class GameService:
         self.histories = HistoryCache()
         self.tasks: set[asyncio.Task[None]] = set()  # ``spawn``
         self.chat = Chat(store)  # each game's chat (chat.py)
+        # Time controls: "now" (epoch seconds) and the timer that applies timeouts.
+        self.now = settings.clock or wall_clock
+        self.clock_changed = asyncio.Event()
+        self.clock_timer: asyncio.Task[None] | None = None
+        self.clock_retry: dict[str, float] = {}  # game id -> monotonic time to try again
         # Several processes (--broker-url): leases, forwarding and events (cluster.py).
         self.cluster: Cluster | None = None
         if settings.broker_url is not None:
@@ -260,8 +296,12 @@ class GameService:
         await asyncio.to_thread(self.store.upgrade)
         if self.cluster is not None:
             await self.cluster.start()
+        self.clock_timer = asyncio.create_task(self._clock_timer(), name="kaladan-clocks")
 
     async def stop(self) -> None:
+        if self.clock_timer is not None:
+            self.clock_timer.cancel()
+            await asyncio.gather(self.clock_timer, return_exceptions=True)
         tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None]
         for task in tasks:
             task.cancel()
@@ -371,6 +411,7 @@ class GameService:
         first, then idle ones (nobody connected, no bot at work, nothing being applied)."""
         if self.cluster is not None and live.game_id not in self.games:
             self.cluster.watch(live)
+        live.clock_now = self.now
         self.games[live.game_id] = live
         self.games.move_to_end(live.game_id)
         excess = len(self.games) - self.settings.live_games
@@ -400,12 +441,14 @@ class GameService:
                      world: Mapping[str, Any] | None, seed: int | None, quick: bool,
                      name: str, client: str = LOCAL, hints: bool | None = None,
                      rated: bool = False, open_seats: bool = False,
+                     time_control: Mapping[str, Any] | None = None,
                      ) -> tuple[LiveGame, list[tuple[int, str]]]:
         """A new game; returns it with the one-time join code of every human seat. ``hints``
         (advice on request) is on by default when a bot plays, off when every seat is
         human. Only signed-in players sit at a ``rated`` game's human seats (its seed is
         the server's and it gives no advice); any signed-in player may take a free seat of
-        a game with ``open_seats`` without its code."""
+        a game with ``open_seats`` without its code; ``time_control`` (clocks.py) times its
+        human seats."""
         settings = self.settings
         if rated and (seed is not None or hints):
             raise ApiError(400, "invalid_config", "a rated game has the server's seed and "
@@ -421,6 +464,7 @@ class GameService:
         if seed is not None and humans > 1 and not settings.any_seed:  # it fixes every hand
             raise ApiError(400, "seed_not_allowed", "a game with two or more human seats "
                            "gets its seed from the server", input=seed)
+        control = check_time_control(time_control)
         if len(name) > settings.max_name:
             raise ApiError(400, "invalid_config", f"a name has at most {settings.max_name} "
                            "characters")
@@ -456,14 +500,17 @@ class GameService:
             hints = humans < len(kinds) and not rated
         live = await self.open_game(game_id, name or f"Game {game_id[2:8]}", game, infos,
                                     owner=digest(client), seed_public=seed_public,
-                                    hints=hints, rated=rated, open_seats=open_seats)
+                                    hints=hints, rated=rated, open_seats=open_seats,
+                                    control=control)
         return live, codes
 
     async def open_game(self, game_id: str, name: str, game: Game, infos: list[SeatInfo], *,
                         owner: str, seed_public: bool = False, hints: bool = False,
-                        rated: bool = False, open_seats: bool = False) -> LiveGame:
-        """Store a new game (``game`` at its start, with seats ``infos``) and hold it in
-        memory: the end of ``create``, and a rematch's start (rematch.py).
+                        rated: bool = False, open_seats: bool = False,
+                        control: TimeControl | None = None) -> LiveGame:
+        """Store a new game (``game`` at its start, with seats ``infos``, timed by
+        ``control``) and hold it in memory: the end of ``create``, and a rematch's start
+        (rematch.py).
         ``IntegrityError`` when a game ``game_id`` is stored already."""
         config = game.config
         # a ppo policy for another player count is refused here (400), not at its turn
@@ -472,11 +519,17 @@ class GameService:
         live = LiveGame(game_id, name, datetime.now(UTC), game, infos, bots, owner=owner,
                         seed_public=seed_public, hints=hints, rated=rated,
                         open_seats=open_seats)
+        timed: StoredClock | None = None
+        if control is not None:
+            live.timeout_bot = self.bots.make(control.timeout_bot, config, game.state.world)
+            live.set_clock(Clock.new(control, len(infos)).restart(
+                game.state, live.humans, live.all_joined, self.now()))
+            timed = stored_clock(live.clock)
         try:
             await asyncio.to_thread(self.store.create_game, game_id, live.name, live.created,
                                     config.to_json(), game.seed, live.status,
                                     [s.to_json() for s in infos], owner, seed_public, hints,
-                                    rated, open_seats)
+                                    rated, open_seats, timed)
         except IntegrityError:
             raise
         except Exception as exc:
@@ -628,6 +681,7 @@ class GameService:
         self._set_seats(live, infos)
         if self.cluster is not None:
             self.cluster.changed(live, "seats")
+        await self.start_clock(live)  # the last seat joined: the clock starts (the owner)
 
     async def reload_seats(self, live: LiveGame) -> None:
         """Read a game's seats again (a seat joined through another process)."""
@@ -644,6 +698,7 @@ class GameService:
                 return
             if infos != live.seats:
                 self._set_seats(live, infos)
+                await self.start_clock(live)
 
     def _set_seats(self, live: LiveGame, infos: list[SeatInfo]) -> None:
         live.seats = infos
@@ -723,6 +778,14 @@ class GameService:
                 raise ApiError(409, "not_your_turn", f"seat {state.pending.seat} is to "
                                f"decide, not seat {seat}{hint}", "R6.5",
                                text if index is None else index)
+            clock = live.clock
+            if clock is not None and not (text is not None and is_gift(text)):
+                deadline = clock.deadline
+                if clock.running == seat and deadline is not None and deadline <= self.now():
+                    self.wake_clock()  # the timer applies the timeout decision
+                    raise ApiError(409, "time_ran_out", f"seat {seat}'s time ran out: "
+                                   f"{clock.control.timeout_bot} decides for it",
+                                   input=text if index is None else index)
             action: Action | str
             if index is not None:
                 legal = legal_actions(state)
@@ -755,7 +818,7 @@ class GameService:
         try:
             left = self._bot_run(live, limit, here=True)
             seat = self._bot_seat(live)
-            if left and seat is not None and quick(live.seats[seat].bot or ""):
+            if left and seat is not None and quick(bot_spec(live, seat)):
                 await asyncio.get_running_loop().run_in_executor(self.bot_pool, self._bot_run,
                                                                  live, left)
         except Exception:
@@ -796,33 +859,44 @@ class GameService:
             raise ApiError(400, "invalid_action", f"cannot read action {shown!r}", None,
                            shown) from exc
 
-    async def _store(self, live: LiveGame, stored: int) -> None:
+    async def _store(self, live: LiveGame, stored: int, timed_out: int | None = None) -> None:
         """Game lock held: store the steps after version ``stored`` in one transaction (by
         the storage's thread), then publish them. If the database refuses, the game goes back to
         its published state, which is what the database holds, and nobody saw the lost
         steps: 503, nothing changed. When the database may hold them all the same (the
         reply to COMMIT was lost, or a step of that index is stored already),
         ``_read_back`` settles it from what is stored. Once begun, storing and publishing
-        end before the lock is given up, even if the caller is cancelled meanwhile."""
+        end before the lock is given up, even if the caller is cancelled meanwhile. A timed
+        game's clock goes with them (``Clock.after_steps``; ``timed_out``: the first step is
+        the timeout bot's decision for that seat); an untimed game writes nothing more."""
         game = live.game
         new = [(s.seat, s.action, s.chance) for s in game.steps[stored:]]
         status = "over" if game.is_over else None
         fence = None if self.cluster is None else self.cluster.fence(live)
-        writing = self.writer.add_steps(live.game_id, stored, new, status, fence)
+        clock = live.clock
+        if clock is not None and new:
+            clock = clock.after_steps(game.state, [(s[0], s[1]) for s in new], stored,
+                                      live.humans, live.all_joined, self.now(), timed_out)
+        writing = self.writer.add_steps(live.game_id, stored, new, status, fence,
+                                        None if clock is None else stored_clock(clock))
         try:
             await asyncio.shield(writing)
         except asyncio.CancelledError:
             await asyncio.wait([writing])
-            await self._stored(live, writing, stored, new)
+            await self._stored(live, writing, stored, new, clock)
             raise
         except Exception:
             pass  # the database refused: ``_stored`` says so
-        await self._stored(live, writing, stored, new)
+        await self._stored(live, writing, stored, new, clock)
 
     async def _stored(self, live: LiveGame, writing: asyncio.Future[None], stored: int,
-                      new: Sequence[tuple[int, str, Sequence[int]]]) -> None:
+                      new: Sequence[tuple[int, str, Sequence[int]]],
+                      clock: Clock | None = None) -> None:
         exc = writing.exception()
         if exc is None:
+            if clock is not None:
+                live.set_clock(clock)
+                self.wake_clock()
             live.publish()
             if live.over and live.rated:
                 self.spawn(record_finished(self.store, live))
@@ -839,7 +913,7 @@ class GameService:
             self.spawn(self.cluster.follow(live))
             raise NotOwner(live.game_id) from exc
         if isinstance(exc, CommitUnknown | IntegrityError):
-            await self._read_back(live, exc, stored, new)
+            await self._read_back(live, exc, stored, new, clock)
             return
         log.error("cannot store steps of game %s: %s", live.game_id, exc)
         live.roll_back()
@@ -847,7 +921,8 @@ class GameService:
                        "nothing changed; try again") from exc
 
     async def _read_back(self, live: LiveGame, exc: Exception, stored: int,
-                         new: Sequence[tuple[int, str, Sequence[int]]]) -> None:
+                         new: Sequence[tuple[int, str, Sequence[int]]],
+                         clock: Clock | None = None) -> None:
         """Game lock held; the outcome of storing ``new`` (from version ``stored``) is
         unknown: read the game back. Its steps stored as ours: published, a success. Not
         stored: 503, nothing changed. Other steps stored (another writer): the game is
@@ -868,6 +943,9 @@ class GameService:
                 (s.seat, s.action, list(s.chance)) for s in live.game.steps[:stored]]:
             if row.steps[stored:] == mine:
                 log.warning("game %s: the steps were stored after all", live.game_id)
+                if clock is not None:  # stored in the same transaction as the steps
+                    live.set_clock(clock)
+                    self.wake_clock()
                 live.publish()
                 if self.cluster is not None:
                     self.cluster.changed(live, first=stored)
@@ -924,6 +1002,218 @@ class GameService:
             del self.games[live.game_id]
             self._let_go(live)
 
+    # --- clocks (clocks.py, docs/server.md "Time controls") -------------------------------
+
+    def wake_clock(self) -> None:
+        """A clock changed: the timer looks at the deadlines again."""
+        self.clock_changed.set()
+
+    def _clock_owner(self, live: LiveGame) -> bool:
+        """This process applies the game's timeouts (its only one, or its lease owner)."""
+        return self.cluster is None or live.lease is not None
+
+    async def _clock_timer(self) -> None:
+        """Wake at the earliest deadline of the games this process owns and let the timeout
+        bot decide there; look in storage for due games that are not in memory (found by
+        the index on ``games.deadline``) every ``CLOCK_SCAN`` seconds, and whenever an
+        injected (test) clock moved."""
+        poll = TEST_CLOCK_POLL if self.settings.clock is not None else None
+        scanned, seen = -CLOCK_SCAN, None
+        while True:
+            try:
+                now = self.now()
+                if time.monotonic() - scanned >= CLOCK_SCAN or (poll and now != seen):
+                    scanned, seen = time.monotonic(), now
+                    await self._load_due(now)
+                wake = CLOCK_SCAN
+                for live in list(self.games.values()):
+                    clock = live.clock
+                    if clock is None or not self._clock_owner(live):
+                        continue
+                    if self._clock_due_to_start(live):  # e.g. a game taken over meanwhile
+                        await self.start_clock(live)
+                    deadline = live.clock.deadline if live.clock is not None else None
+                    if deadline is None:
+                        continue
+                    if deadline <= now:
+                        if self.clock_retry.get(live.game_id, 0.0) <= time.monotonic():
+                            await self._time_out(live)
+                        continue
+                    wake = min(wake, deadline - now)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the timer must outlive any one game's failure
+                log.exception("the clocks' timer failed; it goes on")
+                wake = CLOCK_SCAN
+            self.clock_changed.clear()
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self.clock_changed.wait(), poll or max(0.001, wake))
+
+    async def _load_due(self, now: float) -> None:
+        """Bring the stored games whose deadline has passed into memory (this process takes
+        their lease when nobody holds it): their timeouts come even if nobody opens them."""
+        moment = datetime.fromtimestamp(now, UTC)
+        try:
+            due = await asyncio.to_thread(self.store.due_games, moment)
+        except Exception as exc:
+            log.warning("cannot look for games whose time ran out: %s", exc)
+            return
+        for game_id in due:
+            if game_id in self.games or self.clock_retry.get(game_id, 0.0) > time.monotonic():
+                continue
+            try:
+                await self.get(game_id)
+            except ApiError as exc:
+                log.warning("game %s, whose time ran out, cannot be loaded: %s", game_id,
+                            exc.message)
+                self.clock_retry[game_id] = time.monotonic() + RETRY_MAX
+
+    async def _time_out(self, live: LiveGame) -> None:
+        """The running seat's time ran out: the game's timeout bot makes that one decision
+        for it, through the normal path (lock, store with the clock, notify, cluster
+        events); after ``takeover_after`` timeouts in a row the bot keeps the seat. A
+        failure is tried again after a pause; a process that lost the game lets it go."""
+        try:
+            async with live.lock:
+                if not self._clock_owner(live):
+                    return
+                await self._clear_doubt(live)
+                clock, now = live.clock, self.now()
+                deadline = None if clock is None else clock.deadline
+                if clock is None or clock.running is None or deadline is None \
+                        or deadline > now or live.timeout_bot is None:
+                    return  # decided meanwhile, or already timed out
+                seat, stored = clock.running, live.version
+                log.info("game %s: seat %d's time ran out; %s decides", live.game_id, seat,
+                         clock.control.timeout_bot)
+                try:
+                    await asyncio.get_running_loop().run_in_executor(
+                        self.bot_pool, self._bot_step, live, seat, live.timeout_bot)
+                    if self.bot_delay <= 0:
+                        await self._quick_bots(live, BOT_BURST)
+                except Exception:
+                    live.roll_back()
+                    raise
+                await self._store(live, stored, timed_out=seat)
+            self.clock_retry.pop(live.game_id, None)
+        except NotOwner:
+            return  # the new owner's timer fires it
+        except ApiError as exc:
+            log.warning("game %s: the timeout could not be stored: %s", live.game_id,
+                        exc.message)
+            self.clock_retry[live.game_id] = time.monotonic() + 1.0
+            return
+        self.notify(live)
+        self.kick_bots(live)
+
+    @staticmethod
+    def _clock_due_to_start(live: LiveGame) -> bool:
+        """Every human seat has joined and a human seat is to decide, but its clock has not
+        started (it starts when the last seat joins, whichever process that joined on)."""
+        clock, snapshot = live.clock, live.snapshot
+        return (clock is not None and snapshot is not None and clock.running is None
+                and clock.runs_for(snapshot.state, live.humans, live.all_joined) is not None)
+
+    async def start_clock(self, live: LiveGame) -> None:
+        """Start a timed game's clock once its last seat has joined, on the process that
+        owns the game (it stores the clock, fenced like steps, so a clock started on one
+        process is never overwritten by the owner's older one). Nothing when the clock runs
+        or a bot is to decide (its steps start it); a failure to store is tried again by
+        the timer."""
+        if not self._clock_owner(live) or not self._clock_due_to_start(live):
+            return
+        async with live.lock:
+            if not self._clock_owner(live) or not self._clock_due_to_start(live):
+                return
+            clock, snapshot = live.clock, live.snapshot
+            assert clock is not None and snapshot is not None
+            fresh = clock.restart(snapshot.state, live.humans, live.all_joined, self.now())
+            fence = None if self.cluster is None else self.cluster.fence(live)
+            try:
+                await asyncio.shield(self.writer.add_steps(
+                    live.game_id, live.version, [], None, fence, stored_clock(fresh)))
+            except Exception as exc:
+                log.warning("cannot start the clock of game %s: %s", live.game_id, exc)
+                return
+            live.set_clock(fresh)
+            live.forget_views()
+        if self.cluster is not None:
+            self.cluster.changed(live, "clock")
+        self.wake_clock()
+        self.notify(live)
+
+    async def reload_clock(self, live: LiveGame) -> None:
+        """Read a timed game's clock again (a copy following its owner, several
+        processes)."""
+        try:
+            data = await asyncio.to_thread(self.store.clock_of, live.game_id)
+        except Exception as exc:
+            log.warning("cannot read the clock of game %s: %s", live.game_id, exc)
+            return
+        if data is None:
+            return
+        try:
+            clock = Clock.from_json(data)
+        except (ValueError, TypeError, KeyError) as exc:
+            log.error("the clock of game %s cannot be read: %r", live.game_id, exc)
+            return
+        if clock != live.clock:
+            live.set_clock(clock)
+            live.forget_views()
+            self.notify(live)
+
+    async def take_back(self, live: LiveGame, seat: int) -> LiveGame:
+        """The player of ``seat`` takes it back from the timeout bot (409 ``not_taken_over``
+        when the bot does not play it). With several processes the game's owner does it."""
+        live = self.current(live)
+        if self.cluster is None:
+            return await self.take_back_here(live, seat)
+        for _ in range(3):
+            try:
+                return await self.cluster.act(live, seat, None, None, None, op="takeback")
+            except NotOwner:
+                continue
+        raise ApiError(503, "storage_unavailable", "the game keeps moving between servers; "
+                       "nothing changed: try again")
+
+    async def take_back_here(self, live: LiveGame, seat: int) -> LiveGame:
+        """``take_back`` in this process (its only one, or the owner of the game): the clock
+        is stored (fenced, like steps) before anyone sees it."""
+        async with live.lock:
+            if self.cluster is not None and live.lease is None:
+                raise NotOwner(live.game_id)
+            await self._clear_doubt(live)
+            clock, snapshot = live.clock, live.snapshot
+            assert snapshot is not None
+            if clock is None or seat not in clock.taken:
+                raise ApiError(409, "not_taken_over", f"seat {seat} is played by its "
+                               "player, not by the timeout bot", input=seat)
+            if snapshot.state.is_over:
+                raise ApiError(409, "game_over", "the game is over")
+            fresh = clock.take_back(seat, snapshot.state, live.humans, live.all_joined,
+                                    self.now())
+            fence = None if self.cluster is None else self.cluster.fence(live)
+            writing = self.writer.add_steps(live.game_id, live.version, [], None, fence,
+                                            stored_clock(fresh))
+            try:
+                await asyncio.shield(writing)
+            except LeaseLost as exc:
+                if self.cluster is not None:
+                    self.cluster.demote(live)
+                    self.spawn(self.cluster.follow(live))
+                raise NotOwner(live.game_id) from exc
+            except Exception as exc:
+                log.error("cannot store the clock of game %s: %s", live.game_id, exc)
+                raise ApiError(503, "storage_unavailable", "the seat could not be taken "
+                               "back; try again") from exc
+            live.set_clock(fresh)
+            live.forget_views()
+        if self.cluster is not None:
+            self.cluster.changed(live, "clock")
+        self.wake_clock()
+        self.notify(live)
+        return live
+
     # --- bots and listeners -------------------------------------------------------------
 
     def notify(self, live: LiveGame) -> None:
@@ -937,7 +1227,7 @@ class GameService:
         if state.is_over or not live.all_joined:
             return None
         seat = state.pending.seat
-        return seat if 0 <= seat < len(live.bots) and live.bots[seat] is not None else None
+        return seat if 0 <= seat < len(live.bots) and live.bot_of(seat) is not None else None
 
     def kick_bots(self, live: LiveGame) -> None:
         if self.cluster is not None and live.lease is None:
@@ -979,7 +1269,7 @@ class GameService:
             seat = self._bot_seat(live)
             if seat is None:
                 return False
-            spec = live.seats[seat].bot or ""
+            spec = bot_spec(live, seat)
             if quick(spec):
                 # Without a pause nobody can follow single bot decisions: the bots play
                 # on in one run and the seats get one view afterwards.
@@ -1016,27 +1306,31 @@ class GameService:
             seat = self._bot_seat(live)
             if seat is None:
                 return limit - done
-            spec = live.seats[seat].bot or ""
+            spec = bot_spec(live, seat)
             if not (instant(spec) if here else quick(spec)):
                 return limit - done
             self._bot_step(live, seat)
         return 0
 
-    def _bot_step(self, live: LiveGame, seat: int) -> None:
+    def _bot_step(self, live: LiveGame, seat: int, bot: Bot | None = None) -> None:
+        """One decision of the bot playing ``seat`` (``bot``: the timeout bot deciding for
+        a seat whose time ran out), applied in place."""
         state: GameState = live.game.state
-        bot = live.bots[seat]
-        assert bot is not None
+        if bot is None:
+            played = live.bot_of(seat)
+            assert played is not None
+            bot = played[1]
         legal = legal_actions(state)
         try:
             action = bot.choose(SeatView(state, seat), legal, live.bot_rng(seat))
         except Exception:  # a failing bot must not stall the game
-            log.exception("bot %r failed in game %s", live.seats[seat].bot, live.game_id)
+            log.exception("bot %r failed in game %s", bot_spec(live, seat), live.game_id)
             action = legal[0]
         try:  # checked by the engine (asking ``action in legal`` here would build the list)
             self._play(live, action, seat)
         except ApiError:
             log.error("bot %r chose %r, which is not legal, in game %s",
-                      live.seats[seat].bot, action, live.game_id)
+                      bot_spec(live, seat), action, live.game_id)
             self._play(live, legal[0], seat)
 
 
@@ -1046,6 +1340,19 @@ def _sits_once(seats: list[dict[str, Any]], seat: int, account: Account) -> None
         if other != seat and data.get("account") == account.id:
             raise ApiError(409, "already_seated", f"you already play seat {other + 1} of "
                            "this game")
+
+
+def bot_spec(live: LiveGame, seat: int) -> str:
+    """The spec of the bot playing ``seat`` (its own, or the timeout bot of a seat taken
+    over); "" when its player plays it."""
+    played = live.bot_of(seat)
+    return "" if played is None else played[0]
+
+
+def stored_clock(clock: Clock | None) -> StoredClock:
+    """A clock as ``games.clock`` and ``games.deadline`` hold it."""
+    assert clock is not None
+    return clock.to_json(), stored_deadline(clock)
 
 
 def bot_name(spec: str) -> str:
@@ -1072,8 +1379,10 @@ def stored_summary(row: StoredGame) -> dict[str, Any]:
             or len(seats) != row.config.get("players", 2):
         raise ValueError(f"not a game: mode {mode!r}, status {row.status!r}, "
                          f"{len(seats)} seats")
+    control = None if row.clock is None else row.clock.get("control")
     return _summary(row.id, str(row.name), mode, row.config, seats, row.status, row.created,
-                    row.hints, row.rated, row.open_seats)
+                    row.hints, row.rated, row.open_seats,
+                    control if isinstance(control, dict) else None)
 
 
 def public_options(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -1085,17 +1394,19 @@ def summary(live: LiveGame) -> dict[str, Any]:
     """The public summary of a game (no codes, tokens or seed)."""
     return _summary(live.game_id, live.name, live.game.config.mode,
                     live.game.config.to_json(), live.seats, live.status, live.created,
-                    live.hints, live.rated, live.open_seats)
+                    live.hints, live.rated, live.open_seats,
+                    None if live.clock is None else live.clock.control.to_json())
 
 
 def _summary(game_id: str, name: str, mode: str, config: Mapping[str, Any],
              seats: Sequence[SeatInfo], status: str, created: datetime,
-             hints: bool, rated: bool, open_seats: bool) -> dict[str, Any]:
+             hints: bool, rated: bool, open_seats: bool,
+             time_control: dict[str, Any] | None = None) -> dict[str, Any]:
     return {
         "game_id": game_id, "name": name, "mode": mode, "players": len(seats),
         "options": public_options(config), "hints": hints,
         "seats": [{"seat": i, "kind": s.kind, "bot": s.bot, "joined": s.joined,
                    "player": s.name} for i, s in enumerate(seats)],
         "status": status, "created": created.isoformat(), "rated": rated,
-        "open_seats": open_seats,
+        "open_seats": open_seats, "time_control": time_control,
     }

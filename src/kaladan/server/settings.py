@@ -8,6 +8,7 @@ a few friends; a public server tightens them.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -73,6 +74,10 @@ class ServerSettings:
     # The leaderboard lists players with at least this many rated games (docs/server.md
     # "Ratings"); a request may ask for more or fewer.
     leaderboard_min_games: int = 5
+    # Time controls (docs/server.md "Time controls"): where "now" comes from, as epoch
+    # seconds. None: the wall clock. Only tests give another (``kaladan serve --test-clock
+    # FILE``, clocks.FileClock); the timer then looks at it 20 times a second.
+    clock: Callable[[], float] | None = None
 
     def __post_init__(self) -> None:
         for name in ("bot_workers", "bot_jobs_per_client", "games_per_minute", "sockets",

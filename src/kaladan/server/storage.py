@@ -85,6 +85,10 @@ games = Table(
     Column("rated", Boolean, nullable=False, server_default=false()),
     # open seats (migration 0006): any signed-in player may take a free seat without a code
     Column("open_seats", Boolean, nullable=False, server_default=false()),
+    # time controls (migration 0008, clocks.py): the clock's JSON and its running deadline,
+    # indexed (the timer finds due games with one query); NULL for untimed games
+    Column("clock", JSON, nullable=True),
+    Column("deadline", DateTime(timezone=True), nullable=True, index=True),
 )
 QUARANTINED = "quarantined"  # the status of a game that cannot be rebuilt
 
@@ -144,6 +148,8 @@ MIGRATION_LOCK = 0x6B616C6164616E  # PostgreSQL advisory lock key held while mig
 INSERT_STEPS = ('INSERT INTO steps (game_id, "index", seat, action, chance) '
                 "VALUES (?, ?, ?, ?, ?)")
 UPDATE_STATUS = "UPDATE games SET status = ? WHERE id = ?"
+UPDATE_CLOCK = "UPDATE games SET clock = ?, deadline = ? WHERE id = ?"
+SQLITE_TIME = "%Y-%m-%d %H:%M:%S.%f"  # how SQLAlchemy's DateTime writes a time on SQLite
 
 
 class StorageError(KaladanError):
@@ -179,6 +185,11 @@ class StoredGame:
     hints: bool = False
     rated: bool = False
     open_seats: bool = False
+    clock: dict[str, Any] | None = None  # a timed game's clock (clocks.py)
+
+
+# A timed game's clock as stored with its steps: its JSON and its running deadline.
+StoredClock: TypeAlias = tuple[dict[str, Any], datetime | None]
 
 
 @dataclass(slots=True)
@@ -192,6 +203,7 @@ class QueuedSteps:
     error: Exception | None = None
     # (owner, token): stored only while that process holds the game's lease (leases.py)
     fence: tuple[str, int] | None = None
+    clock: StoredClock | None = None  # a timed game's clock after these steps
 
 
 def commit_batch(store: Store, batch: Sequence[QueuedSteps]) -> None:
@@ -243,16 +255,19 @@ class StepWriter:
     def add_steps(self, game_id: str, first: int,
                   new: Sequence[tuple[int, str, Sequence[int]]],
                   status: str | None = None,
-                  fence: tuple[str, int] | None = None) -> asyncio.Future[None]:
+                  fence: tuple[str, int] | None = None,
+                  clock: StoredClock | None = None) -> asyncio.Future[None]:
         """What ``Store.add_steps`` stores, as a future of the running loop: done once the
         steps are committed, with the database's error if they were refused (``LeaseLost``
-        when ``fence``, the writer's (owner, token), no longer holds the game's lease)."""
+        when ``fence``, the writer's (owner, token), no longer holds the game's lease).
+        ``clock``: a timed game's clock, stored with them (or alone: a seat taken back)."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        if not new:
+        if not new and clock is None:
             done.set_result(None)
             return done
-        item = QueuedSteps(game_id, step_rows(game_id, first, new), status, fence=fence)
+        item = QueuedSteps(game_id, step_rows(game_id, first, new), status, fence=fence,
+                           clock=clock)
         with self.changed:
             if self.closed:
                 done.set_exception(StorageError("the server is stopping"))
@@ -371,7 +386,8 @@ def aware(moment: datetime) -> datetime:
 RAW_GAME = (games.c.id, games.c.name, type_coerce(games.c.created, Text).label("created"),
             type_coerce(games.c.config, Text).label("config"), games.c.seed, games.c.status,
             type_coerce(games.c.seats, Text).label("seats"), games.c.creator,
-            games.c.seed_public, games.c.hints, games.c.rated, games.c.open_seats)
+            games.c.seed_public, games.c.hints, games.c.rated, games.c.open_seats,
+            type_coerce(games.c.clock, Text).label("clock"))
 
 
 def json_value(value: Any) -> Any:
@@ -424,9 +440,12 @@ def stored_game(r: Any) -> StoredGame:
     config = json_value(r.config)
     if not isinstance(config, dict):
         raise TypeError(f"a JSON object was expected, not {config!r:.80}")
+    clock = None if r.clock is None else json_value(r.clock)
+    if clock is not None and not isinstance(clock, dict):
+        raise TypeError(f"a JSON object was expected, not {clock!r:.80}")
     return StoredGame(str(r.id), str(r.name), stored_time(r.created), config, int(r.seed),
                       str(r.status), json_list(r.seats), [], r.creator, bool(r.seed_public),
-                      bool(r.hints), bool(r.rated), bool(r.open_seats))
+                      bool(r.hints), bool(r.rated), bool(r.open_seats), clock)
 
 
 class Watchdog:
@@ -645,13 +664,15 @@ class Store:
                     seed: int, status: str, seats: Sequence[dict[str, Any]],
                     creator: str | None = None, seed_public: bool = False,
                     hints: bool = False, rated: bool = False,
-                    open_seats: bool = False) -> None:
+                    open_seats: bool = False, clock: StoredClock | None = None) -> None:
+        timed = {} if clock is None else {"clock": clock[0], "deadline": clock[1]}
         with self._write() as c:
             c.execute(insert(games).values(id=game_id, name=name, created=created,
                                            config=config, seed=seed, status=status,
                                            seats=list(seats), creator=creator,
                                            seed_public=seed_public, hints=hints,
-                                           rated=rated, open_seats=open_seats))
+                                           rated=rated, open_seats=open_seats,
+                                           **timed))
             # seats that are signed-in players' from the start (a rematch, rematch.py)
             players = [{"game_id": game_id, "seat": i, "account_id": s["account"]}
                        for i, s in enumerate(seats) if s.get("account")]
@@ -710,6 +731,9 @@ class Store:
                 if item.status is not None:
                     c.execute(update(games).where(games.c.id == item.game_id)
                               .values(status=item.status))
+                if item.clock is not None:  # timed games only: untimed ones write nothing more
+                    c.execute(update(games).where(games.c.id == item.game_id)
+                              .values(clock=item.clock[0], deadline=item.clock[1]))
             try:
                 c.commit()
             except DBAPIError as exc:
@@ -746,7 +770,8 @@ class Store:
         items whose rows are locked; the others get ``RowBusy``."""
         got: set[str] = set()
         for share in (False, True):  # NO KEY UPDATE for a new status, else KEY SHARE
-            ids = [i.game_id for i in batch if (i.status is None) == share]
+            ids = [i.game_id for i in batch
+                   if (i.status is None and i.clock is None) == share]
             if ids:
                 query = (select(games.c.id).where(games.c.id.in_(ids))
                          .with_for_update(skip_locked=True, key_share=True, read=share))
@@ -769,6 +794,8 @@ class Store:
         rows = [(row["game_id"], row["index"], row["seat"], row["action"],
                  chance_json(row["chance"])) for item in batch for row in item.rows]
         statuses = [(item.status, item.game_id) for item in batch if item.status is not None]
+        clocks = [(json.dumps(item.clock[0]), sqlite_time(item.clock[1]), item.game_id)
+                  for item in batch if item.clock is not None]
         connection = self._steps_connection
         if connection is None:
             connection = self._steps_connection = self.engine.raw_connection()
@@ -781,6 +808,9 @@ class Store:
                 statement = UPDATE_STATUS
                 if statuses:
                     cursor.executemany(UPDATE_STATUS, statuses)
+                statement = UPDATE_CLOCK
+                if clocks:
+                    cursor.executemany(UPDATE_CLOCK, clocks)
             finally:
                 cursor.close()
             statement = "COMMIT"
@@ -893,7 +923,7 @@ class Store:
             return StoredGame(stored.id, stored.name, stored.created, stored.config,
                               stored.seed, stored.status, stored.seats,
                               step_tuples(rows), stored.creator, stored.seed_public,
-                              stored.hints, stored.rated, stored.open_seats)
+                              stored.hints, stored.rated, stored.open_seats, stored.clock)
         except (TypeError, ValueError, AttributeError) as exc:
             raise DamagedGame(f"game {game_id} cannot be read: {exc!r}") from exc
 
@@ -916,3 +946,30 @@ class Store:
             query = query.where(games.c.status != "over")
         with self._read() as c:
             return [str(r.id) for r in c.execute(query)]
+
+    # --- time controls (clocks.py, docs/server.md "Time controls") -----------------------
+
+    def clock_of(self, game_id: str) -> dict[str, Any] | None:
+        """A timed game's stored clock (None: untimed, or no such game)."""
+        with self._read() as c:
+            row = c.execute(select(type_coerce(games.c.clock, Text).label("clock"))
+                            .where(games.c.id == game_id)).first()
+        if row is None or row.clock is None:
+            return None
+        clock = json_value(row.clock)
+        return clock if isinstance(clock, dict) else None
+
+    def due_games(self, before: datetime, limit: int = 100) -> list[str]:
+        """Unfinished games whose running deadline is at or before ``before``, earliest
+        first (a walk of the index on ``deadline``)."""
+        query = (select(games.c.id).where(games.c.deadline <= before,
+                                          games.c.status != QUARANTINED,
+                                          games.c.status != "over")
+                 .order_by(games.c.deadline).limit(limit))
+        with self._read() as c:
+            return [str(r.id) for r in c.execute(query)]
+
+
+def sqlite_time(moment: datetime | None) -> str | None:
+    """A UTC time as SQLAlchemy's DateTime stores it on SQLite (text that sorts as time)."""
+    return None if moment is None else moment.astimezone(UTC).strftime(SQLITE_TIME)

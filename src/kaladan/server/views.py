@@ -184,7 +184,17 @@ def build_view(live: LiveGame, seat: int | None, since: int = -1) -> dict[str, A
     cached = cached_view(live, seat)
     entries, _ = log_part(live, cached, seat, since)
     view = cached.view if since < 0 else without_world(cached.view)
-    return {**view, "log_since": max(since, -1), "log": [e.data for e in entries]}
+    return {**view, "clock": clock_view(live), "log_since": max(since, -1),
+            "log": [e.data for e in entries]}
+
+
+def clock_view(live: LiveGame) -> dict[str, Any] | None:
+    """Every seat's clock now (clocks.py; None: an untimed game): made at each sending, not
+    cached with the view (time passes between two versions)."""
+    clock = live.clock
+    if clock is None:
+        return None
+    return clock.view(live.clock_now(), len(live.seats))
 
 
 def without_world(view: dict[str, Any]) -> dict[str, Any]:
@@ -207,7 +217,8 @@ def cached_text(live: LiveGame, cached: CachedView, seat: int | None, since: int
         head = cached.heads[whole] = dumps(cached.view if whole
                                            else without_world(cached.view))[:-1]
     _, log = log_part(live, cached, seat, since)
-    return f'{head},"log_since":{max(since, -1)},"log":[{log}]}}'
+    clock = "null" if live.clock is None else dumps(clock_view(live))
+    return f'{head},"clock":{clock},"log_since":{max(since, -1)},"log":[{log}]}}'
 
 
 def log_part(live: LiveGame, cached: CachedView, seat: int | None,

@@ -2,7 +2,7 @@
 finished game (docs/server.md "Chat" and "Rematch").
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 Create Date: 2026-12-05
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision = "0007"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 

@@ -5,6 +5,7 @@
 import {h, mount} from "./dom.js";
 import {seatColor} from "./board.js";
 import {playerLabel} from "./panels.js";
+import {timeoutLines} from "./clock.js";
 import {cards, local, logText, t} from "./i18n.js";
 
 const LOG_SHOWN = 300;  // the newest entries in the panel (the page keeps the whole log)
@@ -94,11 +95,24 @@ export function renderLog(el, view, log, handlers) {
   const first = Math.max(0, story.length - LOG_SHOWN);
   const items = [];
   let inBattle = false;
-  for (const entry of story.slice(first)) {
+  // The timeout bot's decisions (the view's clock): a line before the entries they made.
+  const timeouts = timeoutLines(view, (seat) => playerLabel(obs, seat));
+  const shown = story.slice(first);
+  const oldest = shown.length ? shown[0].version : Infinity;
+  const before = (version) => {
+    for (const [at, line] of timeouts) {
+      if (at > version) break;
+      if (at >= oldest || version === Infinity) items.push(line);
+      timeouts.delete(at);
+    }
+  };
+  for (const entry of shown) {
+    before(entry.version);
     if (entry.kind === "battle_started") inBattle = true;
     items.push(entryLine(entry, obs, inBattle, handlers.onBattle));
     if (entry.kind === "battle_ended") inBattle = false;
   }
+  before(Infinity);
   // Follow the newest entries, unless the reader has scrolled back to look at older ones.
   const old = el.querySelector(".log");
   const following = !old || old.scrollHeight - old.scrollTop - old.clientHeight < 12;

@@ -3,6 +3,7 @@
 
 import {h, mount} from "./dom.js";
 import {seatSwatch} from "./board.js";
+import {seatClock, takeBackButton} from "./clock.js";
 import {cards, local, phaseName, realmName, rulesData, t, term, unitAbbr} from "./i18n.js";
 
 /** A glossary term as a heading: capitalised (the Dutch glossary is lower case). */
@@ -35,7 +36,8 @@ export function renderPlayers(el, view) {
         p.seat === view.seat ? h("span", {class: "badge"}, t("game.you")) : null,
         p.seat === obs.active ? h("span", {class: "badge active"}, t("game.active")) : null,
         p.seat === view.to_move ? h("span", {class: "badge move"}, "▶") : null,
-        p.eliminated ? h("span", {class: "badge out"}, t("game.eliminated")) : null),
+        p.eliminated ? h("span", {class: "badge out"}, t("game.eliminated")) : null,
+        seatClock(view, p.seat)),
       h("div", {class: "player-stats"},
         stat("game.gold", p.gold),
         stat("game.cards", p.hand_count),
@@ -44,7 +46,8 @@ export function renderPlayers(el, view) {
       h("div", {class: "player-reserve"}, h("span", {class: "stat-key"}, term("reserve")), " ",
         reserveText(p.reserve)));
   });
-  mount(el, h("h2", {}, t("panel.players")), h("ul", {class: "players"}, rows));
+  mount(el, h("h2", {}, t("panel.players")), h("ul", {class: "players"}, rows),
+    takeBackButton(view, view.game_id));
 }
 
 /** The phase tracker: the turn's phases in the game's phase order (R6.2, as the engine has
