@@ -5,6 +5,7 @@ player's seat is played by the session through any process."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -58,12 +59,14 @@ def test_a_session_made_on_one_process_plays_through_every_other(cluster: Proces
         summary = httpx.get(f"{server.http}/api/games/{game_id}", timeout=30).json()
         assert summary["seats"][0]["player"] == "Anna"
     played = 0
-    for _ in range(60):  # Anna's decisions through process C, the bot's on the owner
-        view = call(c, "GET", f"/api/games/{game_id}/view", anna).json()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # Anna's decisions through process C, the bot's
+        view = call(c, "GET", f"/api/games/{game_id}/view", anna).json()  # on the owner
         assert view["seat"] == 0
         if view["result"] is not None or played >= 6:
             break
         if view["to_move"] != 0:
+            time.sleep(0.05)  # the bot thinks (and pauses, as for people)
             continue
         r = call(c, "POST", f"/api/games/{game_id}/actions", anna,
                  json={"index": 0, "version": view["version"]})
