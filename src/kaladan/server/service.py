@@ -239,6 +239,9 @@ class GameService:
         self.loads: AddressRate = PerAddress(settings.load_rate)
         self.histories = HistoryCache()
         self.tasks: set[asyncio.Task[None]] = set()  # ``spawn``
+        # told every version this process publishes as the game's owner, and every change
+        # of seats (notify.py: whose turn it is, turn mails)
+        self.on_turn: Callable[[LiveGame], None] | None = None
         # Several processes (--broker-url): leases, forwarding and events (cluster.py).
         self.cluster: Cluster | None = None
         if settings.broker_url is not None:
@@ -606,6 +609,7 @@ class GameService:
             raise ApiError(503, "storage_unavailable", "the seats keep changing; nothing "
                            "changed: try again")
         self._set_seats(live, infos)
+        self._turned(live)
         if self.cluster is not None:
             self.cluster.changed(live, "seats")
 
@@ -804,6 +808,7 @@ class GameService:
         exc = writing.exception()
         if exc is None:
             live.publish()
+            self._turned(live)
             if self.cluster is not None:
                 self.cluster.changed(live, first=stored)
                 if live.over:
@@ -847,6 +852,7 @@ class GameService:
             if row.steps[stored:] == mine:
                 log.warning("game %s: the steps were stored after all", live.game_id)
                 live.publish()
+                self._turned(live)
                 if self.cluster is not None:
                     self.cluster.changed(live, first=stored)
                 return
@@ -903,6 +909,11 @@ class GameService:
             self._let_go(live)
 
     # --- bots and listeners -------------------------------------------------------------
+
+    def _turned(self, live: LiveGame) -> None:
+        """A version or the seats were stored here: tell ``on_turn`` (notify.py)."""
+        if self.on_turn is not None:
+            self.on_turn(live)
 
     def notify(self, live: LiveGame) -> None:
         for event in live.listeners:
