@@ -15,13 +15,13 @@ import pytest
 from cluster_support import Processes
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from live_support import sqlite_url
 from redis_support import RedisServer
 from sqlalchemy import select, update
 from test_accounts import PASSWORD, Browser, csrf, make_app, sign_up
 
 from kaladan.server.matchmaking import match_queue
 from kaladan.server.storage import game_players
-from live_support import sqlite_url
 
 
 @pytest.fixture

@@ -117,7 +117,8 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
         schema: dict[str, Any]) -> None:
     assert "HTTPValidationError" not in str(schema) and "ValidationError" not in str(schema)
     operations = [op for item in schema["paths"].values() for op in item.values()]
-    assert len(operations) == 21  # 12 of games, 9 of accounts (3 more with a mail server)
+    assert len(operations) == 26  # 12 of games, 9 of accounts (3 more with a mail server), 5 of
+    # quick match, my games and turn mails
     for operation in operations:
         statuses = {int(s) for s in operation["responses"]}
         assert set(ALWAYS) <= statuses, operation["operationId"]
@@ -139,7 +140,7 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
     assert {op["operationId"] for op in operations if "401" in op["responses"]} == {
         "act", "getLegal", "getOdds", "getHint", "joinSeat", "claimSeat", "signIn",
         "getSession", "signOut", "signOutEverywhere", "updateAccount", "changePassword",
-        "deleteAccount"}
+        "deleteAccount", "joinMatch", "getMatch", "leaveMatch", "myGames"}
     for operation in ("signOut", "signOutEverywhere", "updateAccount", "changePassword",
                       "deleteAccount"):  # cookie writes need the CSRF header (403)
         assert by_id[operation]["security"] == [{"sessionCookie": [], "csrfToken": []}]

@@ -122,7 +122,8 @@ class Notifier:
         self.mailer = mailer
         self.base = (public_url or "").rstrip("/")
         self.interval = interval
-        self.known: dict[str, tuple[int, int]] = {}  # game id -> the last turn recorded
+        # game id -> the last turn recorded (seat, turn, the seat's account once all joined)
+        self.known: dict[str, tuple[int, int, str | None]] = {}
         self.present: Counter[tuple[str, int]] = Counter()  # (game, seat) sockets here
         self.task: asyncio.Task[None] | None = None
 
@@ -168,12 +169,12 @@ class Notifier:
         if not any(s.account is not None for s in live.seats):
             return
         seat, turn = turn_of(live)
-        if self.known.get(live.game_id) == (seat, turn):
-            return
-        self.known[live.game_id] = (seat, turn)
         account = None
         if seat != OVER and live.all_joined and 0 <= seat < len(live.seats):
-            account = live.seats[seat].account
+            account = live.seats[seat].account  # a turn begins once every seat has joined
+        if self.known.get(live.game_id) == (seat, turn, account):
+            return
+        self.known[live.game_id] = (seat, turn, account)
         mail = (account is not None and self.mailer is not None
                 and (live.game_id, seat) not in self.present)
         self.service.spawn(self._record(live.game_id, seat, turn, account if mail else None))
@@ -192,8 +193,8 @@ class Notifier:
             old = c.execute(select(game_turns.c.seat, game_turns.c.turn)
                             .where(game_turns.c.game_id == game_id)).first()
             if old is not None and (old.seat, old.turn) == (seat, turn):
-                return  # recorded already (a restart, another process)
-            if old is not None:
+                pass  # recorded already (a restart, another process, the last seat joined)
+            elif old is not None:
                 c.execute(update(game_turns).where(game_turns.c.game_id == game_id)
                           .values(seat=seat, turn=turn, since=now))
             else:

@@ -13,12 +13,15 @@ from .accounts import Account
 from .matchmaking import Matchmaker
 from .models import SeatKind, Strict, errors
 from .notify import Notifier
+from .openapi import CSRF_SCHEME, SESSION_SCHEME
 from .routes_pages import index
 from .sessions import require_account
 
 router = APIRouter(prefix="/api", tags=["match"])
 pages = APIRouter(include_in_schema=False)
 SignedIn = Annotated[Account, Depends(require_account)]
+SESSION_READ: dict[str, Any] = {"security": [{SESSION_SCHEME: []}]}
+SESSION_WRITE: dict[str, Any] = {"security": [{SESSION_SCHEME: [], CSRF_SCHEME: []}]}
 
 
 def matchmaker_of(request: Request) -> Matchmaker:
@@ -87,7 +90,8 @@ class Unsubscribed(BaseModel):
 
 
 @router.post("/match", response_model=MatchStatus, responses=errors(401, 403, 409),
-             summary="Join the quick-match queue", operation_id="joinMatch")
+             summary="Join the quick-match queue", operation_id="joinMatch",
+             openapi_extra=SESSION_WRITE)
 async def join_match(body: MatchRequest, account: SignedIn,
                      matchmaker: MatchmakerDep) -> Any:
     """Wait for a game of ``mode`` with ``players`` seats (any earlier place of the player's
@@ -99,20 +103,23 @@ async def join_match(body: MatchRequest, account: SignedIn,
 
 
 @router.get("/match", response_model=MatchStatus, responses=errors(401),
-            summary="The player's place in the queue", operation_id="getMatch")
+            summary="The player's place in the queue", operation_id="getMatch",
+            openapi_extra=SESSION_READ)
 async def get_match(account: SignedIn, matchmaker: MatchmakerDep) -> Any:
     return await matchmaker.status(account)
 
 
 @router.delete("/match", response_model=MatchStatus, responses=errors(401, 403),
-               summary="Leave the quick-match queue", operation_id="leaveMatch")
+               summary="Leave the quick-match queue", operation_id="leaveMatch",
+               openapi_extra=SESSION_WRITE)
 async def leave_match(account: SignedIn, matchmaker: MatchmakerDep) -> Any:
     """A game already made stays the player's (the answer says ``matched``)."""
     return await matchmaker.leave(account)
 
 
 @router.get("/me/games", response_model=MyGames, responses=errors(401),
-            summary="The signed-in player's games", operation_id="myGames")
+            summary="The signed-in player's games", operation_id="myGames",
+            openapi_extra=SESSION_READ)
 async def my_games(account: SignedIn, notifier: NotifierDep) -> Any:
     """Theirs to decide first (waiting longest first), then the others running or open
     (newest first), then the finished ones (newest first); at most 100."""

@@ -4,6 +4,7 @@
 //   /watch/{game_id}          spectator
 //   /replay/{game_id}         a finished game told again
 //   /how-to-play              the rules in short
+//   /me/games, /unsubscribe   the player's games, turn mails off (match.js)
 
 import {byId, h, mount} from "./dom.js";
 import {currentLang, initI18n, LANGS, setLang, t} from "./i18n.js";
@@ -15,6 +16,7 @@ import {showHowTo} from "./howto.js";
 import {setSound, soundOn} from "./sound.js";
 import {loadSession} from "./api.js";
 import {accountLinks, showAccountPage, ACCOUNT_PAGES} from "./account.js";
+import {showMyGames, showUnsubscribe, watchTurns} from "./match.js";
 
 function route() {
   const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -24,6 +26,8 @@ function route() {
   if (parts[0] === "watch" && parts.length === 2) return {page: "watch", gameId: parts[1]};
   if (parts[0] === "replay" && parts.length === 2) return {page: "replay", gameId: parts[1]};
   if (parts[0] === "how-to-play" && parts.length === 1) return {page: "howto"};
+  if (parts.join("/") === "me/games") return {page: "mygames"};
+  if (parts.join("/") === "unsubscribe") return {page: "unsubscribe"};
   const accountPage = ACCOUNT_PAGES[parts.join("/")];
   if (accountPage) return {page: "account", which: accountPage};
   return {page: "lobby"};
@@ -40,7 +44,7 @@ function renderHeader(current) {
     current.page === "play" ? h("label", {class: "sound", for: "sound"},
       h("input", {type: "checkbox", id: "sound", checked: soundOn(), onchange: (e) => setSound(e.target.checked)}),
       h("span", {}, t("sound.label"))) : null,
-    ["lobby", "replay", "howto", "account"].includes(current.page) ? null : h("span", {id: "conn", class: "conn", "data-status": "connecting"}, t("conn.connecting")),
+    ["lobby", "replay", "howto", "account", "mygames", "unsubscribe"].includes(current.page) ? null : h("span", {id: "conn", class: "conn", "data-status": "connecting"}, t("conn.connecting")),
     accountLinks(),
     h("label", {class: "lang", for: "lang"}, h("span", {class: "visually-hidden"}, t("app.language")),
       h("select", {id: "lang", onchange: async (e) => { await setLang(e.target.value); refresh(current); }},
@@ -55,6 +59,8 @@ function refresh(current) {
   if (current.page === "lobby") showLobby(byId("app"));
   else if (current.page === "howto") showHowTo(byId("app"));
   else if (current.page === "account") showAccountPage(byId("app"), current.which);
+  else if (current.page === "mygames") showMyGames(byId("app"));
+  else if (current.page === "unsubscribe") showUnsubscribe(byId("app"));
   else if (current.page === "replay") rerenderReplay(byId("app"));
   else rerenderGame(byId("app"));
 }
@@ -71,9 +77,12 @@ async function main() {
   renderHeader(current);
   const code = new URLSearchParams(location.search).get("code");
   installUnitTips();
+  watchTurns(current);
   if (current.page === "lobby") showLobby(byId("app"));
   else if (current.page === "howto") showHowTo(byId("app"));
   else if (current.page === "account") showAccountPage(byId("app"), current.which);
+  else if (current.page === "mygames") await showMyGames(byId("app"));
+  else if (current.page === "unsubscribe") showUnsubscribe(byId("app"));
   else if (current.page === "replay") await showReplay(byId("app"), current.gameId);
   else await showGame(byId("app"), current.gameId, current.page === "play" ? current.seat : null, code);
 }
