@@ -20,7 +20,6 @@ from .sessions import require_account
 router = APIRouter(prefix="/api", tags=["match"])
 pages = APIRouter(include_in_schema=False)
 SignedIn = Annotated[Account, Depends(require_account)]
-SESSION_READ: dict[str, Any] = {"security": [{SESSION_SCHEME: []}]}
 SESSION_WRITE: dict[str, Any] = {"security": [{SESSION_SCHEME: [], CSRF_SCHEME: []}]}
 
 
@@ -103,9 +102,9 @@ async def join_match(body: MatchRequest, account: SignedIn,
 
 
 @router.get("/match", response_model=MatchStatus, responses=errors(401),
-            summary="The player's place in the queue", operation_id="getMatch",
-            openapi_extra=SESSION_READ)
+            summary="The player's place in the queue", operation_id="getMatch")
 async def get_match(account: SignedIn, matchmaker: MatchmakerDep) -> Any:
+    """The signed-in player's (session cookie; 401 ``not_signed_in`` without)."""
     return await matchmaker.status(account)
 
 
@@ -118,10 +117,10 @@ async def leave_match(account: SignedIn, matchmaker: MatchmakerDep) -> Any:
 
 
 @router.get("/me/games", response_model=MyGames, responses=errors(401),
-            summary="The signed-in player's games", operation_id="myGames",
-            openapi_extra=SESSION_READ)
+            summary="The signed-in player's games", operation_id="myGames")
 async def my_games(account: SignedIn, notifier: NotifierDep) -> Any:
-    """Theirs to decide first (waiting longest first), then the others running or open
+    """The signed-in player's (session cookie; 401 ``not_signed_in`` without): theirs to
+    decide first (waiting longest first), then the others running or open
     (newest first), then the finished ones (newest first); at most 100."""
     return {"games": await notifier.my_games(account.id)}
 
