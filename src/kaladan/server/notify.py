@@ -130,6 +130,9 @@ class Notifier:
     # --- life cycle ---------------------------------------------------------------------
 
     def start(self) -> None:
+        if self.mailer is not None and not self.base:
+            log.warning("turn mails without --public-url: their links are paths and they "
+                        "carry no one-click unsubscribe header")
         if self.mailer is not None:
             self.task = asyncio.create_task(self.run(), name="kaladan-turn-mails")
 
@@ -175,6 +178,8 @@ class Notifier:
         if self.known.get(live.game_id) == (seat, turn, account):
             return
         self.known[live.game_id] = (seat, turn, account)
+        if seat == OVER:  # nothing more will happen: forget it (the row says it is over)
+            del self.known[live.game_id]
         mail = (account is not None and self.mailer is not None
                 and (live.game_id, seat) not in self.present)
         self.service.spawn(self._record(live.game_id, seat, turn, account if mail else None))
@@ -284,6 +289,8 @@ class Notifier:
         return subject, body
 
     def _headers(self, secret: str) -> dict[str, str]:
+        if not self.base:  # RFC 8058 wants an absolute (https) link
+            return {}
         return {"List-Unsubscribe": f"<{self.base}/api/unsubscribe?token={secret}>",
                 "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
 
