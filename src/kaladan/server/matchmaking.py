@@ -251,11 +251,14 @@ class Matchmaker:
     def _queues(self, now: datetime) -> list[str]:
         """The queues with waiting players; pending claims older than ``STUCK`` queue
         again first."""
-        with self.store.writing() as c:
-            c.execute(update(match_queue).where(
-                match_queue.c.game_id == PENDING,
-                match_queue.c.matched < now - timedelta(seconds=STUCK))
-                .values(game_id=None, matched=None))
+        stuck = and_(match_queue.c.game_id == PENDING,
+                     match_queue.c.matched < now - timedelta(seconds=STUCK))
+        with self.store.reading() as c:  # a read a second; a write only when needed
+            again = c.execute(select(match_queue.c.account_id).where(stuck).limit(1)).first()
+        if again is not None:
+            with self.store.writing() as c:
+                c.execute(update(match_queue).where(stuck).values(game_id=None, matched=None))
+        with self.store.reading() as c:
             rows = c.execute(select(match_queue.c.queue).where(
                 match_queue.c.game_id.is_(None)).distinct()).all()
         return [str(r.queue) for r in rows]

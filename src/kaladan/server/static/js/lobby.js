@@ -184,9 +184,9 @@ export function showLobby(root) {
     h("div", {class: "lobby"},
       h("section", {class: "panel", id: "create-panel"}),
       h("section", {class: "panel", id: "created", hidden: true}),
+      h("section", {class: "panel", id: "games"}),
       h("section", {class: "panel", id: "quick-match"}),
       h("section", {class: "panel", id: "open-games"}),
-      h("section", {class: "panel", id: "games"}),
       h("section", {class: "panel", id: "finished"})));
   renderForm(byId("create-panel"));
   renderCreated(byId("created"));
