@@ -171,5 +171,38 @@ def test_two_processes_make_one_game_of_one_queue(cluster: Processes) -> None:
     games = players[0][0].get("/api/games").json()["games"]
     assert len(games) == 1 and games[0]["status"] == "running"
     assert {s["player"] for s in games[0]["seats"]} == {f"Player{i}" for i in range(4)}
-    for c, _ in players:
+    # Six more in the queue of two-player games, three on each process, all at once: three
+    # games, each player at exactly one seat of one of them.
+    pairs: list[tuple[httpx.Client, dict[str, str]]] = []
+    for i in range(6):
+        c = httpx.Client(base_url=servers[i % 2].http, timeout=30)
+        r = c.post("/api/accounts", json={"name": f"Pair{i}", "password": PASSWORD})
+        assert r.status_code == 201, r.text
+        pairs.append((c, csrf(r.json())))
+    answers = [None] * 6
+
+    def pair(i: int) -> None:
+        c, headers = pairs[i]
+        answers[i] = c.post("/api/match", json={"players": 2, "wait": 600}, headers=headers)
+
+    threads = [threading.Thread(target=pair, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    deadline = time.monotonic() + 30
+    while True:
+        states = [c.get("/api/match").json() for c, _ in pairs]
+        if all(s["status"] == "matched" for s in states) or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert all(s["status"] == "matched" for s in states), states
+    seats = [(s["game_id"], s["seat"]) for s in states]
+    assert len(set(seats)) == 6 and len({g for g, _ in seats}) == 3
+    games = players[0][0].get("/api/games").json()["games"]
+    assert len(games) == 4
+    names = [s["player"] for g in games for s in g["seats"]]
+    assert sorted(names) == sorted([f"Player{i}" for i in range(4)]
+                                   + [f"Pair{i}" for i in range(6)])
+    for c, _ in players + pairs:
         c.close()
