@@ -260,3 +260,23 @@ def test_my_games_lists_the_players_turns_first(setup: Any) -> None:
     assert set(games[0]["players"]) == {"Anna", "Carl"}
     assert games[0]["url"] == f"/play/{mine}/{games[0]['seat']}"
     assert games[1]["to_move"] != games[1]["seat"]
+
+
+def test_turn_mails_on_postgres(postgres_db: str, inbox: tuple[Inbox, int]) -> None:
+    box, port = inbox
+    app = mail_app(postgres_db, port)
+    with TestClient(app) as client:
+        anna, bert = Browser(client), Browser(client)
+        a = sign_up(anna, "Anna", email="anna@example.org")
+        b = sign_up(bert, "Bert", email="bert@example.org")
+        opt_in(app, "Anna")
+        opt_in(app, "Bert")
+        box.mails.clear()
+        game_id = two_player_game(app, anna, a, bert, b, "On PostgreSQL")
+        settle(client, app)
+        assert flush(client, app) == 1 and box.mails[0]["To"] == "anna@example.org"
+        play_until_turn_passes(anna, a, game_id)
+        settle(client, app)
+        assert flush(client, app) == 1 and box.mails[1]["To"] == "bert@example.org"
+        assert flush(client, app) == 0
+        assert [g["your_turn"] for g in bert.get("/api/me/games").json()["games"]] == [True]

@@ -323,7 +323,7 @@ class Notifier:
 
     async def my_games(self, account_id: str) -> list[dict[str, Any]]:
         """The player's games: theirs to decide first (waiting longest first), then the
-        others running or open, then the finished ones (newest first)."""
+        others running or open, then the finished ones (each newest first)."""
         try:
             rows = await asyncio.to_thread(self._my_games, account_id)
         except Exception as exc:
@@ -358,14 +358,14 @@ class Notifier:
                                                                       strict=False)],
                 "url": f"/play/{row.game_id}/{seat}",
             })
-        order = {True: 0, False: 1}
-        out.sort(key=lambda g: (order[g["your_turn"]] if g["status"] != "over" else 2,
-                                g["since"] if g["your_turn"] else "",
-                                ))
-        # finished games: newest first (a stable sort keeps the rest as they are)
-        finished = [g for g in out if g["status"] == "over"]
-        finished.sort(key=lambda g: g["since"], reverse=True)
-        return [g for g in out if g["status"] != "over"] + finished
+
+        def place(game: dict[str, Any]) -> tuple[int, str]:
+            if game["status"] == "over":
+                return 2, ""
+            return (0, game["since"]) if game["your_turn"] else (1, "")
+
+        out.sort(key=place)  # stable: the others keep the query's order, newest first
+        return out
 
     def _my_games(self, account_id: str) -> list[Any]:
         query = (select(game_players.c.game_id, game_players.c.seat, games.c.name,
