@@ -58,15 +58,18 @@ def _free_port() -> int:
 
 # The tests create many games from one address: lift the per-address limits.
 GENEROUS_FLAGS = ("--rate", "1000", "--read-rate", "100000", "--load-rate", "1000",
-                  "--games-per-minute", "100000", "--sockets", "1000", "--any-seed")
+                  "--games-per-minute", "100000", "--sockets", "1000", "--any-seed",
+                  "--sign-in-rate", "100000", "--sign-up-rate", "100000")
 
 
 class ServeProcess:
     """``kaladan serve`` as a subprocess on a SQLite file in ``folder``; bots decide without
     the visible pause. Can be stopped and started again on the same port and database."""
 
-    def __init__(self, folder: Path, port: int | None = None) -> None:
+    def __init__(self, folder: Path, port: int | None = None, extra: tuple[str, ...] = ()
+                 ) -> None:
         self.folder = folder
+        self.extra = extra  # more flags of ``kaladan serve``
         self.port = port or _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -76,7 +79,8 @@ class ServeProcess:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "kaladan.cli.main", "serve", "--port", str(self.port),
                  "--database-url", f"sqlite:///{self.folder / 'kaladan.sqlite3'}",
-                 "--bot-delay", "0", *GENEROUS_FLAGS], stdout=log, stderr=subprocess.STDOUT)
+                 "--bot-delay", "0", *GENEROUS_FLAGS, *self.extra], stdout=log,
+                stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while True:
             try:

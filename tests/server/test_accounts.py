@@ -9,30 +9,22 @@ from __future__ import annotations
 
 import statistics
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from account_support import PASSWORD, Browser, create_as, csrf, make_app, sign_up
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from live_support import GENEROUS, sqlite_url
+from live_support import sqlite_url
 from security_support import watch_log
 from server_support import auth, create, join_code
 from sqlalchemy import select
 
-from kaladan.server import create_app
 from kaladan.server.accounts import DELETED_NAME
 from kaladan.server.sessions import COOKIE, CSRF_HEADER, NO_TOKEN
 from kaladan.server.storage import accounts, game_players, sessions
-
-PASSWORD = "correct horse battery"
-SETTINGS = replace(GENEROUS, sign_in_rate=1e6, sign_up_rate=1e6)
-
-
-def make_app(url: str, **changes: Any) -> FastAPI:
-    return create_app(url, replace(SETTINGS, **changes), bot_delay=0, rate_limit=1e6)
 
 
 @pytest.fixture
@@ -44,60 +36,6 @@ def app(tmp_path: Path) -> FastAPI:
 def client(app: FastAPI) -> Any:
     with TestClient(app) as c:
         yield c
-
-
-class Browser:
-    """One player's cookies on the app's one TestClient: every TestClient runs the app on
-    an event loop of its own, and one app serves one loop."""
-
-    def __init__(self, client: TestClient) -> None:
-        self.client = client
-        self.cookies = httpx.Cookies()
-
-    def request(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
-        self.client.cookies = self.cookies
-        try:
-            return self.client.request(method, url, **kwargs)
-        finally:
-            self.cookies = httpx.Cookies(self.client.cookies)
-            self.client.cookies = httpx.Cookies()
-
-    def get(self, url: str, **kwargs: Any) -> httpx.Response:
-        return self.request("GET", url, **kwargs)
-
-    def post(self, url: str, **kwargs: Any) -> httpx.Response:
-        return self.request("POST", url, **kwargs)
-
-    def put(self, url: str, **kwargs: Any) -> httpx.Response:
-        return self.request("PUT", url, **kwargs)
-
-    def delete(self, url: str, **kwargs: Any) -> httpx.Response:
-        return self.request("DELETE", url, **kwargs)
-
-    def websocket_connect(self, url: str, **kwargs: Any) -> Any:
-        self.client.cookies = self.cookies
-        return self.client.websocket_connect(url, **kwargs)
-
-
-def sign_up(client: TestClient | Browser, name: str, password: str = PASSWORD,
-            **fields: Any) -> dict[str, Any]:
-    r = client.post("/api/accounts", json={"name": name, "password": password, **fields})
-    assert r.status_code == 201, r.text
-    body: dict[str, Any] = r.json()
-    return body
-
-
-def csrf(body: dict[str, Any]) -> dict[str, str]:
-    return {CSRF_HEADER: body["csrf"]}
-
-
-def create_as(client: TestClient | Browser, me: dict[str, Any], seats: list[str],
-              **fields: Any) -> dict[str, Any]:
-    """``create`` by a signed-in player (a cookie write: with the CSRF token)."""
-    r = client.post("/api/games", json={"seats": seats, **fields}, headers=csrf(me))
-    assert r.status_code == 201, r.text
-    body: dict[str, Any] = r.json()
-    return body
 
 
 def stored(app: FastAPI, table: Any) -> list[Any]:

@@ -117,8 +117,9 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
         schema: dict[str, Any]) -> None:
     assert "HTTPValidationError" not in str(schema) and "ValidationError" not in str(schema)
     operations = [op for item in schema["paths"].values() for op in item.values()]
-    assert len(operations) == 26  # 12 of games, 9 of accounts (3 more with a mail server), 5 of
-    # quick match, my games and turn mails
+    # 12 of games, 9 of accounts (3 more with a mail server), 2 of players, 5 of quick
+    # match, my games and turn mails
+    assert len(operations) == 28
     for operation in operations:
         statuses = {int(s) for s in operation["responses"]}
         assert set(ALWAYS) <= statuses, operation["operationId"]

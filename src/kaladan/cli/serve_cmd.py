@@ -34,6 +34,10 @@ LIMIT_FLAGS = (
     ("db_timeout", "SECONDS", "how long a database call waits before it is refused with 503 "
                               "(SQLite: the write lock; PostgreSQL: connecting, a statement, "
                               "a row lock, a pooled connection)"),
+    ("sign_in_rate", "N", "sign-in attempts a minute per client address (and twice that a "
+                          "quarter of an hour per account name)"),
+    ("sign_up_rate", "N", "new accounts a minute per client address"),
+    ("leaderboard_min_games", "N", "rated games a player needs to be on the leaderboard"),
     ("lease_seconds", "SECONDS", "several processes: how long a process owns a game it "
                                  "stops renewing (a dead process's games move after this)"),
 )

@@ -20,6 +20,7 @@ from . import (
     routes_match,
     routes_pages,
     routes_play,
+    routes_players,
     routes_ws,
 )
 from .accounts import Accounts
@@ -138,6 +139,7 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
     app.include_router(routes_match.pages)
     app.include_router(routes_play.router)
     app.include_router(routes_ws.router)
+    app.include_router(routes_players.router)
     app.include_router(routes_pages.router)
     app.include_router(routes_docs.router)
     app.include_router(routes_health.router)

@@ -452,8 +452,8 @@ ERROR_STATUSES: dict[int, str] = {
          "not 'Bearer <token>'; bad_code), advice asked of a game that gives none "
          "(hints_off), a signed-in player at no seat of the game (not_a_player), a write "
          "signed in by the cookie without the session's X-CSRF-Token (csrf_failed)",
-    404: "no such game, seat or version of a replay (unknown_game, unknown_seat, "
-         "unknown_version)",
+    404: "no such game, seat, version of a replay or player (unknown_game, unknown_seat, "
+         "unknown_version, unknown_player)",
     409: "not now: another seat decides, the version is stale, the game is over or not yet, "
          "the seat has joined (not_your_turn, stale_version, game_over, game_not_over, "
          "already_joined), the player sits at another seat (already_seated), a name that "

@@ -59,3 +59,13 @@ async def account_page() -> Response:
 @router.get("/how-to-play")
 async def how_to_play_page() -> Response:
     return index()
+
+
+@router.get("/players/{name}")
+async def player_page(name: str) -> Response:
+    return index()
+
+
+@router.get("/leaderboard")
+async def leaderboard_page() -> Response:
+    return index()

@@ -52,6 +52,7 @@ from .history import History, HistoryCache, build_history
 from .leases import LeaseLost, NotOwner
 from .live import QUICK_BOTS, LiveGame, SeatInfo
 from .rates import AddressRate, PerAddress
+from .rating_store import record_finished
 from .settings import ServerSettings
 from .storage import (
     CommitUnknown,
@@ -347,6 +348,8 @@ class GameService:
             if live is None:
                 live = await asyncio.to_thread(self._load, game_id)
                 self._remember(live)
+                if live.over and live.rated:  # rated once: this retries a failed recording
+                    self.spawn(record_finished(self.store, live))
                 if self.cluster is not None and adopt:
                     await self.cluster.adopt(live)
                 self.kick_bots(live)
@@ -808,6 +811,8 @@ class GameService:
         exc = writing.exception()
         if exc is None:
             live.publish()
+            if live.over and live.rated:
+                self.spawn(record_finished(self.store, live))
             self._turned(live)
             if self.cluster is not None:
                 self.cluster.changed(live, first=stored)

@@ -70,6 +70,9 @@ class ServerSettings:
     # for the links in those mails (None: links are relative paths).
     smtp_url: str | None = None
     public_url: str | None = None
+    # The leaderboard lists players with at least this many rated games (docs/server.md
+    # "Ratings"); a request may ask for more or fewer.
+    leaderboard_min_games: int = 5
 
     def __post_init__(self) -> None:
         for name in ("bot_workers", "bot_jobs_per_client", "games_per_minute", "sockets",

@@ -548,6 +548,9 @@ class Store:
         """Bring the schema to the newest migration (run on every start)."""
         config = AlembicConfig()
         config.set_main_option("script_location", str(MIGRATIONS))
+        if self.is_sqlite:
+            self._upgrade_sqlite(config)
+            return
         try:
             with self.engine.begin() as connection:
                 if self.engine.dialect.name == "postgresql":
@@ -560,6 +563,31 @@ class Store:
                     connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
                 config.attributes["connection"] = connection
                 command.upgrade(config, "head")
+        except Exception as exc:
+            raise StorageError(f"cannot open or migrate the database "
+                               f"{self.engine.url!r}: {exc}") from exc
+
+    def _upgrade_sqlite(self, config: AlembicConfig) -> None:
+        """SQLite changes a table's columns by copying it to a new table and dropping the
+        old one (Alembic's batch mode). With foreign keys on, dropping ``games`` would
+        delete every game's steps (ON DELETE CASCADE): the migrations run with them off,
+        and the keys are checked before the upgrade is committed."""
+        try:
+            with self.engine.connect() as connection:
+                # outside a transaction, or SQLite ignores it
+                connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+                connection.commit()
+                try:
+                    with connection.begin():
+                        config.attributes["connection"] = connection
+                        command.upgrade(config, "head")
+                        broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+                        if broken:
+                            raise StorageError(f"the migrated rows break {len(broken)} "
+                                               f"foreign keys, e.g. {tuple(broken[0])}")
+                finally:
+                    connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                    connection.commit()
         except Exception as exc:
             raise StorageError(f"cannot open or migrate the database "
                                f"{self.engine.url!r}: {exc}") from exc

@@ -3,7 +3,7 @@ is in each game of signed-in players, and the turn mails sent (docs/server.md "O
 quick match", "Notifications").
 
 Revision ID: 0010
-Revises: 0006
+Revises: 0007
 Create Date: 2026-12-05
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010"
-down_revision = "0006"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

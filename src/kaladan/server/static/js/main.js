@@ -4,6 +4,8 @@
 //   /watch/{game_id}          spectator
 //   /replay/{game_id}         a finished game told again
 //   /how-to-play              the rules in short
+//   /players/{name}           a player's profile (rating, history, last games)
+//   /leaderboard              the best rated players
 //   /me/games, /unsubscribe   the player's games, turn mails off (match.js)
 
 import {byId, h, mount} from "./dom.js";
@@ -13,6 +15,7 @@ import {rerenderGame, showGame} from "./game.js";
 import {rerenderReplay, showReplay} from "./replay.js";
 import {installUnitTips} from "./dice.js";
 import {showHowTo} from "./howto.js";
+import {showLeaderboard, showProfile} from "./profile.js";
 import {setSound, soundOn} from "./sound.js";
 import {loadSession} from "./api.js";
 import {accountLinks, showAccountPage, ACCOUNT_PAGES} from "./account.js";
@@ -30,6 +33,8 @@ function route() {
   if (parts.join("/") === "unsubscribe") return {page: "unsubscribe"};
   const accountPage = ACCOUNT_PAGES[parts.join("/")];
   if (accountPage) return {page: "account", which: accountPage};
+  if (parts[0] === "players" && parts.length === 2) return {page: "profile", name: parts[1]};
+  if (parts[0] === "leaderboard" && parts.length === 1) return {page: "leaderboard"};
   return {page: "lobby"};
 }
 
@@ -41,10 +46,12 @@ function renderHeader(current) {
     // From a game, the rules open in a new tab: the game page stays as it is.
     h("a", {href: "/how-to-play", class: "howto-link", id: "howto-link",
       target: ["play", "watch", "replay"].includes(current.page) ? "_blank" : null, rel: "noopener"}, t("howto.link")),
+    h("a", {href: "/leaderboard", class: "howto-link", id: "leaderboard-link",
+      target: ["play", "watch", "replay"].includes(current.page) ? "_blank" : null, rel: "noopener"}, t("rating.leaderboard")),
     current.page === "play" ? h("label", {class: "sound", for: "sound"},
       h("input", {type: "checkbox", id: "sound", checked: soundOn(), onchange: (e) => setSound(e.target.checked)}),
       h("span", {}, t("sound.label"))) : null,
-    ["lobby", "replay", "howto", "account", "mygames", "unsubscribe"].includes(current.page) ? null : h("span", {id: "conn", class: "conn", "data-status": "connecting"}, t("conn.connecting")),
+    ["lobby", "replay", "howto", "account", "profile", "leaderboard", "mygames", "unsubscribe"].includes(current.page) ? null : h("span", {id: "conn", class: "conn", "data-status": "connecting"}, t("conn.connecting")),
     accountLinks(),
     h("label", {class: "lang", for: "lang"}, h("span", {class: "visually-hidden"}, t("app.language")),
       h("select", {id: "lang", onchange: async (e) => { await setLang(e.target.value); refresh(current); }},
@@ -59,6 +66,8 @@ function refresh(current) {
   if (current.page === "lobby") showLobby(byId("app"));
   else if (current.page === "howto") showHowTo(byId("app"));
   else if (current.page === "account") showAccountPage(byId("app"), current.which);
+  else if (current.page === "profile") showProfile(byId("app"), current.name);
+  else if (current.page === "leaderboard") showLeaderboard(byId("app"));
   else if (current.page === "mygames") showMyGames(byId("app"));
   else if (current.page === "unsubscribe") showUnsubscribe(byId("app"));
   else if (current.page === "replay") rerenderReplay(byId("app"));
@@ -81,6 +90,8 @@ async function main() {
   if (current.page === "lobby") showLobby(byId("app"));
   else if (current.page === "howto") showHowTo(byId("app"));
   else if (current.page === "account") showAccountPage(byId("app"), current.which);
+  else if (current.page === "profile") await showProfile(byId("app"), current.name);
+  else if (current.page === "leaderboard") await showLeaderboard(byId("app"));
   else if (current.page === "mygames") await showMyGames(byId("app"));
   else if (current.page === "unsubscribe") showUnsubscribe(byId("app"));
   else if (current.page === "replay") await showReplay(byId("app"), current.gameId);
