@@ -70,7 +70,7 @@ function renderForm(el) {
         h("input", {id: "rated", type: "checkbox", checked: form.rated, "aria-describedby": "rated-hint",
           onchange: (e) => { form.rated = e.target.checked; }}),
         h("span", {}, t("match.rated_game"))) : null,
-      currentSession() ? h("p", {class: "muted hint", id: "rated-hint"}, t("match.rated_hint")) : null,
+      currentSession() ? h("p", {class: "muted match-hint", id: "rated-hint"}, t("match.rated_hint")) : null,
       h("details", {class: "options"}, h("summary", {}, t("lobby.options")),
         lobbyOptions().map(([name, values]) =>
           select(`opt-${name}`, values, form.options[name] || values[0], t(`option.${name}`),
