@@ -41,7 +41,6 @@ from sqlalchemy import (
     Integer,
     String,
     Table,
-    delete,
     desc,
     insert,
     select,
@@ -313,11 +312,6 @@ class Notifier:
             c.execute(update(accounts).where(accounts.c.id == row.account_id)
                       .values(notify_email=False))
         return True
-
-    def forget_tokens(self, account_id: str) -> None:
-        with self.store.writing() as c:
-            c.execute(delete(unsubscribe_tokens)
-                      .where(unsubscribe_tokens.c.account_id == account_id))
 
     # --- my games -----------------------------------------------------------------------
 
