@@ -120,8 +120,8 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
     assert "HTTPValidationError" not in str(schema) and "ValidationError" not in str(schema)
     operations = [op for item in schema["paths"].values() for op in item.values()]
     # 12 of games, 1 of clocks, 5 of chat and rematch, 9 of accounts (3 more with a mail
-    # server), 2 of players
-    assert len(operations) == 29
+    # server), 2 of players, 5 of quick match, my games and turn mails
+    assert len(operations) == 34
     for operation in operations:
         statuses = {int(s) for s in operation["responses"]}
         assert set(ALWAYS) <= statuses, operation["operationId"]
@@ -144,7 +144,8 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
     assert {op["operationId"] for op in operations if "401" in op["responses"]} == {
         "act", "getLegal", "getOdds", "getHint", "joinSeat", "claimSeat", "signIn",
         "getSession", "signOut", "signOutEverywhere", "updateAccount", "changePassword",
-        "deleteAccount", "rematch", "sendChat", "muteChat", "takeBack"}
+        "deleteAccount", "rematch", "sendChat", "muteChat", "takeBack", "joinMatch",
+        "getMatch", "leaveMatch", "myGames"}
     for operation in ("signOut", "signOutEverywhere", "updateAccount", "changePassword",
                       "deleteAccount"):  # cookie writes need the CSRF header (403)
         assert by_id[operation]["security"] == [{"sessionCookie": [], "csrfToken": []}]

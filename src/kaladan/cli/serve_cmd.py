@@ -72,6 +72,14 @@ def add_parser(sub: Any) -> None:
                    help="Redis URL, e.g. redis://host:6379/0, that several server processes "
                         "share (default: $KALADAN_BROKER_URL, else none: one process); needs "
                         "PostgreSQL")
+    p.add_argument("--smtp-url", default=os.environ.get("KALADAN_SMTP_URL"), metavar="URL",
+                   help="mail server for e-mail confirmations, password resets and turn "
+                        "mails: smtp://[user:password@]host[:port][?from=address] or "
+                        "smtps://... (default: $KALADAN_SMTP_URL, else none: no mail)")
+    p.add_argument("--public-url", default=None, metavar="URL",
+                   help="the address players reach the server at, e.g. "
+                        "https://kaladan.example.org, for the links in mails (needed by "
+                        "the one-click unsubscribe of turn mails)")
     p.add_argument("--workers", type=int, default=1, metavar="N",
                    help="server processes on this host and port (default 1; more need "
                         "--broker-url and PostgreSQL)")
@@ -134,6 +142,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
                      "cannot share a SQLite file")
     if args.workers > 1 and (not args.broker_url or shared):
         return _fail("--workers above 1 needs --broker-url and a PostgreSQL --database-url")
+    if args.smtp_url:
+        from ..server.mail import Mailer, MailError
+
+        try:
+            Mailer(args.smtp_url)
+        except MailError as exc:
+            return _fail(str(exc))
+    if args.public_url and not args.public_url.startswith(("https://", "http://")):
+        return _fail("--public-url must start with https:// (or http://)")
     loopback = args.host in LOOPBACK
     hosts = (tuple(h.strip() for h in args.allowed_hosts.split(",") if h.strip())
              if args.allowed_hosts else ServerSettings().allowed_hosts)
@@ -141,7 +158,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     changes.update(
         bot_games=loopback if args.bot_games is None else args.bot_games == "on",
         allowed_hosts=hosts, any_seed=args.any_seed, ppo_policy=args.ppo_policy,
-        broker_url=args.broker_url or None)
+        broker_url=args.broker_url or None, smtp_url=args.smtp_url or None,
+        public_url=args.public_url or None)
     if args.bot_delay is not None:
         changes["bot_delay"] = args.bot_delay
     if args.test_clock is not None:  # tests only (docs/server.md "Time controls")

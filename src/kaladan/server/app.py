@@ -17,6 +17,7 @@ from . import (
     routes_docs,
     routes_health,
     routes_lobby,
+    routes_match,
     routes_pages,
     routes_play,
     routes_players,
@@ -27,7 +28,9 @@ from .accounts import Accounts
 from .errors import install_handlers
 from .limits import LimitsMiddleware
 from .logs import RequestLogMiddleware
+from .matchmaking import Matchmaker
 from .nostore import NoStoreMiddleware
+from .notify import Notifier
 from .openapi import install_openapi
 from .routes_pages import STATIC
 from .security import SecurityMiddleware, StrictJsonMiddleware
@@ -84,6 +87,9 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
                                             settings.lease_seconds)
         service.share_limits(shared)
         accounts.share_limits(shared)
+    matchmaker = Matchmaker(service)
+    notifier = Notifier(service, mailer, settings.public_url)
+    service.on_turn = notifier.turn
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -94,10 +100,14 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
             await service.start()
             if shared is not None:
                 await shared.start()
+            matchmaker.start()
+            notifier.start()
             try:
                 yield
             finally:
                 try:
+                    await matchmaker.stop()
+                    await notifier.stop()
                     await service.stop()
                 finally:
                     if shared is not None:
@@ -112,6 +122,8 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
     app.state.mailer = mailer
     app.state.settings = settings
     app.state.shared_limits = shared
+    app.state.matchmaker = matchmaker
+    app.state.notifier = notifier
     install_handlers(app)
     app.add_middleware(StrictJsonMiddleware)  # inside the limits: reads capped bodies
     app.add_middleware(SessionMiddleware, accounts=accounts)  # the signed-in player, CSRF
@@ -124,6 +136,8 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
     app.include_router(routes_accounts.router)
     if mailer is not None:
         app.include_router(routes_accounts.mail_router)
+    app.include_router(routes_match.router)
+    app.include_router(routes_match.pages)
     app.include_router(routes_play.router)
     app.include_router(routes_social.router)
     app.include_router(routes_ws.router)

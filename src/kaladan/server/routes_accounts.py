@@ -149,6 +149,7 @@ async def delete_account(body: DeleteAccount, request: Request, account: SignedI
                          accounts: AccountsDep, service: Service) -> Response:
     """The games stay; the account's seats show "deleted player" and its name is free."""
     games = await accounts.delete(account, body.password)
+    await request.app.state.matchmaker.leave(account)  # out of any quick-match queue
     await service.rename_player(games, account.id, DELETED_NAME)
     response = Response(status_code=204)
     clear_session_cookie(response, request)

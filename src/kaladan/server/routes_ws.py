@@ -25,6 +25,7 @@ from .chat import Reader, author_of
 from .errors import ApiError
 from .limits import client_address
 from .live import LiveGame
+from .notify import Notifier
 from .rates import RateLimiter
 from .security import JsonRefused, strict_json
 from .service import GameService
@@ -94,8 +95,10 @@ class Connection:
         self.live.listeners.add(self.changed)
         writer = asyncio.create_task(self._write_views())
         talker = asyncio.create_task(self._write_chat())
+        notifier: Notifier = self.websocket.app.state.notifier  # no turn mail meanwhile
         try:
-            await self._read()
+            with notifier.watching(self.live.game_id, self.seat):
+                await self._read()
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # the client went away, possibly while we answered
         finally:

@@ -278,6 +278,9 @@ class GameService:
         self.clock_changed = asyncio.Event()
         self.clock_timer: asyncio.Task[None] | None = None
         self.clock_retry: dict[str, float] = {}  # game id -> monotonic time to try again
+        # told every version this process publishes as the game's owner, and every change
+        # of seats (notify.py: whose turn it is, turn mails)
+        self.on_turn: Callable[[LiveGame], None] | None = None
         # Several processes (--broker-url): leases, forwarding and events (cluster.py).
         self.cluster: Cluster | None = None
         if settings.broker_url is not None:
@@ -679,6 +682,7 @@ class GameService:
             raise ApiError(503, "storage_unavailable", "the seats keep changing; nothing "
                            "changed: try again")
         self._set_seats(live, infos)
+        self._turned(live)
         if self.cluster is not None:
             self.cluster.changed(live, "seats")
         await self.start_clock(live)  # the last seat joined: the clock starts (the owner)
@@ -900,6 +904,7 @@ class GameService:
             live.publish()
             if live.over and live.rated:
                 self.spawn(record_finished(self.store, live))
+            self._turned(live)
             if self.cluster is not None:
                 self.cluster.changed(live, first=stored)
                 if live.over:
@@ -947,6 +952,7 @@ class GameService:
                     live.set_clock(clock)
                     self.wake_clock()
                 live.publish()
+                self._turned(live)
                 if self.cluster is not None:
                     self.cluster.changed(live, first=stored)
                 return
@@ -1215,6 +1221,11 @@ class GameService:
         return live
 
     # --- bots and listeners -------------------------------------------------------------
+
+    def _turned(self, live: LiveGame) -> None:
+        """A version or the seats were stored here: tell ``on_turn`` (notify.py)."""
+        if self.on_turn is not None:
+            self.on_turn(live)
 
     def notify(self, live: LiveGame) -> None:
         for event in live.listeners:

@@ -17,6 +17,7 @@ export function accountLinks() {
   if (!me) return h("a", {href: "/signin", class: "account-link", id: "signin-link"}, t("account.sign_in"));
   return h("span", {class: "account-links", id: "account-links"},
     h("a", {href: `/players/${encodeURIComponent(me.name)}`, id: "me-link"}, me.name),
+    h("a", {href: "/me/games", id: "my-games-link"}, t("match.my_games")),
     h("a", {href: "/account", id: "settings-link"}, t("account.settings")),
     h("button", {type: "button", id: "signout", class: "link", onclick: signOut}, t("account.sign_out")));
 }

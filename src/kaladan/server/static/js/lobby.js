@@ -1,8 +1,9 @@
 // The lobby: create a game (mode, seats, world, R3.3 options), hand out the links, list games.
 
-import {api} from "./api.js";
+import {api, currentSession} from "./api.js";
 import {byId, h, mount, toast} from "./dom.js";
 import {currentLang, rulesData, t} from "./i18n.js";
+import {renderOpenGames, showQuickMatch} from "./match.js";
 
 const SEAT_KINDS = ["human", "random", "greedy", "mcts:time=1"];
 // The R3.3 options offered in the lobby, with their values (the default first), as the
@@ -18,7 +19,8 @@ const LIST_LIMIT = 25;  // the newest games; a busy server lists many
 
 const form = {mode: "free_for_all", players: 2, seats: ["human", "greedy", "greedy", "greedy", "greedy", "greedy"],
   world: null, quick: true, name: "", options: {},  // world null: the option's default
-  hints: null};  // advice on request: null follows the seats (on when a bot plays)
+  hints: null,  // advice on request: null follows the seats (on when a bot plays)
+  openSeats: false, rated: false};  // signed-in players only: free seats for anyone signed in, rated
 let created = null;
 let listTimer = null;
 
@@ -61,6 +63,14 @@ function renderForm(el) {
         h("input", {id: "hints", type: "checkbox", checked: hintsOn(),
           onchange: (e) => { form.hints = e.target.checked; }}),
         h("span", {}, t("lobby.hints"))),
+      currentSession() ? h("label", {class: "check", for: "open-seats"},
+        h("input", {id: "open-seats", type: "checkbox", checked: form.openSeats, onchange: (e) => { form.openSeats = e.target.checked; }}),
+        h("span", {}, t("match.open_to_signed_in"))) : null,
+      currentSession() ? h("label", {class: "check", for: "rated"},
+        h("input", {id: "rated", type: "checkbox", checked: form.rated, "aria-describedby": "rated-hint",
+          onchange: (e) => { form.rated = e.target.checked; }}),
+        h("span", {}, t("match.rated_game"))) : null,
+      currentSession() ? h("p", {class: "muted match-hint", id: "rated-hint"}, t("match.rated_hint")) : null,
       h("details", {class: "options"}, h("summary", {}, t("lobby.options")),
         lobbyOptions().map(([name, values]) =>
           select(`opt-${name}`, values, form.options[name] || values[0], t(`option.${name}`),
@@ -86,6 +96,10 @@ async function createGame() {
   if (form.world && form.world !== worlds()[0]) options.world = form.world;
   const body = {mode: form.mode, seats: form.seats.slice(0, players), options, quick: form.quick,
     hints: hintsOn(), name: form.name.trim() || defaultName()};
+  if (currentSession()) {
+    body.open_seats = form.openSeats;
+    if (form.rated) Object.assign(body, {rated: true, hints: false});  // a rated game gives no advice
+  }
   try {
     created = await api("POST", "/api/games", {body});
     renderCreated(byId("created"));
@@ -142,6 +156,7 @@ async function refreshList() {
         h("td", {}, h("a", {href: `/watch/${encodeURIComponent(g.game_id)}`}, t("lobby.watch")))))))
       : h("p", {class: "muted"}, t("lobby.no_games")),
     active.length > shown.length ? h("p", {class: "muted"}, t("lobby.more_games", {n: active.length - shown.length})) : null);
+  renderOpenGames(byId("open-games"), games);
   renderFinished(byId("finished"), games, seatText);
 }
 
@@ -170,9 +185,12 @@ export function showLobby(root) {
       h("section", {class: "panel", id: "create-panel"}),
       h("section", {class: "panel", id: "created", hidden: true}),
       h("section", {class: "panel", id: "games"}),
+      h("section", {class: "panel", id: "quick-match"}),
+      h("section", {class: "panel", id: "open-games"}),
       h("section", {class: "panel", id: "finished"})));
   renderForm(byId("create-panel"));
   renderCreated(byId("created"));
+  showQuickMatch(byId("quick-match"));
   refreshList();
   clearInterval(listTimer);
   listTimer = setInterval(refreshList, 5000);

@@ -6,6 +6,7 @@
 //   /how-to-play              the rules in short
 //   /players/{name}           a player's profile (rating, history, last games)
 //   /leaderboard              the best rated players
+//   /me/games, /unsubscribe   the player's games, turn mails off (match.js)
 
 import {byId, h, mount} from "./dom.js";
 import {currentLang, initI18n, LANGS, setLang, t} from "./i18n.js";
@@ -18,6 +19,7 @@ import {showLeaderboard, showProfile} from "./profile.js";
 import {setSound, soundOn} from "./sound.js";
 import {loadSession} from "./api.js";
 import {accountLinks, showAccountPage, ACCOUNT_PAGES} from "./account.js";
+import {showMyGames, showUnsubscribe, watchTurns} from "./match.js";
 
 function route() {
   const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -27,6 +29,8 @@ function route() {
   if (parts[0] === "watch" && parts.length === 2) return {page: "watch", gameId: parts[1]};
   if (parts[0] === "replay" && parts.length === 2) return {page: "replay", gameId: parts[1]};
   if (parts[0] === "how-to-play" && parts.length === 1) return {page: "howto"};
+  if (parts.join("/") === "me/games") return {page: "mygames"};
+  if (parts.join("/") === "unsubscribe") return {page: "unsubscribe"};
   const accountPage = ACCOUNT_PAGES[parts.join("/")];
   if (accountPage) return {page: "account", which: accountPage};
   if (parts[0] === "players" && parts.length === 2) return {page: "profile", name: parts[1]};
@@ -47,7 +51,7 @@ function renderHeader(current) {
     current.page === "play" ? h("label", {class: "sound", for: "sound"},
       h("input", {type: "checkbox", id: "sound", checked: soundOn(), onchange: (e) => setSound(e.target.checked)}),
       h("span", {}, t("sound.label"))) : null,
-    ["lobby", "replay", "howto", "account", "profile", "leaderboard"].includes(current.page) ? null : h("span", {id: "conn", class: "conn", "data-status": "connecting"}, t("conn.connecting")),
+    ["lobby", "replay", "howto", "account", "profile", "leaderboard", "mygames", "unsubscribe"].includes(current.page) ? null : h("span", {id: "conn", class: "conn", "data-status": "connecting"}, t("conn.connecting")),
     accountLinks(),
     h("label", {class: "lang", for: "lang"}, h("span", {class: "visually-hidden"}, t("app.language")),
       h("select", {id: "lang", onchange: async (e) => { await setLang(e.target.value); refresh(current); }},
@@ -64,6 +68,8 @@ function refresh(current) {
   else if (current.page === "account") showAccountPage(byId("app"), current.which);
   else if (current.page === "profile") showProfile(byId("app"), current.name);
   else if (current.page === "leaderboard") showLeaderboard(byId("app"));
+  else if (current.page === "mygames") showMyGames(byId("app"));
+  else if (current.page === "unsubscribe") showUnsubscribe(byId("app"));
   else if (current.page === "replay") rerenderReplay(byId("app"));
   else rerenderGame(byId("app"));
 }
@@ -80,11 +86,14 @@ async function main() {
   renderHeader(current);
   const code = new URLSearchParams(location.search).get("code");
   installUnitTips();
+  watchTurns(current);
   if (current.page === "lobby") showLobby(byId("app"));
   else if (current.page === "howto") showHowTo(byId("app"));
   else if (current.page === "account") showAccountPage(byId("app"), current.which);
   else if (current.page === "profile") await showProfile(byId("app"), current.name);
   else if (current.page === "leaderboard") await showLeaderboard(byId("app"));
+  else if (current.page === "mygames") await showMyGames(byId("app"));
+  else if (current.page === "unsubscribe") showUnsubscribe(byId("app"));
   else if (current.page === "replay") await showReplay(byId("app"), current.gameId);
   else await showGame(byId("app"), current.gameId, current.page === "play" ? current.seat : null, code);
 }
