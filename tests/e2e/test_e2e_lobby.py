@@ -72,3 +72,19 @@ def test_rules_option_values_are_not_cut_off(page: Any, server: str) -> None:
           return out;
         }""")
         assert cut == [], (width, cut)
+
+
+def test_a_clock_chosen_in_the_lobby_times_the_game(page: Any, server: str) -> None:
+    """Issue 39, point 4: the create form offers time controls; the game gets the chosen
+    one (the clock's behaviour: tests/server/test_clocks.py, test_e2e_clocks.py)."""
+    page.goto(server + "/")
+    page.wait_for_selector("#create")
+    assert page.eval_on_selector("#time-control", "s => s.value") == "none"
+    page.select_option("#time-control", "live")
+    page.click("#create")
+    page.locator("#created").wait_for()
+    page.click("#play-now")
+    page.wait_for_selector("#board .tile")
+    game_id = page.url.split("/play/")[1].split("/")[0]
+    control = http_json(server, "GET", f"/api/games/{game_id}")["time_control"]
+    assert control["kind"] == "live" and control["decision"] == 60 and control["reserve"] == 300

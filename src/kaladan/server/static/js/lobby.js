@@ -15,12 +15,15 @@ const worlds = () => rulesData().options.world.filter((kind) => kind !== "custom
 // with one count fixes the number of seats.
 const counts = (mode) => rulesData().modes[mode];
 const seatsOf = (mode, players) => (counts(mode).length === 1 ? counts(mode)[0] : players);
-const LIST_LIMIT = 25;  // the newest games; a busy server lists many
+const LIST_LIMIT = 25;
+// Time controls offered in the lobby (the API takes any, docs/api.md): none, live, daily.
+const CLOCKS = {none: null, live: {kind: "live", decision: 60, reserve: 300},
+  blitz: {kind: "live", decision: 20, reserve: 120}, day: {kind: "turn", turn: 86400}};  // the newest games; a busy server lists many
 
 const form = {mode: "free_for_all", players: 2, seats: ["human", "greedy", "greedy", "greedy", "greedy", "greedy"],
   world: null, quick: true, name: "", options: {},  // world null: the option's default
   hints: null,  // advice on request: null follows the seats (on when a bot plays)
-  openSeats: false, rated: false};  // signed-in players only: free seats for anyone signed in, rated
+  openSeats: false, rated: false, clock: "none"};  // signed-in players only: free seats for anyone signed in, rated
 let created = null;
 let listTimer = null;
 
@@ -63,6 +66,8 @@ function renderForm(el) {
         h("input", {id: "hints", type: "checkbox", checked: hintsOn(),
           onchange: (e) => { form.hints = e.target.checked; }}),
         h("span", {}, t("lobby.hints"))),
+      select("time-control", Object.keys(CLOCKS), form.clock, t("clock.control"),
+        (v) => { form.clock = v; }, (v) => t(`clock.control_${v}`)),
       currentSession() ? h("label", {class: "check", for: "open-seats"},
         h("input", {id: "open-seats", type: "checkbox", checked: form.openSeats, onchange: (e) => { form.openSeats = e.target.checked; }}),
         h("span", {}, t("match.open_to_signed_in"))) : null,
@@ -96,6 +101,7 @@ async function createGame() {
   if (form.world && form.world !== worlds()[0]) options.world = form.world;
   const body = {mode: form.mode, seats: form.seats.slice(0, players), options, quick: form.quick,
     hints: hintsOn(), name: form.name.trim() || defaultName()};
+  if (CLOCKS[form.clock]) body.time_control = CLOCKS[form.clock];
   if (currentSession()) {
     body.open_seats = form.openSeats;
     if (form.rated) Object.assign(body, {rated: true, hints: false});  // a rated game gives no advice
