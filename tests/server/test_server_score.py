@@ -7,7 +7,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from fastapi.testclient import TestClient
 from live_support import live_game
+from test_server_replay import finished, states_of
 
 from kaladan.bots import make_bot
 from kaladan.bots.base import SeatView
@@ -71,3 +73,17 @@ def test_the_views_score_is_the_engines_at_every_version(players: int, mode: str
             else:
                 team = game.state.team[seat]
                 assert [t["total"] for t in final["teams"] if t["team"] == team] == [score]
+
+
+def test_a_replay_carries_the_score_at_its_version(client: TestClient) -> None:
+    """The replay page's players panel reads the same figures, as they stood then."""
+    game_id = finished(client, ["random", "random", "random"], seed=5)
+    states = states_of(client, game_id)
+    for version in (0, len(states) // 2, len(states) - 1):
+        shown = client.get(f"/api/games/{game_id}/replay/{version}").json()
+        state = states[version]
+        assert shown["score"]["players"] == [
+            None if state.eliminated[p] else parts(state, p).to_json() for p in range(state.n)]
+        assert shown["score"]["teams"] is None
+    end = client.get(f"/api/games/{game_id}/view").json()
+    assert shown["score"] == end["score"]  # the last version: the live view's figures
