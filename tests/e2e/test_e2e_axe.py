@@ -65,6 +65,7 @@ def test_a_seats_game_page(page: Any, server: str, axe_source: str) -> None:
     page.wait_for_selector("#board .tile")
     assert wait_for_decision(page)
     page.click("#board .tile.actionable >> nth=0")  # a tile selected: its actions listed
+    page.click("#players details.score summary >> nth=0")  # a score's breakdown open
     assert violations(page, axe_source) == []
 
 

@@ -94,6 +94,7 @@ def test_strings_exist_for_every_key_the_code_uses() -> None:
     assert {f"battle.card_{state}" for state in ("revealed", "spent", "returned")} <= english
     parts = [name for name, _ in entry_fields(ScoreParts)]
     assert {f"end.{part}" for part in parts} <= english
+    assert {f"glance.{part}" for part in parts} <= english  # the panel's and end's points
 
 
 def test_the_lobby_offers_every_ruleset_option_with_its_texts() -> None:

@@ -393,6 +393,39 @@ class ResultView(BaseModel):
     tie_break: list[list[int]] = Field(description="dice sums per tie-break re-roll (R22.4)")
 
 
+class ScorePartsView(BaseModel):
+    """A score by the rows of R22.1 (a team's: R23.34), in points; ``total`` is their sum."""
+
+    trophies: int = Field(description="5 per Crown trophy (an enemy Crown defeated)")
+    castles: int = Field(description="3 per castle tile controlled")
+    scalps: int = Field(description="2 per scalp in the graveyard")
+    tiles: int = Field(description="1 per other tile controlled")
+    gold: int = Field(description="gold // 2")
+    six_gates: int = Field(description="The Six Gates Open (EG1): 2 per distinct tile type "
+                           "controlled once it is the end-game card, else 0")
+    total: int
+
+
+class TeamScoreView(ScorePartsView):
+    """A team's score (R23.34-R23.35: a tile shared by allies counts once)."""
+
+    team: int
+    seats: list[int] = Field(description="the team's members")
+
+
+class ScoreView(BaseModel):
+    """The score if the game ended now (R22.1), worked out by the engine
+    (``rules.scoring``) from public information only: the same for every reader."""
+
+    players: list[ScorePartsView | None] = Field(description="per seat, its own score by "
+                                                 "parts; null once eliminated (R22.2)")
+    teams: list[TeamScoreView] | None = Field(description="team mode: each team's score "
+                                              "(R23.34), which every member scores; null "
+                                              "in a free-for-all")
+    six_gates: bool = Field(description="The Six Gates Open is the end-game card: the "
+                            "``six_gates`` part counts (EG1)")
+
+
 class SeatClock(BaseModel):
     seat: int
     remaining: float = Field(description="seconds before the seat times out: the running "
@@ -451,6 +484,8 @@ class View(BaseModel):
                                    "it may give nothing (free-for-all, no gold, the game "
                                    "over) and for spectators")
     result: ResultView | None
+    score: ScoreView = Field(description="every player's (and team's) score now, by the "
+                             "parts of R22.1")
     seed: int | None = Field(description="the game's seed when its creator chose it (then "
                              "every seat may know it); null when the server drew it, which "
                              "is never sent")
@@ -460,7 +495,7 @@ class View(BaseModel):
                            "-1: the whole log")
     log: list[LogEntry] = Field(description="the log entries this reader may read (another "
                                 "team's secret card left out) with ``log_since`` < version "
-                                "<= ``version``, oldest first, at most the newest 500")
+                                "<= ``version``, oldest first")
 
 
 class ReplayView(BaseModel):
@@ -472,10 +507,11 @@ class ReplayView(BaseModel):
     last: int = Field(description="the game's last version (its end)")
     observation: dict[str, Any] = Field(description="observe(state, None) at ``version``: "
                                         "public information only (R5.13)")
+    score: ScoreView = Field(description="every player's score at ``version`` (R22.1)")
     log_since: int = Field(description="``log`` holds the entries made after this version; "
                            "-1: from the start")
     log: list[LogEntry] = Field(description="the public log entries with ``log_since`` < "
-                                "version <= ``version``, oldest first, at most the newest 500")
+                                "version <= ``version``, oldest first")
 
 
 class RoundFigures(BaseModel):

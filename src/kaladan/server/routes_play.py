@@ -24,7 +24,7 @@ from .models import (
     errors,
 )
 from .service import GameService
-from .views import LOG_LIMIT, all_odds, full_legal, hint_view, replay_view, view_text
+from .views import all_odds, full_legal, hint_view, replay_view, view_text
 
 router = APIRouter(prefix="/api/games", tags=["play"])
 Service = Annotated[GameService, Depends(service_of)]
@@ -37,8 +37,7 @@ GameId = Annotated[str, Path(max_length=200)]
 async def view(
     game_id: GameId, request: Request, service: Service,
     since: Annotated[int | None, Query(ge=0, description="only the log entries made after "
-                                       "this version; absent: the whole log (the newest "
-                                       f"{LOG_LIMIT} entries)")] = None,
+                                       "this version; absent: the whole log")] = None,
 ) -> Any:
     live = await service.get(game_id, client_address(request.scope))
     seat = seat_of(request, live, required=False)
@@ -154,7 +153,7 @@ async def replay(
     request: Request, service: Service,
     since: Annotated[int | None, Query(ge=0, le=MAX_WHOLE, description="only the log "
                                        "entries made after this version; absent: from the "
-                                       f"start (the newest {LOG_LIMIT} entries)")] = None,
+                                       "start")] = None,
 ) -> Any:
     """The board, players and public log of a finished game at any version, for stepping
     through it (public information only). 409 while the game runs, 404 for a version

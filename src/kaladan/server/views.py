@@ -15,6 +15,7 @@ from ..rules.kinds import SPECS, format_action
 from ..rules.legal import gift_allies, legal_actions
 from ..rules.observe import observe
 from ..rules.offer import label, offer, price
+from ..rules.scoring import parts, team_parts
 from ..rules.state import GameState
 from ..rules.world import Terrain
 from .choices import action_tiles, args, compact, refs, split
@@ -23,7 +24,6 @@ from .history import History
 from .jsontext import dumps
 from .live import CachedView, LiveGame, ShownEntry, Snapshot
 
-LOG_LIMIT = 500  # the most log entries one view carries (the newest)
 # The odds of an attack depend only on both dice pools, the mountain and scales rules and the
 # number of units on each side (``odds.odds_for_attack``); games keep meeting the same ones.
 OddsKey = tuple[tuple[int, ...], tuple[int, ...], bool, bool, int, int]
@@ -167,6 +167,20 @@ def result_json(state: GameState) -> dict[str, Any] | None:
             "team": result.team, "tie_break": [list(r) for r in result.tie_break]}
 
 
+def score_view(state: GameState) -> dict[str, Any]:
+    """Every player's score now by the parts of R22.1, in points (``scoring.parts``; null once
+    eliminated, R22.2), and in team mode each team's (R23.34, ``scoring.team_parts``): all
+    from public information (the board, graveyards, trophies, gold and the Six Gates card
+    are in every observation, R5.13), so every reader gets the same figures."""
+    players = [None if state.eliminated[p] else parts(state, p).to_json()
+               for p in range(state.n)]
+    teams = None
+    if state.teams:
+        teams = [{"team": team, "seats": [p for p in range(state.n) if state.team[p] == team],
+                  **team_parts(state, team).to_json()} for team in sorted(set(state.team))]
+    return {"players": players, "teams": teams, "six_gates": state.six_gates}
+
+
 def gift_offer(state: GameState, seat: int | None) -> dict[str, Any] | None:
     """What ``seat`` may give now (R23.11, at any moment, whoever holds the decision): its
     allies and the most gold it may give (its own gold); None when it may give nothing (free-
@@ -179,7 +193,7 @@ def gift_offer(state: GameState, seat: int | None) -> dict[str, Any] | None:
 
 def build_view(live: LiveGame, seat: int | None, since: int = -1) -> dict[str, Any]:
     """The view of ``seat`` (None: a spectator) at the game's current version with the log
-    entries after version ``since`` (-1: the whole log, up to ``LOG_LIMIT``), as a new dict
+    entries after version ``since`` (-1: the whole log), as a new dict
     (its parts are shared and must not be changed)."""
     cached = cached_view(live, seat)
     entries, _ = log_part(live, cached, seat, since)
@@ -224,7 +238,7 @@ def cached_text(live: LiveGame, cached: CachedView, seat: int | None, since: int
 def log_part(live: LiveGame, cached: CachedView, seat: int | None,
              since: int) -> tuple[list[ShownEntry], str]:
     """The entries ``seat`` may read (``gamelog.visible``) made after version ``since``, at
-    the cached view's version: the last ``LOG_LIMIT`` of them; and their JSON texts joined."""
+    the cached view's version; and their JSON texts joined."""
     since = max(since, -1)
     known = cached.logs.get(since)
     if known is not None:
@@ -240,23 +254,22 @@ def log_part(live: LiveGame, cached: CachedView, seat: int | None,
 def shown_entries(live: LiveGame, snapshot: Snapshot, seat: int | None,
                   since: int) -> list[ShownEntry]:
     """The entries of ``snapshot`` that ``seat`` may read (``gamelog.visible``) made after
-    version ``since``: the last ``LOG_LIMIT`` of them, oldest first."""
-    first = snapshot.first_after(since)
+    version ``since``, oldest first."""
+    # All of them, never cut (docs/api.md "The whole log, never cut"): a long six-player game
+    # of random decisions makes about 500 entries, ~60 kB of JSON (~9 kB deflated), joined in
+    # a few ms once per version and reader, then taken from the view's cache.
     shown: list[ShownEntry] = []
-    for i in range(snapshot.count - 1, first - 1, -1):  # newest first, up to the limit
+    for i in range(snapshot.first_after(since), snapshot.count):
         form = live.log_json.entry(snapshot, i).for_reader(seat)
         if form is not None:
             shown.append(form)
-            if len(shown) == LOG_LIMIT:
-                break
-    shown.reverse()
     return shown
 
 
 def replay_view(live: LiveGame, history: History, version: int, since: int) -> dict[str, Any]:
     """A finished game after ``version`` decisions as a spectator saw it then: the public
-    observation and the public log entries made after version ``since`` up to ``version``
-    (the newest ``LOG_LIMIT``)."""
+    observation, the score then and the public log entries made after version ``since`` up
+    to ``version``."""
     game = live.game
     count = game.entry_starts[version] if version < history.last else len(game.entries)
     snapshot = Snapshot(version, history.states[version], game.entries, game.entry_starts,
@@ -265,6 +278,7 @@ def replay_view(live: LiveGame, history: History, version: int, since: int) -> d
     entries = shown_entries(live, snapshot, None, since) if since < version else []
     return {"game_id": live.game_id, "version": version, "last": history.last,
             "observation": observe(history.states[version], None),
+            "score": score_view(history.states[version]),
             "log_since": since, "log": [e.data for e in entries]}
 
 
@@ -300,6 +314,7 @@ def cached_view(live: LiveGame, seat: int | None) -> CachedView:
         "to_move": to_move, "your_turn": your_turn, "legal_count": count, "legal": legal,
         "moves": moves, "swaps": swaps,
         "gift": gift_offer(state, seat), "result": result_json(state),
+        "score": score_view(state),
         # A seed the creator chose is known to the creator, so to everyone (R3.1); a seed
         # the server drew is never sent (it fixes every hand and the deck).
         "seed": live.game.seed if live.seed_public else None,

@@ -128,13 +128,13 @@ export function renderEnd(view, log, {token = null} = {}) {
   const tieBreak = result.tie_break;
   const parts = scoreParts(log);
   const shown = parts ? PARTS.filter((part) => part !== "six_gates" || parts.some((p) => p && p.six_gates)) : [];
-  const heads = shown.map((part) => `end.${part}`);
+  const heads = shown.map((part) => `glance.${part}`);  // "Scalps (points)": the parts are points
   mount(dialog.querySelector(".dialog-body"),
     h("h2", {id: "end-title"}, headline),
     h("p", {class: "muted"}, t(`end.reason_${result.end}`)),
     h("div", {class: "table-scroll"}, h("table", {class: "scores"},
       h("thead", {}, h("tr", {}, h("th", {}, t("end.player")), heads.map((key) => h("th", {class: "num"}, t(key))),
-        h("th", {class: "num"}, t("end.score")))),
+        h("th", {class: "num"}, t("glance.total")))),
       h("tbody", {}, order.map((seat) => h("tr", {class: winners.includes(seat) ? "winner" : ""},
         h("td", {}, h("span", {class: "swatch", style: `background:${seatColor(obs, seat)}`}),
           playerLabel(obs, seat), winners.includes(seat) ? " ★" : ""),

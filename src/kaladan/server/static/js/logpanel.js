@@ -8,7 +8,10 @@ import {playerLabel} from "./panels.js";
 import {timeoutLines} from "./clock.js";
 import {cards, local, logText, t} from "./i18n.js";
 
-const LOG_SHOWN = 300;  // the newest entries in the panel (the page keeps the whole log)
+// The page holds the whole log (every view with log_since -1 carries all of it); the panel
+// draws the newest LOG_PAGE entries of the story and pages back through the older ones on
+// request, so a long game's panel stays quick to redraw and nothing is out of reach.
+const LOG_PAGE = 300;
 // The entry fields that name a seat a line is about (logtext.js reads the same fields).
 const ABOUT = ["seat", "attacker", "defender", "holder", "to", "by", "lost_by", "eliminated",
   "graveyard_of"];
@@ -17,6 +20,7 @@ const isAftermath = (entry) => entry.kind === "left_behind" || entry.kind === "t
   || (entry.kind === "moved" && entry.cause === "invasion");
 
 let filterSeat = null;  // the seat whose story is shown, or null: everyone's
+let pages = 1;  // how many pages of LOG_PAGE entries the panel shows
 
 /** The seat an entry is about, for its colour swatch. */
 const entrySeat = (entry) => (Number.isInteger(entry.seat) ? entry.seat
@@ -92,7 +96,7 @@ export function renderLog(el, view, log, handlers) {
   const obs = view.observation;
   if (filterSeat !== null && !obs.players[filterSeat]) filterSeat = null;
   const story = blocks(log).filter((block) => inStory(block, filterSeat)).flatMap((block) => block.entries);
-  const first = Math.max(0, story.length - LOG_SHOWN);
+  const first = Math.max(0, story.length - pages * LOG_PAGE);
   const items = [];
   let inBattle = false;
   // The timeout bot's decisions (the view's clock): a line before the entries they made.
@@ -118,8 +122,24 @@ export function renderLog(el, view, log, handlers) {
   const following = !old || old.scrollHeight - old.scrollTop - old.clientHeight < 12;
   const kept = old ? old.scrollTop : 0;
   const filterFocused = document.activeElement?.id === "log-filter";
+  // Older entries come in above the ones read: the list keeps its place, focus stays on
+  // the paging button (or the list, once everything is shown).
+  const more = (next) => {
+    pages = next;
+    const list = el.querySelector(".log");
+    const fromBottom = list ? list.scrollHeight - list.scrollTop : 0;
+    handlers.onFilter();
+    const again = el.querySelector(".log");
+    if (again) again.scrollTop = again.scrollHeight - fromBottom;
+    (el.querySelector("#log-older") || again)?.focus();
+  };
   mount(el, h("div", {class: "logpanel-head"}, h("h2", {}, t("panel.log")), filterControl(obs, handlers.onFilter)),
-    first > 0 ? h("p", {class: "muted log-more"}, t("log.older", {n: first})) : null,
+    first > 0 ? h("p", {class: "log-more"},
+      h("button", {type: "button", class: "link", id: "log-older", onclick: () => more(pages + 1)},
+        t("glance.log_older", {n: Math.min(first, LOG_PAGE)})), " · ",
+      h("button", {type: "button", class: "link", id: "log-all",
+        onclick: () => more(Math.ceil(story.length / LOG_PAGE))}, t("glance.log_all", {n: story.length})),
+      " ", h("span", {class: "muted"}, t("glance.log_count", {shown: story.length - first, total: story.length}))) : null,
     // Focusable: a keyboard scrolls the list (it is a scrolling region of its own).
     h("ol", {class: "log", "aria-label": t("panel.log"), tabindex: 0}, items));
   const list = el.querySelector(".log");

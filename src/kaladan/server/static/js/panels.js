@@ -19,8 +19,49 @@ function reserveText(reserve) {
   return parts.join(" ") || "—";
 }
 
+// The live score (issue 40): the view's `score`, worked out by the engine (R22.1; teams'
+// R23.34). A breakdown opens under each total (a details element: mouse, keyboard and tap);
+// which ones are open is kept from view to view.
+const SCORE_PARTS = ["trophies", "castles", "scalps", "tiles", "gold", "six_gates"];
+const openScores = new Set();
+
+/** The parts of one score, in points: a small table (Six Gates only once it counts, EG1). */
+function scoreTable(parts, sixGates) {
+  return h("table", {class: "score-parts"}, h("tbody", {},
+    SCORE_PARTS.filter((part) => part !== "six_gates" || sixGates).map((part) =>
+      h("tr", {"data-part": part}, h("th", {scope: "row"}, t(`glance.${part}`)), h("td", {class: "num"}, parts[part]))),
+    h("tr", {class: "score-total"}, h("th", {scope: "row"}, t("glance.total")), h("td", {class: "num"}, parts.total))));
+}
+
+/** A score with its breakdown: `key` names it among the open ones. */
+function scoreDetails(key, parts, sixGates) {
+  return h("details", {class: "score", "data-score": key, open: openScores.has(key),
+    ontoggle: (e) => { if (e.target.open) openScores.add(key); else openScores.delete(key); }},
+  h("summary", {}, h("span", {class: "stat-key"}, t("glance.score")), " ",
+    h("b", {}, parts.total)),
+  scoreTable(parts, sixGates));
+}
+
+function playerScore(view, seat) {
+  const parts = view.score?.players?.[seat];
+  if (view.score === undefined) return null;
+  if (!parts) return h("span", {class: "score muted", "data-score": `p${seat}`}, t("glance.not_scored"));
+  return scoreDetails(`p${seat}`, parts, view.score.six_gates);
+}
+
+/** The teams' scores (team mode): the figure every member scores at the end (R23.34). */
+function teamScores(view) {
+  const teams = view.score?.teams;
+  if (!teams) return null;
+  return h("ul", {class: "team-scores"}, teams.map((team) => h("li", {"data-team": team.team},
+    h("span", {class: "badge team"}, t("glance.team_score", {n: team.team + 1})), " ",
+    scoreDetails(`t${team.team}`, team, view.score.six_gates))));
+}
+
 export function renderPlayers(el, view) {
   const obs = view.observation;
+  // Re-drawing replaces the elements: focus goes back to the same score's summary.
+  const focused = document.activeElement?.closest?.("#players details.score")?.dataset.score;
   const rows = obs.players.map((p) => {
     const classes = ["player"];
     if (p.seat === view.seat) classes.push("me");
@@ -42,12 +83,15 @@ export function renderPlayers(el, view) {
         stat("game.gold", p.gold),
         stat("game.cards", p.hand_count),
         stat("game.scalps", p.graveyard.length),
-        stat("game.trophies", p.trophies.length)),
+        stat("game.trophies", p.trophies.length),
+        playerScore(view, p.seat)),
       h("div", {class: "player-reserve"}, h("span", {class: "stat-key"}, term("reserve")), " ",
         reserveText(p.reserve)));
   });
-  mount(el, h("h2", {}, t("panel.players")), h("ul", {class: "players"}, rows),
+  mount(el, h("h2", {}, t("panel.players")), teamScores(view), h("ul", {class: "players"}, rows),
+    view.score ? h("p", {class: "muted score-rule"}, t("glance.rule")) : null,
     takeBackButton(view, view.game_id));
+  if (focused) el.querySelector(`details.score[data-score="${focused}"] > summary`)?.focus();
 }
 
 /** The phase tracker: the turn's phases in the game's phase order (R6.2, as the engine has

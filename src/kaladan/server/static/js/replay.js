@@ -93,7 +93,7 @@ function draw() {
   setSeatRealms(obs.players.map((p) => p.realm));
   // The panels take a view: this is a spectator's, with nobody's decision to make.
   const view = {game_id: replay.id, seat: null, version: shown.version, observation: obs, your_turn: false,
-    legal: [], to_move: obs.phase === "over" ? null : obs.pending.seat, result: null};
+    legal: [], to_move: obs.phase === "over" ? null : obs.pending.seat, result: null, score: shown.score};
   const root = byId("game");
   root.classList.add("replay");
   root.dataset.version = shown.version;
