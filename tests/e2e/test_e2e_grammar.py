@@ -11,8 +11,7 @@ import json
 import re
 from typing import Any
 
-from e2e_support import (create_game, http_json, send_if_asked, version, wait_for_decision,
-                          wait_past)
+from e2e_support import create_game, http_json, send_if_asked, version, wait_for_decision, wait_past
 
 REWORDED = {
     "attack": "Storm {tile2} out of {tile}!",
