@@ -74,8 +74,14 @@ def pressed(page: Any) -> int:
 
 
 def centre(page: Any, selector: str) -> tuple[float, float]:
-    box = page.locator(selector).first.bounding_box()
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    """The centre of ``selector``'s first element, asked again while a view arriving redraws
+    the board (an element replaced mid-call has no box)."""
+    for _ in range(20):
+        box = page.locator(selector).first.bounding_box()
+        if box:
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{selector} is not on the page")
 
 
 def test_a_move_is_composed_by_clicking_units_then_a_tile(page: Any, server: str) -> None:

@@ -14,7 +14,7 @@ import {renderEnd} from "./end.js";
 import {actionText, setSeatRealms, setViewer, t, term, unitName} from "./i18n.js";
 import {chime} from "./sound.js";
 import {playerLabel, renderCards} from "./panels.js";
-import {needsConfirm, renderSafeBar, safeFirstButton, safeKeys} from "./safe.js";
+import {needsConfirm, proposalFor, renderSafeBar, safeFirstButton, safeKeys} from "./safe.js";
 import {renderStory} from "./story.js";
 import {fullView} from "./viewform.js";
 
@@ -332,7 +332,8 @@ function onView(view) {
   if (latestIndex() !== before) game.battle = null;  // a new battle shows itself at once
   // A new decision starts with a clear selection (a gift, by anyone, leaves it as it is).
   const newDecision = decisionKey(view) !== decisionKey(game.view);
-  if (newDecision) { game.ui = noSelection(); game.proposal = null; }
+  game.proposal = newDecision ? null : proposalFor(view, game.proposal);
+  if (newDecision) game.ui = noSelection();
   game.view = view;
   if (newDecision) announceTurn(view);
   game.sending = false;

@@ -48,6 +48,7 @@ export function renderSafeBar(el, proposal, handlers) {
     h("p", {class: "safe-what", id: "safe-what"}, h("b", {}, actionWords(action))),
     h("div", {class: "buttons safe-buttons"},
       h("button", {type: "button", id: "safe-send", class: "primary", "data-action": action.text ?? "",
+        "aria-describedby": "safe-what",
         onclick: () => handlers.send(action)}, t("safe.send")),
       cancel),
     h("p", {class: "muted hint"}, t("safe.keys")));
@@ -70,4 +71,14 @@ export function safeKeys(event, proposal, handlers) {
   event.preventDefault();
   event.stopPropagation();
   handlers.send(proposal.action);
+}
+
+/** The proposal again for a newer view of the same decision (a gift by anyone changes the
+ * version, and may shift the legal list): a listed action is looked up by its kind and args
+ * (null when it is gone); a composed one (no index) is kept as it is. */
+export function proposalFor(view, proposal) {
+  if (!proposal || proposal.kind !== "confirm" || !Number.isInteger(proposal.action.index)) return proposal;
+  const same = (e) => e.kind === proposal.action.kind && JSON.stringify(e.args) === JSON.stringify(proposal.action.args);
+  const entry = (view.legal || []).find(same);
+  return entry ? {...proposal, action: entry} : null;
 }
