@@ -226,3 +226,21 @@ def test_the_bar_passes_the_accessibility_scan(page: Any, server: str) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
     box = page.locator("#safe-bar").bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= 844
+
+
+def test_esc_gives_the_keyboard_its_tile_back(page: Any, server: str) -> None:
+    """A move composed from the keyboard and cancelled: focus returns to the tile it was
+    composed on, and nothing was sent."""
+    game_id, token = open_scripted(page, server, SEED, move_and_swap)
+    before = server_version(server, game_id)
+    view = named_form(http_json(server, "GET", f"/api/games/{game_id}/view", token=token))
+    source = view["moves"][0]
+    page.locator(f"#board .tile[data-tile='{source['from']}'] .unit.pickable").first.click()
+    destination = source["to"][0]["tile"]
+    page.focus(f"#board [data-tile='{destination}']")
+    page.keyboard.press("Enter")  # the picked unit goes there: to the bar
+    assert page.evaluate("document.activeElement.id") == "safe-send"
+    page.keyboard.press("Escape")
+    expect(page.locator("#safe-bar")).to_be_hidden()
+    assert page.evaluate("document.activeElement.dataset.tile") == destination
+    assert server_version(server, game_id) == before

@@ -168,9 +168,9 @@ function openProposal(proposal) {
 function cancelProposal() {
   const back = game.proposal?.back;
   game.proposal = null;
-  render();
   if (back?.isConnected && back !== document.body) back.focus();
-  else focusNext();
+  render();  // keepFocus finds the same tile, toggle or button again
+  if (!document.activeElement || document.activeElement === document.body) focusNext();
 }
 
 function sendProposed(action) {
