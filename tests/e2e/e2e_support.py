@@ -143,6 +143,14 @@ _VERSION_AND_ANSWERING = ("() => { const g = document.getElementById('game');"
                           " || g.classList.contains('sending')]; }")
 
 
+def send_if_asked(page: Any) -> None:
+    """Press the confirm bar's "Send" when the click before it composed an action that waits
+    for it (a move, a swap, a placement, a purchase: js/safe.js)."""
+    send = page.locator("#safe-bar:not([hidden]) #safe-send")
+    if send.count():
+        send.click()
+
+
 def click_and_wait(page: Any, selector: str) -> None:
     """Click ``selector`` and wait for the view that follows. A forced "no magic card" or
     "pass" is left to the page when it is answering it by itself (its auto-answer, on by
@@ -151,6 +159,7 @@ def click_and_wait(page: Any, selector: str) -> None:
     before, answering = page.evaluate(_VERSION_AND_ANSWERING)
     if not answering:
         page.click(selector)
+        send_if_asked(page)
     wait_past(page, before)
 
 

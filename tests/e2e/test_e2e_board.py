@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from e2e_support import create_game, open_scripted, version, wait_past
+from e2e_support import create_game, open_scripted, send_if_asked, version, wait_past
 from test_e2e_compose import UPGRADE_SEED, free_upgrade
 
 TERRAINS = ("field", "forest", "mountain", "castle")
@@ -72,6 +72,7 @@ def test_tokens_marks_and_texts_stand_out(page: Any, server: str) -> None:
         assert contrast(outline, colours[0]) >= GRAPHIC, terrain  # on the tile's base
     before = version(page)
     page.locator("#event-options button.kind-upgrade").first.click()  # R7.9
+    send_if_asked(page)  # a free upgrade cannot be taken back: the confirm bar
     wait_past(page, before)
     page.locator("#board .unit.upgraded").first.wait_for()
     # Tokens: a white halo and a dark ring around the realm's disc, on every terrain colour.

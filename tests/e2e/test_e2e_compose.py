@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from e2e_support import http_json, open_scripted, version, wait_past
+from e2e_support import http_json, open_scripted, send_if_asked, version, wait_past
 from playwright.sync_api import expect
 
 from kaladan.rules.actionlist import ActionList
@@ -74,8 +74,14 @@ def pressed(page: Any) -> int:
 
 
 def centre(page: Any, selector: str) -> tuple[float, float]:
-    box = page.locator(selector).first.bounding_box()
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    """The centre of ``selector``'s first element, asked again while a view arriving redraws
+    the board (an element replaced mid-call has no box)."""
+    for _ in range(20):
+        box = page.locator(selector).first.bounding_box()
+        if box:
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{selector} is not on the page")
 
 
 def test_a_move_is_composed_by_clicking_units_then_a_tile(page: Any, server: str) -> None:
@@ -114,6 +120,9 @@ def test_a_move_is_composed_by_clicking_units_then_a_tile(page: Any, server: str
     destination = next(to["tile"] for to in source["to"] if to["most"] >= 2)
     before = version(page)
     page.click(f"#board .tile[data-tile='{destination}'] .tile-name")
+    expect(page.locator("#safe-what")).to_have_text(re.compile(f"{tile}.*{destination}"))
+    assert version(page) == before  # nothing sent before "Send"
+    page.click("#safe-send")
     wait_past(page, before)
     moved = last_entry(server, game_id, "moved")
     assert (moved["src"], moved["dst"]) == (tile, destination)
@@ -140,6 +149,8 @@ def test_a_move_is_composed_from_the_keyboard(page: Any, server: str) -> None:
     moves.first.focus()
     text = moves.first.get_attribute("data-action")
     before = version(page)
+    page.keyboard.press("Enter")  # the move: to the confirm bar, its "Send" focused
+    assert page.evaluate("document.activeElement.id") == "safe-send"
     page.keyboard.press("Enter")
     wait_past(page, before)
     moved = last_entry(server, game_id, "moved")
@@ -183,6 +194,8 @@ def test_a_move_is_made_by_dragging_with_a_mouse_and_with_a_finger(browser: Any,
             end = centre(page, f"#board .tile[data-tile='{destination}'] .hex")
             before = version(page)
             (touch_drag if touch else drag)(page, start, end)
+            # dropped on the tile (or on a unit there: then "Move or swap?" offers the move)
+            page.locator("#safe-send, #safe-move").first.click()
             wait_past(page, before)
             moved = last_entry(server, game_id, "moved")
             assert (moved["src"], moved["dst"], moved["units"]) == (tile, destination,
@@ -212,6 +225,8 @@ def test_a_swap_is_made_by_dropping_units_onto_a_unit(page: Any, server: str) ->
     end = centre(page, f"#board .tile[data-tile='{other}'] .unit >> nth={target}")
     before = version(page)
     drag(page, start, end)
+    # onto a unit: "Move or swap?" when a move there is legal too, else the swap to send
+    page.locator("#safe-swap, #safe-send").first.click()
     wait_past(page, before)
     swapped = last_entry(server, game_id, "swapped")
     sent = {swapped["a"]: swapped["from_a"], swapped["b"]: swapped["from_b"]}
@@ -310,6 +325,7 @@ def test_an_event_upgrade_is_taken_from_the_event_panel(page: Any, server: str) 
         .startswith("Free upgrade")
     before = version(page)
     panel.locator(f"button[data-action='{first['text']}']").click()
+    send_if_asked(page)  # a free upgrade cannot be taken back: the confirm bar
     wait_past(page, before)
     upgraded = last_entry(server, game_id, "upgraded")
     assert upgraded["cost"] == 0 and upgraded["cause"] == card
@@ -332,6 +348,7 @@ def test_the_whole_list_is_fetched_when_opened(page: Any, server: str) -> None:
         group.locator("summary").click()
     before = version(page)
     page.click(f"#all-actions button[data-action='{move}']")
+    send_if_asked(page)
     wait_past(page, before)
     moved = last_entry(server, game_id, "moved")
     assert (moved["src"], moved["dst"]) == tuple(move.split()[1:3])

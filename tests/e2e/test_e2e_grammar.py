@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from e2e_support import create_game, http_json, version, wait_for_decision, wait_past
+from e2e_support import create_game, http_json, send_if_asked, version, wait_for_decision, wait_past
 
 REWORDED = {
     "attack": "Storm {tile2} out of {tile}!",
@@ -125,6 +125,7 @@ def test_the_page_works_with_texts_it_has_never_seen_and_words_from_the_catalogu
         if quick.count():
             index = int(quick.first.get_attribute("data-index"))
         page.click(f"#actions button[data-index='{index}']")
+        send_if_asked(page)  # a move or a purchase waits in the confirm bar
         wait_past(page, before)
         steps = http_json(server, "GET", f"/api/games/{game_id}")
         assert steps["status"] in ("running", "over")

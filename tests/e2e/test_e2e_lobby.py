@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from e2e_support import http_json, open_scripted, version, wait_for_decision, wait_past
+from e2e_support import (
+    http_json,
+    open_scripted,
+    send_if_asked,
+    version,
+    wait_for_decision,
+    wait_past,
+)
 
 
 def test_hints_follow_the_seats_and_a_one_person_game_plays_now(page: Any, server: str) -> None:
@@ -45,6 +52,7 @@ def test_hints_follow_the_seats_and_a_one_person_game_plays_now(page: Any, serve
         page.click("#hint-do")
         if page.locator("#confirm").is_visible():  # an attack: its odds first
             page.click("#confirm-ok")
+        send_if_asked(page)  # a move or a purchase: the confirm bar
         wait_past(page, before)
 
 

@@ -21,7 +21,14 @@ function dropTarget(x, y) {
   return {tile: tile ? tile.dataset.tile : null, slot: unit ? Number(unit.dataset.slot) : null};
 }
 
+// No text is selected while a unit is pressed or dragged: the press starts no selection, and
+// during a drag the page is marked (html.dragging: user-select none, app.css "safe turns").
+const noSelect = (event) => event.preventDefault();
+
 function swallow(event) {
+  // Only a click on the board: the confirm bar's buttons may be clicked at once.
+  if (!event.target?.closest?.("#board")) return;
+  window.removeEventListener("click", swallow, {capture: true});
   event.stopPropagation();
   event.preventDefault();
 }
@@ -32,6 +39,8 @@ function end(event, drop) {
   window.removeEventListener("pointermove", onMove);
   window.removeEventListener("pointerup", onUp);
   window.removeEventListener("pointercancel", onCancel);
+  document.removeEventListener("selectstart", noSelect);
+  document.documentElement.classList.remove("dragging");
   if (!drag?.started) {
     // A finger or pen held still is a long press, which shows the unit's dice (dice.js): no tap.
     const held = drag && drag.pointerType !== "mouse" && performance.now() - drag.at >= LONG_PRESS_MS;
@@ -40,7 +49,7 @@ function end(event, drop) {
   }
   drag.ghost.remove();
   // The click that may follow the release must not pick or unpick a unit.
-  window.addEventListener("click", swallow, {capture: true, once: true});
+  window.addEventListener("click", swallow, {capture: true});
   setTimeout(() => window.removeEventListener("click", swallow, {capture: true}), 100);
   drag.opts.onEnd(drop ? dropTarget(event.clientX, event.clientY) : null);
 }
@@ -51,6 +60,8 @@ function onMove(event) {
   if (!drag.started) {
     if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < THRESHOLD) return;
     drag.started = true;
+    document.documentElement.classList.add("dragging");
+    window.getSelection()?.removeAllRanges();
     drag.ghost = h("div", {class: "drag-ghost", "aria-hidden": "true"}, drag.opts.onStart());
     document.body.append(drag.ghost);
   }
@@ -73,4 +84,5 @@ export function pressUnit(event, opts) {
   window.addEventListener("pointermove", onMove, {passive: false});
   window.addEventListener("pointerup", onUp);
   window.addEventListener("pointercancel", onCancel);
+  document.addEventListener("selectstart", noSelect);
 }

@@ -14,6 +14,7 @@ import {renderEnd} from "./end.js";
 import {actionText, setSeatRealms, setViewer, t, term, unitName} from "./i18n.js";
 import {chime} from "./sound.js";
 import {playerLabel, renderCards} from "./panels.js";
+import {needsConfirm, proposalFor, renderSafeBar, safeFirstButton, safeKeys} from "./safe.js";
 import {renderStory} from "./story.js";
 import {fullView} from "./viewform.js";
 
@@ -27,7 +28,11 @@ const game = {id: null, seat: null, token: null, view: null, world: null, summar
   hint: null,  // {version, action, odds}: the advice asked for (games with hints only)
   gift: {ally: null, amount: 1},  // the "Give gold" control's choice, kept from view to view
   log: [],  // every log entry received, oldest first, by their index
-  battle: null};  // the index of the battle_started entry picked in the log, or null: the latest
+  battle: null,  // the index of the battle_started entry picked in the log, or null: the latest
+  // The action waiting in the confirm bar (safe.js): null, {kind: "confirm", action, back} or
+  // {kind: "choose", move, swap, back}; back: the element focused before the bar opened.
+  proposal: null,
+  landing: null};  // the version an action was sent from: its answer moves focus on (focusNext)
 
 /** The game page's sections (the replay page shows the same board, panels and log; the
  * chat only on a game page). */
@@ -47,6 +52,8 @@ export function layout(root, {chat = false} = {}) {
         h("span", {class: "legend-item"}, s("svg", {class: "legend-swatch", viewBox: "-8 -8 16 16", "aria-hidden": "true"},
           s("circle", {r: 6, class: "act-mark"})), t("board.can_act")))),
     h("div", {class: "column column-main"},
+      h("section", {class: "panel safe-bar", id: "safe-bar", hidden: true, role: "region",
+        "aria-labelledby": "safe-title"}),
       h("section", {class: "panel", id: "actions"}),
       h("section", {class: "panel gift", id: "gift", hidden: true}),
       h("section", {class: "panel", id: "battle", hidden: true})),
@@ -68,7 +75,8 @@ function onTile(name) {
   if (!view) return;
   const picked = ui.selected ? pickedOn(view.observation, ui.picked, ui.selected) : [];
   const target = moveTargets(view, ui.selected, picked).find((m) => m.tile === name);
-  if (target && !ui.selected2) { sendAction(target.action); return; }
+  if (target && !ui.selected2) { propose(target.action); return; }
+  game.proposal = null;  // another pick: what the bar held is dropped, unsent
   const current = options(view, view.observation, ui);
   const legal = view.legal || [];
   if (current.partners.includes(name) && !ui.selected2) ui.selected2 = name;
@@ -91,6 +99,7 @@ function onUnit(tile, slot) {
   const goes = tile !== ui.selected && tile !== ui.selected2 && moveTargets(view, ui.selected, picked).some((m) => m.tile === tile);
   if (!goes && pickableSlots(view, view.observation, tile).includes(slot)) {
     togglePick(view, ui, tile, slot);
+    game.proposal = null;
     render();
   } else onTile(tile);
 }
@@ -104,6 +113,8 @@ function onUnitDown(event, tile, slot) {
   pressUnit(event, {
     onTap: () => onUnit(tile, slot),
     onStart: () => {
+      game.proposal = null;
+      renderSafe();
       const ui = game.ui;
       if (!ui.picked.some((p) => p.tile === tile && p.slot === slot)) {
         if (tile === ui.selected && !ui.selected2) ui.picked.push({tile, slot});
@@ -116,25 +127,81 @@ function onUnitDown(event, tile, slot) {
       return units.map((ref) => unitLabel(ref)).join(", ");
     },
     onEnd: (drop) => {
-      const action = drop && dropAction(view, tile, drop);
-      if (action) sendAction(action);
+      const [first, second] = drop ? dropChoices(view, tile, drop) : [];
+      if (second) openProposal({kind: "choose", move: first, swap: second});
+      else if (first) propose(first);
       render();
     },
   });
 }
 
-/** The action a drop makes, or null: a move onto a target tile, a swap onto a unit. */
-function dropAction(view, from, drop) {
+/** The actions a drop may mean: [] , [one], or [move, swap] when it lands on a unit of a tile
+ * the picked units may both move to and swap with (the page asks which). */
+function dropChoices(view, from, drop) {
   const obs = view.observation;
   const units = pickedOn(obs, game.ui.picked, from);
-  if (!drop.tile || drop.tile === from) return null;
+  if (!drop.tile || drop.tile === from) return [];
+  let swap = null;
   if (drop.slot !== null) {
     const there = game.ui.picked.filter((p) => p.tile === drop.tile).map((p) => p.slot);
     const slots = there.includes(drop.slot) ? there : [drop.slot];
-    const swap = swapAction(view, from, units, drop.tile, slots.map((i) => obs.board[drop.tile][i]));
-    if (swap) return swap;
+    swap = swapAction(view, from, units, drop.tile, slots.map((i) => obs.board[drop.tile][i]));
   }
-  return moveTargets(view, from, units).find((m) => m.tile === drop.tile)?.action || null;
+  const move = moveTargets(view, from, units).find((m) => m.tile === drop.tile)?.action || null;
+  return [move, swap].filter(Boolean);
+}
+
+/** Send `action` at once, or first show it in the confirm bar when it cannot be taken back. */
+function propose(action) {
+  if (needsConfirm(action)) openProposal({kind: "confirm", action});
+  else sendAction(action);
+}
+
+function openProposal(proposal) {
+  const back = game.proposal?.back || document.activeElement;
+  game.proposal = {...proposal, back};
+  renderSafe();
+  safeFirstButton()?.focus();
+}
+
+/** Drop the proposal: nothing is sent; focus goes back where it was (or to the decision). */
+function cancelProposal() {
+  const back = game.proposal?.back;
+  game.proposal = null;
+  if (back?.isConnected && back !== document.body) back.focus();
+  render();  // keepFocus finds the same tile, toggle or button again
+  if (!document.activeElement || document.activeElement === document.body) focusNext();
+}
+
+function sendProposed(action) {
+  game.proposal = null;
+  renderSafe();
+  sendAction(action);
+}
+
+const safeHandlers = {send: sendProposed, cancel: cancelProposal};
+const renderSafe = () => renderSafeBar(byId("safe-bar"), game.proposal, safeHandlers);
+
+/** The page's keys: while the confirm bar is open, Enter sends and Esc cancels (safe.js);
+ * otherwise Esc clears the selection on the board. */
+function onKey(event) {
+  if (!byId("game")) return;
+  if (game.proposal) { safeKeys(event, game.proposal, safeHandlers); return; }
+  if (event.key !== "Escape" || event.defaultPrevented || !game.ui.selected) return;
+  if (event.target?.closest?.("input, textarea, select, dialog")) return;
+  game.ui = noSelection();
+  render();
+}
+let keysOn = false;
+
+/** Focus the decision the seat holds now (or what it waits for): the actions panel's title,
+ * from which the next Tab reaches its first control. The title, not a button: a stray Enter
+ * must not answer the decision. */
+function focusNext() {
+  const title = byId("actions")?.querySelector("h2");
+  if (!title) return;
+  title.setAttribute("tabindex", "-1");
+  title.focus();
 }
 
 /** During a drag the board is not drawn again (that would drop the pressed element): the
@@ -175,11 +242,15 @@ async function fetchAll() {
 
 async function onAction(entry) {
   if (game.sending) return;
-  if (entry.kind === "attack" || entry.kind === "volley") {
+  if (entry.kind === "attack" || entry.kind === "volley") {  // the odds dialog is its confirmation
+    game.proposal = null;
+    renderSafe();
     const ok = await confirmAttack(entry, (await attackOdds())[String(entry.index)]);
     if (!ok) return;
+    await sendAction(entry);
+    return;
   }
-  await sendAction(entry);
+  propose(entry);
 }
 
 /** The exact odds of the seat's attacks now, asked for once per version (not in views). */
@@ -205,6 +276,7 @@ async function sendAction(action) {
   game.sending = true;
   byId("game")?.classList.add("sending");
   const version = game.view.version;
+  game.landing = version;
   const what = Number.isInteger(action.index) ? {index: action.index}
     : {action: action.text ?? actionText(action.kind, action.args)};
   const body = {...what, version};
@@ -260,12 +332,19 @@ function onView(view) {
   if (latestIndex() !== before) game.battle = null;  // a new battle shows itself at once
   // A new decision starts with a clear selection (a gift, by anyone, leaves it as it is).
   const newDecision = decisionKey(view) !== decisionKey(game.view);
+  game.proposal = newDecision ? null : proposalFor(view, game.proposal);
   if (newDecision) game.ui = noSelection();
   game.view = view;
   if (newDecision) announceTurn(view);
   game.sending = false;
   byId("game")?.classList.remove("sending");
+  const landed = game.landing !== null && view.version > game.landing;
+  if (landed) game.landing = null;
   render();
+  // After the seat's action lands, or when a new decision finds focus lost (its element
+  // redrawn away), focus moves on to the decision now held.
+  const lost = !document.activeElement || document.activeElement === document.body;
+  if (landed || (newDecision && lost)) focusNext();
   fetchAll();
   maybeAutoAnswer();
 }
@@ -288,6 +367,7 @@ function announceTurn(view) {
 
 function onError(error) {
   game.sending = false;
+  game.landing = null;
   byId("game")?.classList.remove("sending");
   toast(error.rule ? `${error.message} (${error.rule})` : error.message || t("game.error"), "error");
 }
@@ -300,12 +380,16 @@ function keepFocus(draw) {
     ? `#compose .unit-toggle[data-tile="${CSS.escape(focused.dataset.tile)}"][data-slot="${focused.dataset.slot}"]` : null;
   const tile = focused?.dataset?.tile;
   const action = focused?.dataset?.action;
-  const control = focused?.id && (focused.closest("#gift") || focused.closest("#compose")) ? focused.id : null;
+  const control = focused?.id && (focused.closest("#gift") || focused.closest("#compose")
+    || focused.closest("#safe-bar")) ? focused.id : null;
+  const title = focused?.tagName === "H2" && focused.parentElement?.id === "actions";
   draw();
   const again = toggle ? document.querySelector(toggle)
     : tile ? document.querySelector(`#board [data-tile="${CSS.escape(tile)}"]`)
-      : action ? document.querySelector(`#actions [data-action="${CSS.escape(action)}"]`)
-        : control ? byId(control) : null;
+      : control ? byId(control)
+        : action ? document.querySelector(`#actions [data-action="${CSS.escape(action)}"]`)
+          : title ? byId("actions").querySelector("h2") : null;
+  if (title && again) again.setAttribute("tabindex", "-1");
   if (again) again.focus();
 }
 
@@ -346,9 +430,9 @@ function draw() {
     battle: obs.battle ? [obs.battle.attacking_tile, obs.battle.defended_tile] : [], onTile,
     pickable: view.your_turn ? pickable : () => new Set(),
     picked: (tile, slot) => ui.picked.some((p) => p.tile === tile && p.slot === slot), onUnit, onUnitDown});
-  const again = () => render();
+  const again = () => { game.proposal = null; render(); };  // a new pick drops what the bar held
   renderActions(byId("actions"), view, ui, {onAction, autoAnswer: {on: autoAnswerOn, set: setAutoAnswer},
-    clearSelection: () => { game.ui = noSelection(); render(); },
+    clearSelection: () => { game.ui = noSelection(); game.proposal = null; render(); },
     all: game.all, onAllToggle,
     hint: game.summary?.hints && view.seat !== null ? {shown: game.hint, ask: onHint} : null,
     compose: {
@@ -356,9 +440,10 @@ function draw() {
       all: () => { pickAll(view, obs, game.ui); again(); },
       clear: () => { game.ui.picked = []; game.ui.selected2 = null; again(); },
       second: (tile) => { game.ui.selected2 = tile; again(); },
-      send: sendAction, onUnitAction: onAction,
+      send: propose, onUnitAction: onAction,
       label: actionLabel,
     }});
+  renderSafe();
   renderGift(byId("gift"), view, game.gift, sendAction);
   renderStory(view, game, render);
   renderCards(byId("cards"), view);
@@ -417,6 +502,7 @@ function fatal(message) {
 /** Open a game page; seat is null for a spectator. */
 export async function showGame(root, gameId, seat, code) {
   Object.assign(game, {id: gameId, seat, view: null, world: null, ui: noSelection(), log: [], battle: null,
+    proposal: null, landing: null,
     gift: {ally: null, amount: 1}, all: {open: false, version: null, legal: null}});
   // The game first: an unknown game says so, not that this browser holds no token for it.
   try { game.summary = await api("GET", `/api/games/${encodeURIComponent(gameId)}`); }
@@ -433,6 +519,7 @@ export async function showGame(root, gameId, seat, code) {
   startChat({gameId, seat, token: game.token,
     names: (at) => (at !== null && game.view ? playerLabel(game.view.observation, at) : "")});
   layout(root, {chat: true});
+  if (!keysOn) { document.addEventListener("keydown", onKey, true); keysOn = true; }
   try { onView(await api("GET", `/api/games/${encodeURIComponent(gameId)}/view`, {token: game.token})); }
   catch (err) { if (err.status === 403) { fatal(t("game.bad_token")); return; } }
   game.socket = new GameSocket(gameId, game.token, {onView, onError, onStatus: setStatus, onChat,
