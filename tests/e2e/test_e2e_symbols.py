@@ -1,13 +1,15 @@
-"""Clear symbols (issue 40): no realm's emblem repeats a mark of the board's legend (Laurielle's
-"+" made every unit of hers look upgraded, Zhojira's star an upgraded castle) or a terrain's
-pattern, and a full castle's five tokens stand apart. Measured on the drawn page: the legend
-as the game page shows it, board.js's own tables and the boxes Chromium draws."""
+"""Clear symbols and words (issue 40): no realm's emblem repeats a mark of the board's legend
+(Laurielle's "+" made every unit of hers look upgraded, Zhojira's star an upgraded castle) or
+a terrain's pattern, a full castle's five tokens stand apart, German words are not broken
+inside a word and the chart's last round label is not clipped. Measured on the drawn page:
+the legend as the game page shows it, board.js's own tables and the boxes Chromium draws."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from e2e_support import create_game
+from e2e_support import checked_page, create_game, open_scripted
+from test_e2e_compose import CASUALTY_SEED, casualty_choice
 
 # A drawn glyph's shape, for the legend's marks (a new mark must be named here).
 GLYPH_SHAPES = {"★": "star", "☆": "star", "+": "cross", "✚": "cross", "●": "circle", "○": "circle"}
@@ -96,3 +98,68 @@ def test_a_full_castles_tokens_stand_apart(page: Any, server: str) -> None:
     assert len(drawn["badges"]) == 5 + 3
     assert all(any(inside(badge, halo) for halo in halos) for badge in drawn["badges"])
 
+
+
+# Words of four letters or more whose characters stand on two lines: broken inside the word.
+BROKEN_WORDS = """() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || el.closest("svg, script, style, dialog:not([open])")) continue;
+    const word = /[\\p{L}\\p{N}]{4,}/gu;
+    for (let m = word.exec(node.data); m; m = word.exec(node.data)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+        .map((r) => Math.round(r.top)));
+      if (lines.size > 1) out.push(`${el.className}: ${m[0]}`);
+    }
+  }
+  return out;
+}"""
+
+
+def test_german_words_stay_whole_in_the_battle_view(browser: Any, server: str) -> None:
+    """A casualty decision in German shows its battle's dice with their units' names
+    ("Schwertkämpfer" was cut in two under its die), on a phone and a desktop."""
+    for width in (390, 1280):
+        for page in checked_page(browser, viewport={"width": width, "height": 844}):
+            page.add_init_script("localStorage.setItem('kaladan.lang', 'de')")
+            open_scripted(page, server, CASUALTY_SEED, casualty_choice)
+            page.wait_for_selector(".die-source")
+            assert page.evaluate("document.documentElement.lang") == "de"
+            assert page.evaluate(BROKEN_WORDS) == [], width
+
+
+CHART_TICKS = """async () => {
+  const {lineChart} = await import("/static/js/chart.js");
+  const view = await (await fetch(location.pathname.replace("/watch/", "/api/games/") + "/view")).json();
+  const obs = view.observation;
+  const rounds = [1, 2, 3, null].map((round) => ({round,
+    score: obs.players.map((p) => p.seat + 1)}));
+  const chart = lineChart(rounds, obs, "score");
+  chart.style.width = "320px";
+  document.body.append(chart);
+  const frame = chart.getBoundingClientRect();
+  const out = [...chart.querySelectorAll(".chart-tick")].map((el) => {
+    const b = el.getBoundingClientRect();
+    return [el.textContent, b.left >= frame.left - 0.5 && b.right <= frame.right + 0.5
+      && b.top >= frame.top - 0.5 && b.bottom <= frame.bottom + 0.5];
+  });
+  chart.remove();
+  return out;
+}"""
+
+
+def test_the_charts_labels_are_not_clipped(browser: Any, server: str) -> None:
+    """The chart's axis labels, the last round's "Ende" included, lie inside the chart."""
+    game_id = create_game(server, ["greedy"] * 2, name="chart labels")["game_id"]
+    for page in checked_page(browser, viewport={"width": 1280, "height": 800}):
+        page.add_init_script("localStorage.setItem('kaladan.lang', 'de')")
+        page.goto(f"{server}/watch/{game_id}")
+        page.wait_for_selector("#board .unit")
+        ticks = page.evaluate(CHART_TICKS)
+        assert ("Ende", True) in [tuple(tick) for tick in ticks]
+        assert all(inside for _, inside in ticks), ticks
