@@ -135,7 +135,8 @@ def test_german_words_stay_whole_in_the_battle_view(browser: Any, server: str) -
 
 CHART_TICKS = """async () => {
   const {lineChart} = await import("/static/js/chart.js");
-  const view = await (await fetch(location.pathname.replace("/watch/", "/api/games/") + "/view")).json();
+  const url = location.pathname.replace("/watch/", "/api/games/") + "/view";
+  const view = await (await fetch(url)).json();
   const obs = view.observation;
   const rounds = [1, 2, 3, null].map((round) => ({round,
     score: obs.players.map((p) => p.seat + 1)}));
