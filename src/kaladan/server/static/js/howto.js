@@ -91,13 +91,15 @@ function battleSection() {
     h("ol", {class: "howto-battle"}, steps.map((step) => h("li", {}, t(`howto.battle_${step}`)))));
 }
 
+// The rules' ids stay out of the words (a player reads the rule, not its number); a tooltip
+// gives them to whoever wants to look them up in RULES.md.
 function scoringSection() {
   return section("scoring", t("howto.scoring_title"),
-    h("p", {}, t("howto.end")),
-    h("p", {id: "howto-formula"}, scoreFormula()),
-    h("p", {}, sixGatesRule()),
-    h("p", {class: "muted"}, t("end.tie_rules")),
-    h("p", {class: "muted"}, t("howto.teams")));
+    h("p", {title: "RULES.md section 21"}, t("howto.end")),
+    h("p", {id: "howto-formula", title: "RULES.md R22.1"}, scoreFormula()),
+    h("p", {title: "RULES.md R22.1 (EG1)"}, sixGatesRule()),
+    h("p", {class: "muted", title: "RULES.md R22.3–R22.4"}, t("end.tie_rules")),
+    h("p", {class: "muted", title: "RULES.md section 23"}, t("howto.teams")));
 }
 
 /** Render the page into root. */
