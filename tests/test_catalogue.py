@@ -5,6 +5,7 @@ terms (W12 in Dutch and German, Dutch "scalpen")."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -114,3 +115,48 @@ def test_the_terminal_imports_no_server_code() -> None:
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "[]"
+
+
+DATA = Path(__file__).resolve().parents[1] / "src" / "kaladan" / "rules" / "data"
+D_DIE = re.compile(r"\bD(?:4|6|8|10|12|20)\b")
+RULE_ID = re.compile(r"\(R\d+(?:\.\d+)?|\bR\d+\.\d+\b|RULES\.md")
+
+
+def data_texts(lang: str) -> dict[str, str]:
+    """Every ``lang`` text of the rules data files (cards, realms, glossary, log sentences),
+    keyed by file and path."""
+    out: dict[str, str] = {}
+
+    def walk(node: Any, where: str) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == lang and isinstance(value, str):
+                    out[where] = value
+                else:
+                    walk(value, f"{where}.{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, f"{where}[{i}]")
+
+    for path in sorted(DATA.glob("*.json")):
+        walk(json.loads(path.read_text(encoding="utf-8")), path.name)
+    return out
+
+
+@pytest.mark.parametrize("lang", ["nl", "de"])
+def test_dutch_and_german_texts_write_w_dice(lang: str) -> None:
+    """The battle view writes W6..W12 in Dutch and German: so do the card texts and words."""
+    texts = flat(i18n.strings(lang)) | data_texts(lang)
+    assert data_texts(lang), "no texts found in the rules data"
+    wrong = {key: text for key, text in texts.items() if D_DIE.search(text)}
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "de"])
+def test_player_texts_show_no_rule_ids(lang: str) -> None:
+    """Rule ids such as "(R22.1)" or "RULES.md section 23" belong in docs and tooltips, not on
+    a player's page: the browser's words, the card texts and the log sentences name none (the
+    terminal's help, ``play``, cites rules for those who ask)."""
+    texts = flat({k: v for k, v in i18n.strings(lang).items() if k != "play"}) | data_texts(lang)
+    shown = {key: text for key, text in texts.items() if RULE_ID.search(text)}
+    assert not shown, shown

@@ -23,7 +23,7 @@ from kaladan.rules.logtext import LANGS, templates
 from kaladan.rules.notation import position_to_json
 from kaladan.rules.setup import new_game
 from kaladan.rules.state import GameState
-from kaladan.rules.units import unit_token
+from kaladan.rules.units import code, unit_token
 from kaladan.rules.world import Terrain
 from positions import build, game_at
 
@@ -404,3 +404,12 @@ def test_ex1_r16_22_casualties_and_the_result_from_the_log() -> None:
     fallen = [(unit_token(e.unit), e.place, e.seat) for e in later if isinstance(e, G.FallenUnit)]
     assert fallen == [("catapult", "graveyard", 1), ("shield", "graveyard", 0)]  # R17.2
     assert game.log(1)[-len(later):] == later  # nothing secret in a battle without cards
+
+
+def test_a_battles_losses_say_whose() -> None:
+    """R16.27: "Lost:" names each side's dead by their owner (issue 40: a list of units
+    without whose)."""
+    dead = (code(1, 0, 2), code(0, 1, 3, True), code(1, 0, 4))
+    entry = G.BattleEnded(0, 1, "T1", "T2", "attacker_won", dead)
+    assert entry.text("en", [1, 0]) == ("P1 (Kimbria) wins the battle for T2. Lost: "
+                                        "P1 (Kimbria) Archer+; P2 (Khalisia) Catapult, Shield.")

@@ -61,6 +61,9 @@ def test_a_hint_is_refused_when_the_option_is_off_or_not_the_seats_turn(
     view = wait_for_humans(client, game_id, tokens)
     waiting = client.get(f"/api/games/{game_id}/hint", headers=auth(tokens[1 - view["seat"]]))
     assert waiting.status_code == 409 and error_code(waiting) == "not_your_turn"
+    # Seats are numbered from 1 in messages, as the lobby shows them (the API's are 0-based).
+    assert (f"seat {view['seat'] + 1} is to decide, not seat {2 - view['seat']}"
+            in waiting.json()["error"]["message"])
     nobody = client.get(f"/api/games/{game_id}/hint")
     assert nobody.status_code == 401 and error_code(nobody) == "missing_token"
     before = client.get(f"/api/games/{game_id}/view").json()

@@ -16,7 +16,7 @@ from typing import Any
 
 from .catalog import END_GAME_CARD_BY_ID, EVENT_CARD_BY_ID, GLOSSARY, MAGIC_CARD_BY_ID, REALM_BY_ID
 from .datafiles import data_text
-from .units import REALMS, SPECIAL, is_upgraded, realm_of, type_of
+from .units import REALMS, SPECIAL, is_upgraded, owner_of, realm_of, type_of
 
 LANGS = ("en", "nl", "de")
 _UNIT_KEYS = ("crown", "general", "catapult", "archer", "shield", "sword", "special_unit")
@@ -109,6 +109,14 @@ def _cards(value: Any, lang: str, realms: Sequence[int]) -> str:
     return ", ".join(card_name(c, lang) for c in value)
 
 
+def _losses(value: Any, lang: str, realms: Sequence[int]) -> str:
+    """A battle's dead by their owners, in seat order: ``P1 (Kimbria) Sword, Archer; P2 ...``."""
+    owners = sorted({owner_of(c) for c in value})
+    parts = (f"{seat_name(s, lang, realms)} "
+             f"{_units([c for c in value if owner_of(c) == s], lang, realms)}" for s in owners)
+    return "; ".join(parts) or word("none", lang)
+
+
 def _shares(value: Any, lang: str, realms: Sequence[int]) -> str:
     return ", ".join(f"{seat_name(s, lang, realms)} {n}" for s, n in value)
 
@@ -130,6 +138,8 @@ def _formatter(name: str, type_text: str) -> Format:
         return lambda value, lang, realms: _dice(value, lang)
     if type_text.startswith("tuple[Pair"):
         return lambda value, lang, realms: _pairs(value, lang)
+    if name == "losses":
+        return _losses
     if "UnitCode" in type_text:
         if type_text.startswith("tuple"):
             return _units

@@ -200,6 +200,6 @@ async def claim_seat(game_id: Annotated[str, Path(max_length=200)], seat: int,
         raise ApiError(401, "missing_token", "send the seat's token to claim it",
                        headers=BEARER_CHALLENGE)
     if service.seat_for_token(live, token) != seat:
-        raise ApiError(403, "bad_token", f"this token is not seat {seat}'s")
+        raise ApiError(403, "bad_token", f"this token is not seat {seat + 1}'s")
     await service.claim(live, seat, account)
     return Response(status_code=204)

@@ -89,8 +89,8 @@ async def hint(game_id: GameId, request: Request, service: Service) -> Any:
     if state.is_over:
         raise ApiError(409, "game_over", "the game is over")
     if state.pending.seat != seat:
-        raise ApiError(409, "not_your_turn", f"seat {state.pending.seat} is to decide, not "
-                       f"seat {seat}: advice is for the seat's own decision", "R6.5")
+        raise ApiError(409, "not_your_turn", f"seat {state.pending.seat + 1} is to decide, "
+                       f"not seat {seat + 1}: advice is for the seat's own decision", "R6.5")
     return await asyncio.to_thread(hint_view, live, seat)  # a bot's thinking: off the loop
 
 
@@ -127,8 +127,8 @@ async def take_back(game_id: GameId, seat: Annotated[int, Path(ge=0, le=MAX_WHOL
     live = await service.get(game_id, client_address(request.scope))
     mine = seat_of(request, live, required=True)
     if mine != seat:
-        raise ApiError(403, "not_your_seat", f"these credentials are seat {mine}'s, not seat "
-                       f"{seat}'s", input=seat)
+        raise ApiError(403, "not_your_seat", f"these credentials are seat {mine + 1}'s, not "
+                       f"seat {seat + 1}'s", input=seat)
     live = await service.take_back(live, seat)
     return Response(view_text(live, seat), media_type="application/json")
 

@@ -598,7 +598,7 @@ class GameService:
             raise ApiError(401, "sign_in_required", "a rated game's seats are for signed-in "
                            "players: sign in first", headers=SESSION_CHALLENGE)
         if code is None and (account is None or not live.open_seats):
-            raise ApiError(403, "bad_code", f"seat {seat} is joined with its code")
+            raise ApiError(403, "bad_code", f"seat {seat + 1} is joined with its code")
         token = secrets.token_urlsafe(32)
 
         def change(seats: list[dict[str, Any]]) -> SeatInfo:
@@ -608,7 +608,7 @@ class GameService:
                                + ("" if info.account is None else f" ({info.name})"))
             if code is not None and (info.code_hash is None or not hmac.compare_digest(
                     digest(code), info.code_hash)):
-                raise ApiError(403, "bad_code", f"wrong join code for seat {seat}")
+                raise ApiError(403, "bad_code", f"wrong join code for seat {seat + 1}")
             if account is not None:
                 _sits_once(seats, seat, account)
             return SeatInfo(HUMAN, None, None, digest(token),
@@ -713,11 +713,11 @@ class GameService:
     @staticmethod
     def _human_seat(live: LiveGame, seat: int) -> SeatInfo:
         if not 0 <= seat < len(live.seats):
-            raise ApiError(404, "unknown_seat", f"game {live.game_id} has no seat {seat}",
+            raise ApiError(404, "unknown_seat", f"game {live.game_id} has no seat {seat + 1}",
                            input=seat)
         info = live.seats[seat]
         if info.kind != HUMAN:
-            raise ApiError(404, "unknown_seat", f"seat {seat} is a bot, not a human seat",
+            raise ApiError(404, "unknown_seat", f"seat {seat + 1} is a bot, not a human seat",
                            input=seat)
         return info
 
@@ -779,15 +779,15 @@ class GameService:
                 # points into the legal list of the seat to decide).
                 hint = (" (out of turn a gift is sent as its text, 'gift <ally> <amount>')"
                         if index is not None and live.game.gifts(seat) else "")
-                raise ApiError(409, "not_your_turn", f"seat {state.pending.seat} is to "
-                               f"decide, not seat {seat}{hint}", "R6.5",
+                raise ApiError(409, "not_your_turn", f"seat {state.pending.seat + 1} is "
+                               f"to decide, not seat {seat + 1}{hint}", "R6.5",
                                text if index is None else index)
             clock = live.clock
             if clock is not None and not (text is not None and is_gift(text)):
                 deadline = clock.deadline
                 if clock.running == seat and deadline is not None and deadline <= self.now():
                     self.wake_clock()  # the timer applies the timeout decision
-                    raise ApiError(409, "time_ran_out", f"seat {seat}'s time ran out: "
+                    raise ApiError(409, "time_ran_out", f"seat {seat + 1}'s time ran out: "
                                    f"{clock.control.timeout_bot} decides for it",
                                    input=text if index is None else index)
             action: Action | str
@@ -1192,7 +1192,7 @@ class GameService:
             clock, snapshot = live.clock, live.snapshot
             assert snapshot is not None
             if clock is None or seat not in clock.taken:
-                raise ApiError(409, "not_taken_over", f"seat {seat} is played by its "
+                raise ApiError(409, "not_taken_over", f"seat {seat + 1} is played by its "
                                "player, not by the timeout bot", input=seat)
             if snapshot.state.is_over:
                 raise ApiError(409, "game_over", "the game is over")

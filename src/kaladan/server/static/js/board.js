@@ -11,15 +11,28 @@ export const REALM_COLORS = {
 };
 const SEAT_COLORS = ["#555", "#777", "#999", "#444", "#666", "#888"];
 // Each realm's emblem, the owner's second cue besides its colour (a path in a unit square
-// centred on 0,0): a triangle, a square, a diamond, a circle, a star and a cross.
+// centred on 0,0), and its shape's name. No emblem repeats a mark of the board (MARKS) or a
+// terrain's pattern (a forest's tree is a triangle): a Laurielle unit must not look upgraded.
 const EMBLEMS = {
-  khalisia: "M0 -1 L0.95 0.75 H-0.95 Z",
+  khalisia: "M-0.85 -0.95 H0.85 L0.12 0 L0.85 0.95 H-0.85 L-0.12 0 Z",
   kimbria: "M-0.75 -0.75 H0.75 V0.75 H-0.75 Z",
   nanchia: "M0 -1 L1 0 L0 1 L-1 0 Z",
-  ardinor: "M-0.85 0 A0.85 0.85 0 1 0 0.85 0 A0.85 0.85 0 1 0 -0.85 0 Z",
-  zhojira: "M0 -1 L0.24 -0.33 L0.95 -0.31 L0.38 0.12 L0.59 0.81 L0 0.4 L-0.59 0.81 L-0.38 0.12 L-0.95 -0.31 L-0.24 -0.33 Z",
-  laurielle: "M-0.3 -1 H0.3 V-0.3 H1 V0.3 H0.3 V1 H-0.3 V0.3 H-1 V-0.3 H-0.3 Z",
+  ardinor: "M-0.85 -0.95 H0.85 V0.1 Q0.85 0.7 0 1 Q-0.85 0.7 -0.85 0.1 Z",
+  zhojira: "M0.35 -0.9 A0.95 0.95 0 1 0 0.35 0.9 A1.1 1.1 0 0 1 0.35 -0.9 Z",
+  laurielle: "M0 1 C-0.2 0.75 -1 0.3 -1 -0.3 C-1 -0.8 -0.35 -1 0 -0.5 C0.35 -1 1 -0.8 1 -0.3 C1 0.3 0.2 0.75 0 1 Z",
 };
+export const EMBLEM_SHAPES = {
+  khalisia: "hourglass", kimbria: "square", nanchia: "diamond",
+  ardinor: "shield", zhojira: "crescent", laurielle: "heart",
+};
+// The board's own marks, as the legend shows them, and the shapes of the terrain patterns.
+export const MARKS = {
+  upgraded_castle: {glyph: "★", shape: "star"},
+  upgraded_unit: {glyph: "+", shape: "cross"},
+  capacity: {glyph: "● ○", shape: "circle"},
+  can_act: {glyph: "", shape: "circle"},  // a dot in a ring, drawn (.act-mark)
+};
+export const TERRAIN_SHAPES = {field: "stroke", forest: "triangle", mountain: "peak", castle: "masonry"};
 const DARK = "#222";  // the tokens' ring and the marks' ink: neutral, no realm's colour
 const LIGHT = "#fff";
 
@@ -103,16 +116,24 @@ function patterns() {
   );
 }
 
+// A token's radius on a tile of one or two units, and on a fuller one (up to a castle's five:
+// a row of three over a row of two). Its halo (radius + 4, which holds its badges) keeps one
+// pixel from its neighbours' and stays between the tile's name and its pips.
+const TOKEN_R = SIZE * 0.2;
+const TOKEN_R_FULL = SIZE * 0.17;
+
+/** Where n tokens stand on a tile (offsets from its centre, in pixels) and their radius. */
 function unitLayout(n) {
-  const row = (count, y) => Array.from({length: count}, (_, i) => [(i - (count - 1) / 2) * 0.46, y]);
-  if (n <= 3) return row(n, 0.02);
+  const r = n <= 2 ? TOKEN_R : TOKEN_R_FULL;
+  const step = 2 * (r + 4) + 1;
+  const row = (count, y) => Array.from({length: count}, (_, i) => [(i - (count - 1) / 2) * step, y]);
+  if (n <= 3) return {r, at: row(n, 1)};
   const top = Math.ceil(n / 2);
-  return [...row(top, -0.2), ...row(n - top, 0.26)];
+  return {r, at: [...row(top, 1 - step / 2), ...row(n - top, 1 + step / 2)]};
 }
 
-function unitToken(observation, ref, x, y, state) {
+function unitToken(observation, ref, x, y, r, state) {
   const {owner, type, realm, upgraded} = parseUnit(ref);
-  const r = SIZE * 0.2;
   const title = `${unitName(ref.split("/")[1] || ref)} — ${realmName(observation.players[owner]?.realm)}` +
     (type === "special" && realm ? ` (${realmName(realm)})` : "") + `\n${unitTip(ref)}`;
   // The owner: the realm's colour and its emblem. An upgraded unit: a thick white rim and a
@@ -140,7 +161,7 @@ function unitToken(observation, ref, x, y, state) {
       emblem(ownerRealm, x - r * 0.85, y + r * 0.85, r * 0.42)),
     upgraded ? s("g", {class: "upgrade-badge"},
       s("circle", {cx: x + r * 0.85, cy: y - r * 0.85, r: r * 0.55, fill: LIGHT, stroke: DARK, "stroke-width": 1}),
-      s("text", {x: x + r * 0.85, y: y - r * 0.85 + 3.5, "text-anchor": "middle", class: "badge-label", fill: DARK}, "+")) : null);
+      s("text", {x: x + r * 0.85, y: y - r * 0.85 + 3.5, "text-anchor": "middle", class: "badge-label", fill: DARK}, MARKS.upgraded_unit.glyph)) : null);
 }
 
 function pips(capacity, used, x, y) {
@@ -199,16 +220,16 @@ export function renderBoard(svgEl, observation, opts) {
         class: "hex"}),
       isFort ? s("polygon", {points: hexPoints(tile.x, tile.y, SIZE - 7), class: "fort-ring"}) : null,
       s("text", {x: tile.x, y: tile.y - SIZE * 0.6, "text-anchor": "middle", class: "tile-name", "aria-hidden": "true"},
-        tile.name + (isFort ? " ★" : "")),
-      unitLayout(units.length).map(([dx, dy], i) => {
+        tile.name + (isFort ? ` ${MARKS.upgraded_castle.glyph}` : "")),
+      ((layout) => layout.at.map(([dx, dy], i) => {
         const pickable = slots.has(i);
-        return unitToken(observation, units[i], tile.x + dx * SIZE, tile.y + dy * SIZE, {
+        return unitToken(observation, units[i], tile.x + dx, tile.y + dy, layout.r, {
           slot: i, pickable, picked: opts.picked?.(tile.name, i),
           // A pickable unit's press is watched (drag.js): a click on it is its tap.
           onClick: (e) => { e.stopPropagation(); if (!pickable) opts.onUnit(tile.name, i); },
           onDown: pickable ? (e) => opts.onUnitDown(e, tile.name, i) : null,
           onTouch: pickable ? (e) => e.preventDefault() : null});
-      }),
+      }))(unitLayout(units.length)),
       pips(capacity, units.length, tile.x, tile.y + SIZE * 0.64),
       // "You can act here": a dark dot in a white ring, plain on pale and dark terrain alike.
       actionable ? s("circle", {cx: tile.x + SIZE * 0.58, cy: tile.y - SIZE * 0.5, r: 6, class: "act-mark"}) : null);

@@ -11,7 +11,7 @@ import {t} from "./i18n.js";
 export const METRICS = ["score", "gold", "units"];
 const WIDTH = 320;
 const HEIGHT = 150;
-const PAD = {left: 28, right: 8, top: 8, bottom: 22};
+const PAD = {left: 28, right: 16, top: 8, bottom: 22};  // right: half the last round label ("Ende")
 const SHAPES = ["circle", "square", "triangle", "diamond", "down", "cross"];
 
 /** A marker of the seat's shape at (x, y). */

@@ -40,6 +40,11 @@ function turnSection() {
       value: t(`value.${name}`), phases: phases.map(phaseName).join(", ")}))));
 }
 
+/** A table that may scroll sideways on a phone: a region reached by Tab, so a keyboard
+ * scrolls it too (axe: scrollable-region-focusable), named by its section's heading. */
+const scrollBox = (id, table) => h("div", {class: "table-scroll", tabindex: 0, role: "region",
+  "aria-labelledby": `howto-${id}-title`}, table);
+
 function unitSection() {
   const units = unitData().units;
   const heads = ["unit", "attack", "defence", "attack_up", "defence_up", "place_cost", "upgrade_cost"];
@@ -54,7 +59,7 @@ function unitSection() {
   const realms = Object.values(cards().realms);
   return section("units", t("howto.units_title"),
     h("p", {}, t("howto.units_intro")),
-    h("div", {class: "table-scroll"}, h("table", {class: "howto-units"},
+    scrollBox("units", h("table", {class: "howto-units"},
       h("thead", {}, h("tr", {}, heads.map((key) => h("th", {scope: "col"}, t(`howto.col_${key}`))))),
       h("tbody", {}, rows))),
     h("p", {}, t("howto.special_intro", {die: diceText(units.special.attack), d12: diceText([12])})),
@@ -73,7 +78,7 @@ function terrainSection() {
   };
   return section("terrain", t("howto.terrain_title"),
     h("p", {}, t("howto.terrain_intro")),
-    h("div", {class: "table-scroll"}, h("table", {class: "howto-terrain"},
+    scrollBox("terrain", h("table", {class: "howto-terrain"},
       h("thead", {}, h("tr", {}, ["terrain", "capacity", "bonus"].map((key) => h("th", {scope: "col"}, t(`howto.col_${key}`))))),
       h("tbody", {}, TERRAIN.map((kind) => h("tr", {"data-terrain": kind},
         h("th", {scope: "row"}, kind === "upgraded_castle" ? t("board.upgraded_castle") : term(kind)),
@@ -86,13 +91,15 @@ function battleSection() {
     h("ol", {class: "howto-battle"}, steps.map((step) => h("li", {}, t(`howto.battle_${step}`)))));
 }
 
+// The rules' ids stay out of the words (a player reads the rule, not its number); a tooltip
+// gives them to whoever wants to look them up in RULES.md.
 function scoringSection() {
   return section("scoring", t("howto.scoring_title"),
-    h("p", {}, t("howto.end")),
-    h("p", {id: "howto-formula"}, scoreFormula()),
-    h("p", {}, sixGatesRule()),
-    h("p", {class: "muted"}, t("end.tie_rules")),
-    h("p", {class: "muted"}, t("howto.teams")));
+    h("p", {title: "RULES.md section 21"}, t("howto.end")),
+    h("p", {id: "howto-formula", title: "RULES.md R22.1"}, scoreFormula()),
+    h("p", {title: "RULES.md R22.1 (EG1)"}, sixGatesRule()),
+    h("p", {class: "muted", title: "RULES.md R22.3–R22.4"}, t("end.tie_rules")),
+    h("p", {class: "muted", title: "RULES.md section 23"}, t("howto.teams")));
 }
 
 /** Render the page into root. */

@@ -153,7 +153,8 @@ async function refreshList() {
   mount(el,
     h("h2", {}, t("lobby.games"), " ", h("button", {type: "button", class: "link", onclick: refreshList}, t("lobby.refresh"))),
     shown.length ? h("table", {class: "games"},
-      h("thead", {}, h("tr", {}, [t("lobby.name"), t("lobby.mode"), t("lobby.seats"), t("lobby.status"), ""].map((c) => h("th", {}, c)))),
+      h("thead", {}, h("tr", {}, [t("lobby.name"), t("lobby.mode"), t("lobby.seats"), t("lobby.status")].map((c) => h("th", {}, c)),
+        hiddenHead(t("lobby.watch")))),
       h("tbody", {}, shown.map((g) => h("tr", {"data-game": g.game_id},
         h("td", {}, g.name || g.game_id),
         h("td", {}, t(`value.${g.mode}`)),
@@ -166,6 +167,10 @@ async function refreshList() {
   renderFinished(byId("finished"), games, seatText);
 }
 
+/** The header of a column of links: named for screen readers, empty to the eye (axe:
+ * empty-table-header). */
+const hiddenHead = (label) => h("th", {}, h("span", {class: "visually-hidden"}, label));
+
 /** The finished games, newest first, each with a link to its replay. */
 function renderFinished(el, games, seatText) {
   if (!el) return;
@@ -175,7 +180,8 @@ function renderFinished(el, games, seatText) {
   mount(el,
     h("h2", {}, t("lobby.finished")),
     shown.length ? h("table", {class: "games finished"},
-      h("thead", {}, h("tr", {}, [t("lobby.name"), t("lobby.mode"), t("lobby.seats"), ""].map((c) => h("th", {}, c)))),
+      h("thead", {}, h("tr", {}, [t("lobby.name"), t("lobby.mode"), t("lobby.seats")].map((c) => h("th", {}, c)),
+        hiddenHead(t("lobby.replay")))),
       h("tbody", {}, shown.map((g) => h("tr", {"data-game": g.game_id},
         h("td", {}, g.name || g.game_id),
         h("td", {}, t(`value.${g.mode}`)),

@@ -74,6 +74,12 @@ export class LogText {
         + (d.bonus ? ` (${this.word(d.bonus, lang)})` : "")).join(" ") || "-";
     }
     if (name === "pairs") return value.map((p) => `${p.attack}:${p.defence}`).join(", ") || "-";
+    if (name === "losses") {  // a battle's dead by their owners, in seat order
+      const owners = [...new Set(value.map((u) => Number(u.split("/")[0])))].sort((a, b) => a - b);
+      return owners.map((seat) => `${this.seat(seat, lang, realms)} `
+        + value.filter((u) => Number(u.split("/")[0]) === seat).map((u) => this.unit(u, lang)).join(", "))
+        .join("; ") || this.word("none", lang);
+    }
     if (UNIT_FIELDS.has(name)) {
       if (Array.isArray(value)) {
         return value.map((u) => this.unit(u, lang)).join(", ") || this.word("none", lang);

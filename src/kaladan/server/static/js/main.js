@@ -39,8 +39,11 @@ function route() {
 }
 
 function renderHeader(current) {
+  // Pages without a heading of their own (the lobby, a game, a replay) have the brand as
+  // their h1 (axe: page-has-heading-one); the others' h1 names the page.
+  const brand = h("a", {href: "/", class: "brand"}, "Kaladan");
   mount(byId("header"),
-    h("a", {href: "/", class: "brand"}, "Kaladan"),
+    ["lobby", "play", "watch", "replay"].includes(current.page) ? h("h1", {class: "brand-heading"}, brand) : brand,
     h("span", {class: "subtitle"}, t("app.subtitle")),
     h("span", {class: "spacer"}),
     // From a game, the rules open in a new tab: the game page stays as it is.

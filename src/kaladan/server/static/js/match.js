@@ -130,7 +130,8 @@ export async function showMyGames(root) {
   panel.append(
     notificationButton(),
     games.length ? h("table", {class: "games my-games-list"},
-      h("thead", {}, h("tr", {}, [t("lobby.name"), t("lobby.mode"), t("match.players"), t("lobby.status"), ""].map((c) => h("th", {}, c)))),
+      h("thead", {}, h("tr", {}, [t("lobby.name"), t("lobby.mode"), t("match.players"), t("lobby.status")].map((c) => h("th", {}, c)),
+        h("th", {}, h("span", {class: "visually-hidden"}, t("match.open"))))),
       h("tbody", {}, games.map((g) => h("tr", {"data-game": g.game_id, class: g.your_turn ? "your-turn" : null},
         h("td", {}, h("a", {href: g.url}, g.name)),
         h("td", {}, t(`value.${g.mode}`)),
