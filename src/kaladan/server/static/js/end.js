@@ -137,7 +137,8 @@ export function renderEnd(view, log, {token = null} = {}) {
         h("th", {class: "num"}, t("glance.total")))),
       h("tbody", {}, order.map((seat) => h("tr", {class: winners.includes(seat) ? "winner" : ""},
         h("td", {}, h("span", {class: "swatch", style: `background:${seatColor(obs, seat)}`}),
-          playerLabel(obs, seat), winners.includes(seat) ? " ★" : ""),
+          playerLabel(obs, seat),  // a word, not ★: that is the board's upgraded castle
+          winners.includes(seat) ? h("span", {class: "badge winner-mark"}, t("end.winner_mark")) : null),
         shown.map((part) => h("td", {class: "num"}, parts[seat] ? parts[seat][part] : "—")),
         h("td", {class: "num"}, h("b", {}, result.scores[seat] === null ? t("game.eliminated") : result.scores[seat]))))))),
     parts ? h("p", {class: "muted"}, scoreFormula(), obs.six_gates ? ` ${sixGatesRule()}` : "") : null,

@@ -102,11 +102,14 @@ export function renderPhases(el, view, phaseOrder) {
   const order = orders[phaseOrder] || orders[rulesData().options.phase_order[0]];
   const items = order.map((phase) => h("li", {class: phase === obs.phase ? "current" : "",
     "aria-current": phase === obs.phase ? "step" : null}, phaseName(phase)));
-  const status = obs.phase === "setup" || obs.phase === "over" ? phaseName(obs.phase) : null;
+  const status = obs.phase === "over" ? phaseName(obs.phase) : null;
+  // Set-up has no turn yet: it says so, with the seat deciding now (not turn 0's active seat).
+  const setup = obs.phase === "setup";
+  const deciding = setup && view.to_move !== null && view.to_move !== undefined ? view.to_move : obs.active;
   mount(el,
     h("h2", {}, t("panel.phase")),
     h("p", {class: "turn-line"},
-      t("game.turn", {n: obs.turn}), " · ", playerLabel(obs, obs.active),
+      setup ? phaseName("setup") : t("game.turn", {n: obs.turn}), " · ", playerLabel(obs, deciding),
       obs.final_round ? h("b", {class: "final"}, " · ", t("game.final_round")) : null),
     status ? h("p", {class: "phase-status"}, status) : null,
     h("ol", {class: "phases"}, items),
