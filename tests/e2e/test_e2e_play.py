@@ -127,7 +127,9 @@ def test_finish_short_game(page: Any, server: str) -> None:
     end.wait_for(state="visible")
     assert end.locator(".scores tbody tr").count() == 2
     assert end.locator(".scores tr.winner").count() >= 1
-    assert "R22" in end.inner_text()  # the tie-break rules are stated
+    # the tie-break rules are stated, in words (rule ids stay off player pages)
+    assert "Ties: most units on the board" in end.inner_text()
+    assert "R22" not in end.inner_text()
     assert end.locator("a[href$='/record']").count() == 1
 
 

@@ -126,6 +126,7 @@ async def take_back(game_id: GameId, seat: Annotated[int, Path(ge=0, le=MAX_WHOL
     bot does not play the seat."""
     live = await service.get(game_id, client_address(request.scope))
     mine = seat_of(request, live, required=True)
+    assert mine is not None
     if mine != seat:
         raise ApiError(403, "not_your_seat", f"these credentials are seat {mine + 1}'s, not "
                        f"seat {seat + 1}'s", input=seat)
