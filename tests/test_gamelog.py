@@ -19,7 +19,7 @@ from kaladan.rules.apply import apply_unchecked
 from kaladan.rules.combat import compare
 from kaladan.rules.config import Config
 from kaladan.rules.kinds import parse_action
-from kaladan.rules.logtext import LANGS, templates
+from kaladan.rules.logtext import LANGS, describe, templates
 from kaladan.rules.notation import position_to_json
 from kaladan.rules.setup import new_game
 from kaladan.rules.state import GameState
@@ -192,6 +192,13 @@ def test_r22_1_the_final_entry_adds_up_to_every_score() -> None:
         assert result is not None
         assert [None if p is None else p.total for p in final.scores] == result.scores
         assert (final.end, final.winner, final.team) == (result.end, result.winner, result.team)
+
+
+def test_r23_1_the_game_over_sentence_numbers_teams_from_one() -> None:
+    """Teams are stored from 0 and told from 1, as the end screen and lobby tell them."""
+    entry = G.GameOver(end="final_round", winner=None, team=1, scores=(), tie_break=())
+    for lang, words in (("en", "team 2 wins"), ("nl", "team 2 wint"), ("de", "Team 2 gewinnt")):
+        assert words in describe(entry, lang)
 
 
 def hidden_cards(state: GameState, viewer: int | None) -> set[str]:

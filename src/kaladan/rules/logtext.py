@@ -152,6 +152,8 @@ def _formatter(name: str, type_text: str) -> Format:
         "phase": lambda value, lang, realms: word(f"phase_{value}", lang),
         "realm": lambda value, lang, realms: REALM_BY_ID[value].name.get(lang),
         "shares": _shares, "rounds": _rounds, "scores": _scores,
+        # teams are stored from 0 and numbered from 1 for players (R23.1), as the end screen
+        "team": lambda value, lang, realms: str(value + 1),
     }
     return special.get(name, lambda value, lang, realms: str(value))
 

@@ -91,6 +91,7 @@ export class LogText {
         : this.card(value, lang);
     }
     if (name === "phase") return this.word(`phase_${value}`, lang);
+    if (name === "team") return String(value + 1);  // stored from 0, numbered from 1 (R23.1)
     if (name === "realm") return this.pick(this.cards.realms[value].name, lang);
     if (name === "shares") {
       return value.map(([seat, hits]) => `${this.seat(seat, lang, realms)} ${hits}`).join(", ");
