@@ -110,6 +110,10 @@ def test_a_phone_turn_is_played_by_taps_on_tiles_and_large_controls(browser: Any
         send = page.locator("#safe-send")
         expect(send).to_be_visible()
         assert send.bounding_box()["height"] >= TOUCH_TARGET  # type: ignore[index]
+        # The bar sits at the bottom of the screen, over the board, and covers little of it.
+        bar = page.locator("#safe-bar").bounding_box()
+        assert bar is not None
+        assert bar["y"] + bar["height"] <= PHONE["height"] and bar["height"] < PHONE["height"] / 3
         before = version(page)
         send.tap()
         wait_past(page, before)
