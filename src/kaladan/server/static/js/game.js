@@ -36,7 +36,7 @@ const game = {id: null, seat: null, token: null, view: null, world: null, summar
   landing: null};  // the version an action was sent from: its answer moves focus on (focusNext)
 
 /** The game page's sections (the replay page shows the same board, panels and log; the
- * chat only on a game page). */
+ * chat and the marks of what others did, js/since.js, only on a game page). */
 export function layout(root, {chat = false, since = false} = {}) {
   const legend = ["field", "forest", "mountain", "castle"].map((terrain) =>
     h("span", {class: "legend-item"},

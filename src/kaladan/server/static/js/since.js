@@ -203,7 +203,7 @@ export function sinceLog(log, whole, observation) {
   const fresh = whole || state.seen < 0 ? [] : log.filter((e) => e.index > state.seen);
   state.seen = Math.max(state.seen, last);
   const notes = liveNotes(fresh, observation);
-  if (notes.length) toast(notes.join(" · "));
+  if (notes.length) toast(notes.join(" · "), "note");
 }
 
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
