@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import DESKTOP
 from e2e_support import (
     checked_page,
     click_and_wait,
@@ -40,7 +39,8 @@ MARKED = """() => Object.fromEntries([...document.querySelectorAll('#board .tile
 @pytest.fixture
 def calm_page(browser: Any) -> Iterator[Any]:
     """A page that prefers reduced motion: no arrow draws itself, the marks stay."""
-    yield from checked_page(browser, viewport=DESKTOP, reduced_motion="reduce")
+    yield from checked_page(browser, viewport={"width": 1280, "height": 800},
+                            reduced_motion="reduce")
 
 
 def bot_marks(log: list[dict[str, Any]], start: int) -> dict[str, set[str]]:
