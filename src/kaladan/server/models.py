@@ -192,6 +192,8 @@ class SeatSummary(BaseModel):
     joined: bool
     player: str | None = Field(None, description="the signed-in player's name (null: a "
                                "guest, a bot or a free seat)")
+    team: int | None = Field(None, description="team mode: the seat's team (0-based; the UI "
+                             "numbers teams from 1, R23.2); null in a free-for-all")
 
 
 class GameSummary(BaseModel):
@@ -212,6 +214,13 @@ class GameSummary(BaseModel):
     time_control: dict[str, Any] | None = Field(
         None, description="the game's time control as chosen (a TimeControlBody with every "
         "default filled in); null: untimed")
+    finished_at: str | None = Field(None, description="a finished game: when its last "
+                                    "decision was stored (ISO 8601, UTC); else null (also "
+                                    "for games finished before the server recorded it)")
+    winners: list[int] | None = Field(None, description="a finished game: the winning seats "
+                                      "(a team's every member; empty: a draw); else null")
+    winning_team: int | None = Field(None, description="a team game won by a team: its "
+                                     "number (0-based); else null")
 
 
 class GameList(BaseModel):
@@ -222,6 +231,16 @@ class JoinRequest(Strict):
     code: str | None = Field(None, min_length=1, max_length=200,
                              description="the seat's one-time join code; a signed-in player "
                              "takes a free seat of a game with open seats without it")
+
+
+class HandOver(BaseModel):
+    seat: int
+    url: str = Field(description="/play/<game>/<seat>?code=<one-time code>: the seat's page "
+                     "on the device that opens it")
+    code: str = Field(description="the one-time code (the one in ``url``), to send to "
+                      ".../seats/{seat}/join from the new device")
+    link: str = Field(description="``url`` with the server's address, as the QR code holds it")
+    qr: str = Field(description="``link`` as a QR code: an SVG element (text)")
 
 
 class Joined(BaseModel):
