@@ -580,7 +580,8 @@ ERROR_STATUSES: dict[int, str] = {
          "'WWW-Authenticate: Bearer'; nobody signed in where a player must be "
          "(not_signed_in, sign_in_required); a wrong name or password (bad_credentials)",
     403: "a seat token or join code that is wrong (bad_token: no seat's of this game, or "
-         "not 'Bearer <token>'; bad_code), advice asked of a game that gives none "
+         "not 'Bearer <token>'; bad_code; seat_moved: the seat was handed over to another "
+         "device), advice asked of a game that gives none "
          "(hints_off), another seat's credentials (not_your_seat), a signed-in player at "
          "no seat of the game (not_a_player), a write "
          "signed in by the cookie without the session's X-CSRF-Token (csrf_failed), the "
@@ -589,9 +590,9 @@ ERROR_STATUSES: dict[int, str] = {
     404: "no such game, seat, version of a replay, player or chat message (unknown_game, "
          "unknown_seat, unknown_version, unknown_player, unknown_message)",
     409: "not now: another seat decides, the version is stale, the game is over or not yet, "
-         "the seat has joined, the seat's time ran out, the bot does not play the seat "
-         "(not_your_turn, stale_version, game_over, game_not_over, already_joined, "
-         "time_ran_out, not_taken_over), the player sits at another seat (already_seated), "
+         "the seat has joined (or not yet: not_joined), the seat's time ran out, the bot "
+         "does not play the seat (not_your_turn, stale_version, game_over, game_not_over, "
+         "already_joined, time_ran_out, not_taken_over), the player sits at another seat (already_seated), "
          "a name that is taken (name_taken)",
     413: "a request body or custom world over the server's limit (too_large)",
     422: "an action the rules forbid now (illegal_action, with the rule id in 'rule')",
