@@ -48,8 +48,8 @@ def apply(state: GameState, action: Action | object, seat: Seat | None = None,
     if seat is not None and seat != pending.seat:
         raise IllegalActionError(
             _text(action, state), "R6.5",
-            f"seat {seat + 1} cannot act now: the pending decision ({pending.kind.label}) "
-            f"belongs to seat {pending.seat + 1}")
+            f"seat {seat} cannot act now: the pending decision ({pending.kind.label}) "
+            f"belongs to seat {pending.seat}")
     if action not in legal_actions(state):
         rule, reason = refusal(state, action)
         raise IllegalActionError(_text(action, state), rule, reason)
@@ -85,7 +85,7 @@ def _text(action: Action, state: GameState) -> str:
 
 def _gift_refusal(state: GameState, seat: Seat) -> str:
     if not 0 <= seat < state.n:
-        return f"there is no seat {seat + 1}"
+        return f"there is no seat {seat}"
     return f"{SPECS[GIFT].refusals['none'].reason} ({state.gold[seat]})"
 
 

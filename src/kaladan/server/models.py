@@ -592,8 +592,8 @@ ERROR_STATUSES: dict[int, str] = {
     409: "not now: another seat decides, the version is stale, the game is over or not yet, "
          "the seat has joined (or not yet: not_joined), the seat's time ran out, the bot "
          "does not play the seat (not_your_turn, stale_version, game_over, game_not_over, "
-         "already_joined, time_ran_out, not_taken_over), the player sits at another seat (already_seated), "
-         "a name that is taken (name_taken)",
+         "already_joined, time_ran_out, not_taken_over), the player sits at another seat "
+         "(already_seated), a name that is taken (name_taken)",
     413: "a request body or custom world over the server's limit (too_large)",
     422: "an action the rules forbid now (illegal_action, with the rule id in 'rule')",
     429: "too many requests, games created, games brought back from storage or replayed "
