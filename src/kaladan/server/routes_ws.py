@@ -85,16 +85,20 @@ class Connection:
         self.reader = reader or Reader(seat, None, off=False)
         self.account = account  # the signed-in player (names a chat author)
         self.token = token  # the seat's token: checked again when the seats change
+        self.checked = live.seats  # the seats it was checked against (replaced on a change)
 
     def still_seated(self) -> ApiError | None:
         """Why this connection's token no longer plays its seat (the seat was handed over
-        to another device: 403 ``seat_moved``), or None while it does."""
-        if self.token is None or self.seat is None:
+        to another device: 403 ``seat_moved``), or None while it does. Checked again only
+        when the game's seats changed (``GameService._set_seats`` replaces the list), not
+        at every view."""
+        if self.token is None or self.seat is None or self.live.seats is self.checked:
             return None
         try:
             self.service.seat_for_token(self.live, self.token)
         except ApiError as exc:
             return exc
+        self.checked = self.live.seats
         return None
 
     async def run(self) -> None:
