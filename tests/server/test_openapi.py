@@ -52,12 +52,12 @@ def test_schemathesis_finds_no_failure_and_its_games_replay(tmp_path: Path) -> N
     env = {**os.environ, "SCHEMATHESIS_HOOKS": "schemathesis_hooks", "KALADAN_CALLS": str(calls),
            "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
     # Scenarios long enough to go create -> join -> view -> act. The replay and rematch
-    # endpoints answer finished games only, the chat changes no game: the stateful phase
-    # leaves them to the others.
+    # endpoints answer finished games only, the chat changes no game, a hand-over's code
+    # only moves a seat already played: the stateful phase leaves them to the others.
     (tmp_path / "schemathesis.toml").write_text(
         "[phases.stateful]\nmax-steps = 20\n\n[[operations]]\n"
         'include-operation-id = ["getReplay", "getRounds", "getChat", "sendChat", '
-        '"muteChat", "getRematch", "rematch"]\n'
+        '"muteChat", "getRematch", "rematch", "handOverSeat"]\n'
         "phases.stateful.enabled = false\n")
     with LiveServer(app) as server, watch_log() as log:
         run = subprocess.run(
@@ -119,9 +119,10 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
         schema: dict[str, Any]) -> None:
     assert "HTTPValidationError" not in str(schema) and "ValidationError" not in str(schema)
     operations = [op for item in schema["paths"].values() for op in item.values()]
-    # 12 of games, 1 of clocks, 5 of chat and rematch, 9 of accounts (3 more with a mail
-    # server), 2 of players, 5 of quick match, my games and turn mails
-    assert len(operations) == 34
+    # 13 of games (a seat's hand-over too), 1 of clocks, 5 of chat and rematch, 9 of
+    # accounts (3 more with a mail server), 2 of players, 5 of quick match, my games and
+    # turn mails
+    assert len(operations) == 35
     for operation in operations:
         statuses = {int(s) for s in operation["responses"]}
         assert set(ALWAYS) <= statuses, operation["operationId"]
@@ -132,10 +133,10 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
     by_id = {op["operationId"]: op for op in operations}
     assert "422" in by_id["act"]["responses"] and "422" not in by_id["createGame"]["responses"]
     for operation in ("act", "getLegal", "getOdds", "getHint", "rematch", "sendChat",
-                      "muteChat"):
+                      "muteChat", "handOverSeat"):
         # the seat's token, or the session of the signed-in player sitting there
         session = {"sessionCookie": []}
-        if operation in ("act", "rematch", "sendChat", "muteChat"):  # writes: the CSRF header
+        if operation in ("act", "rematch", "sendChat", "muteChat", "handOverSeat"):  # writes
             session["csrfToken"] = []
         assert by_id[operation]["security"] == [{"seatToken": []}, session]
         # RFC 6750 section 3: no token, 401 with the challenge
@@ -145,7 +146,7 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
         "act", "getLegal", "getOdds", "getHint", "joinSeat", "claimSeat", "signIn",
         "getSession", "signOut", "signOutEverywhere", "updateAccount", "changePassword",
         "deleteAccount", "rematch", "sendChat", "muteChat", "takeBack", "joinMatch",
-        "getMatch", "leaveMatch", "myGames"}
+        "getMatch", "leaveMatch", "myGames", "handOverSeat"}
     for operation in ("signOut", "signOutEverywhere", "updateAccount", "changePassword",
                       "deleteAccount"):  # cookie writes need the CSRF header (403)
         assert by_id[operation]["security"] == [{"sessionCookie": [], "csrfToken": []}]

@@ -109,6 +109,18 @@ OPTIONS: Final[dict[str, tuple[str, ...]]] = {
     name: tuple(member.value for member in kind) for name, kind in OPTION_TYPES.items()}
 
 
+def seat_teams(mode: str, players: int) -> tuple[int, ...] | None:
+    """Each seat's team in a team mode (seating alternates between the teams, R23.2: seats
+    0, 2, 4 are team 0); None in a free-for-all.
+
+    >>> seat_teams("team_2v2", 4)
+    (0, 1, 0, 1)
+    """
+    if mode == Mode.FREE_FOR_ALL:
+        return None
+    return tuple(seat % 2 for seat in range(players))
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     """Everything fixed before setup (R3.1). ``layout`` is the custom world (R4.14).

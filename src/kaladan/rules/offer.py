@@ -192,7 +192,7 @@ def refusal(state: GameState, action: Action) -> tuple[str, str]:
     spec = SPECS[action.kind]
     if pending.kind not in spec.decisions:
         expects = DECISIONS[pending.kind]
-        return expects.rule, (f"'{action.kind}' is not possible now: seat {pending.seat} must "
+        return expects.rule, (f"'{action.kind}' is not possible now: the seat to decide must "
                               f"{expects.expects} (phase {state.phase.label}); {spec.when}")
     size = len(state.board)
     if action.tile >= size or action.tile2 >= size:

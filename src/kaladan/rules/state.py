@@ -14,7 +14,7 @@ from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, Final, final
 
 from .chance import Chance
-from .config import Config
+from .config import Config, seat_teams
 from .native import mypyc_attr
 from .units import BASIC_TYPES, OWNER_SHIFT, REALMS, Seat, UnitCode, type_of
 from .world import World
@@ -509,8 +509,9 @@ class GameState:
         (``DERIVED``)."""
         self.config = config
         self.n = n
-        self.teams = config.mode != "free_for_all"
-        self.team = tuple(seat % 2 if self.teams else seat for seat in range(n))  # R23.2
+        teams = seat_teams(config.mode, n)  # R23.2
+        self.teams = teams is not None
+        self.team = tuple(range(n)) if teams is None else teams
         order = PHASE_ORDERS[config.phase_order]
         self.early_phases = (order[1], order[2])
         self.choose_magic = config.starting_magic == "choose"

@@ -31,7 +31,10 @@ QUICK_BOTS = frozenset({"random", "greedy", "ppo"})  # no search: not in worker 
 
 @dataclass(slots=True)
 class SeatInfo:
-    """One seat of a game as stored: a human (join code, then token) or a bot."""
+    """One seat of a game as stored: a human (join code, then token) or a bot. A joined
+    seat holds a code again while its player hands it over to another device
+    (``GameService.hand_over``); ``moved`` keeps the hashes of the tokens it ended, so an
+    old device hears that the seat moved rather than that its token is unknown."""
 
     kind: str  # "human" | "bot"
     bot: str | None = None
@@ -39,6 +42,7 @@ class SeatInfo:
     token_hash: str | None = None
     account: str | None = None  # the signed-in player's account id (server/accounts.py)
     name: str | None = None  # that player's name ("deleted player" once deleted)
+    moved: tuple[str, ...] = ()  # hashes of the tokens ended by hand-overs, newest last
 
     @property
     def joined(self) -> bool:
@@ -50,12 +54,15 @@ class SeatInfo:
         if self.account is not None:  # guests' seats keep the stored form they always had
             data["account"] = self.account
             data["name"] = self.name
+        if self.moved:  # only seats handed over carry it
+            data["moved"] = list(self.moved)
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SeatInfo:
         return cls(str(data["kind"]), data.get("bot"), data.get("code_hash"),
-                   data.get("token_hash"), data.get("account"), data.get("name"))
+                   data.get("token_hash"), data.get("account"), data.get("name"),
+                   tuple(str(h) for h in data.get("moved") or ()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +213,8 @@ class LiveGame:
     # several processes (cluster.py): this process's fencing token while it owns the game
     # (None: a copy following the owner); one process on its own never uses it
     lease: int | None = None
+    # a finished game: when its last decision was stored (None: not over, or not known)
+    finished: datetime | None = None
     # every seat has joined (asked at every bot decision): kept up to date by ``forget_views``
     all_joined: bool = field(init=False, default=False)
 

@@ -192,6 +192,8 @@ class SeatSummary(BaseModel):
     joined: bool
     player: str | None = Field(None, description="the signed-in player's name (null: a "
                                "guest, a bot or a free seat)")
+    team: int | None = Field(None, description="team mode: the seat's team (0-based; the UI "
+                             "numbers teams from 1, R23.2); null in a free-for-all")
 
 
 class GameSummary(BaseModel):
@@ -212,6 +214,13 @@ class GameSummary(BaseModel):
     time_control: dict[str, Any] | None = Field(
         None, description="the game's time control as chosen (a TimeControlBody with every "
         "default filled in); null: untimed")
+    finished_at: str | None = Field(None, description="a finished game: when its last "
+                                    "decision was stored (ISO 8601, UTC); else null (also "
+                                    "for games finished before the server recorded it)")
+    winners: list[int] | None = Field(None, description="a finished game: the winning seats "
+                                      "(a team's every member; empty: a draw); else null")
+    winning_team: int | None = Field(None, description="a team game won by a team: its "
+                                     "number (0-based); else null")
 
 
 class GameList(BaseModel):
@@ -222,6 +231,16 @@ class JoinRequest(Strict):
     code: str | None = Field(None, min_length=1, max_length=200,
                              description="the seat's one-time join code; a signed-in player "
                              "takes a free seat of a game with open seats without it")
+
+
+class HandOver(BaseModel):
+    seat: int
+    url: str = Field(description="/play/<game>/<seat>?code=<one-time code>: the seat's page "
+                     "on the device that opens it")
+    code: str = Field(description="the one-time code (the one in ``url``), to send to "
+                      ".../seats/{seat}/join from the new device")
+    link: str = Field(description="``url`` with the server's address, as the QR code holds it")
+    qr: str = Field(description="``link`` as a QR code: an SVG element (text)")
 
 
 class Joined(BaseModel):
@@ -561,7 +580,8 @@ ERROR_STATUSES: dict[int, str] = {
          "'WWW-Authenticate: Bearer'; nobody signed in where a player must be "
          "(not_signed_in, sign_in_required); a wrong name or password (bad_credentials)",
     403: "a seat token or join code that is wrong (bad_token: no seat's of this game, or "
-         "not 'Bearer <token>'; bad_code), advice asked of a game that gives none "
+         "not 'Bearer <token>'; bad_code; seat_moved: the seat was handed over to another "
+         "device), advice asked of a game that gives none "
          "(hints_off), another seat's credentials (not_your_seat), a signed-in player at "
          "no seat of the game (not_a_player), a write "
          "signed in by the cookie without the session's X-CSRF-Token (csrf_failed), the "
@@ -570,10 +590,10 @@ ERROR_STATUSES: dict[int, str] = {
     404: "no such game, seat, version of a replay, player or chat message (unknown_game, "
          "unknown_seat, unknown_version, unknown_player, unknown_message)",
     409: "not now: another seat decides, the version is stale, the game is over or not yet, "
-         "the seat has joined, the seat's time ran out, the bot does not play the seat "
-         "(not_your_turn, stale_version, game_over, game_not_over, already_joined, "
-         "time_ran_out, not_taken_over), the player sits at another seat (already_seated), "
-         "a name that is taken (name_taken)",
+         "the seat has joined (or not yet: not_joined), the seat's time ran out, the bot "
+         "does not play the seat (not_your_turn, stale_version, game_over, game_not_over, "
+         "already_joined, time_ran_out, not_taken_over), the player sits at another seat "
+         "(already_seated), a name that is taken (name_taken)",
     413: "a request body or custom world over the server's limit (too_large)",
     422: "an action the rules forbid now (illegal_action, with the rule id in 'rule')",
     429: "too many requests, games created, games brought back from storage or replayed "

@@ -39,9 +39,9 @@ SEATS_PER_MODE = {"team_2v2": 4, "team_3v3": 6}  # R23.1; free_for_all: 2 to 6
 _HUMAN = {"const": "human"}
 # a seat's token or the session (the chat's writes: a seat's, or a signed-in spectator's)
 NEEDS_TOKEN = ("act", "getLegal", "getOdds", "getHint", "rematch", "sendChat", "muteChat",
-               "takeBack")
+               "takeBack", "handOverSeat")
 # with the session: its CSRF header too
-WRITES = ("act", "rematch", "sendChat", "muteChat", "takeBack")
+WRITES = ("act", "rematch", "sendChat", "muteChat", "takeBack", "handOverSeat")
 OPTIONAL_TOKEN = ("getView", "getChat", "getRematch")  # none: a spectator
 NO_STORE = {"description": "no answer of the API is for a cache: codes, tokens, a seat's "
             "view", "required": True, "schema": {"type": "string", "const": "no-store"}}

@@ -7,9 +7,20 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse
 
-from .deps import service_of
+from .deps import seat_of, service_of
+from .errors import ApiError
 from .limits import client_address
-from .models import Created, CreateGame, GameList, GameSummary, Joined, JoinRequest, errors
+from .models import (
+    Created,
+    CreateGame,
+    GameList,
+    GameSummary,
+    HandOver,
+    Joined,
+    JoinRequest,
+    errors,
+)
+from .qr import qr_svg
 from .service import GameService, summary
 from .sessions import signed_in
 
@@ -68,3 +79,27 @@ async def join(game_id: GameId, seat: Annotated[int, Path(description="the seat 
     live = await service.get(game_id, client_address(request.scope))
     token = await service.join(live, seat, body.code, signed_in(request))
     return {"seat": seat, "token": token}
+
+
+@router.post("/{game_id}/seats/{seat}/handover", response_model=HandOver,
+             responses=errors(401, 403, 404, 409),
+             summary="Move a seat to another device: a fresh one-time join code",
+             operation_id="handOverSeat")
+async def hand_over(game_id: GameId, seat: Annotated[int, Path(description="the seat number")],
+                    request: Request, service: Service) -> Any:
+    """The seat itself (its token, or the session of the signed-in player sitting there)
+    asks for a one-time code; the device that joins with it (``joinSeat``) plays the seat
+    from then on, and the seat's token so far is refused (403 ``seat_moved``). Asking again
+    replaces a code not used yet. 403 ``not_your_seat`` for another seat's credentials, 409
+    ``not_joined`` for a seat nobody has joined."""
+    live = await service.get(game_id, client_address(request.scope))
+    mine = seat_of(request, live, required=True)
+    assert mine is not None
+    if mine != seat:
+        raise ApiError(403, "not_your_seat", f"these credentials are seat {mine + 1}'s, not "
+                       f"seat {seat + 1}'s", input=seat)
+    code = await service.hand_over(live, seat)
+    url = f"/play/{live.game_id}/{seat}?code={code}"
+    public = request.app.state.settings.public_url
+    link = (public or str(request.base_url)).rstrip("/") + url
+    return {"seat": seat, "url": url, "code": code, "link": link, "qr": qr_svg(link)}

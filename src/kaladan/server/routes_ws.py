@@ -61,7 +61,7 @@ async def play_socket(websocket: WebSocket, game_id: str, token: str | None = No
     off = chat == "off" or (account is not None and not account.chat)
     reader = Reader(seat, None if account is None else account.id, off=off)
     await Connection(websocket, service, live, seat, RateLimiter(settings.ws_rate),
-                     settings.max_message, reader, account).run()
+                     settings.max_message, reader, account, token).run()
 
 
 def close_reason(text: str) -> str:
@@ -72,7 +72,8 @@ def close_reason(text: str) -> str:
 class Connection:
     def __init__(self, websocket: WebSocket, service: GameService, live: LiveGame,
                  seat: int | None, limiter: RateLimiter, max_message: int,
-                 reader: Reader | None = None, account: Account | None = None) -> None:
+                 reader: Reader | None = None, account: Account | None = None,
+                 token: str | None = None) -> None:
         self.websocket = websocket
         self.service = service
         self.live = live
@@ -83,6 +84,22 @@ class Connection:
         self.send_lock = asyncio.Lock()
         self.reader = reader or Reader(seat, None, off=False)
         self.account = account  # the signed-in player (names a chat author)
+        self.token = token  # the seat's token: checked again when the seats change
+        self.checked = live.seats  # the seats it was checked against (replaced on a change)
+
+    def still_seated(self) -> ApiError | None:
+        """Why this connection's token no longer plays its seat (the seat was handed over
+        to another device: 403 ``seat_moved``), or None while it does. Checked again only
+        when the game's seats changed (``GameService._set_seats`` replaces the list), not
+        at every view."""
+        if self.token is None or self.seat is None or self.live.seats is self.checked:
+            return None
+        try:
+            self.service.seat_for_token(self.live, self.token)
+        except ApiError as exc:
+            return exc
+        self.checked = self.live.seats
+        return None
 
     async def run(self) -> None:
         chat = self.service.chat
@@ -124,6 +141,12 @@ class Connection:
             while True:
                 await self.changed.wait()
                 self.changed.clear()
+                ended = self.still_seated()
+                if ended is not None:  # the seat moved on: say why, then close (4403)
+                    await self._send({"type": "error", "error": ended.body()["error"]})
+                    await self.websocket.close(4000 + ended.status,
+                                               close_reason(ended.message))
+                    return
                 cached = cached_view(self.live, self.seat)
                 if cached is not last:  # the view's parts are shared by the seat's connections
                     text = cached_text(self.live, cached, self.seat, sent)
@@ -175,6 +198,9 @@ class Connection:
         if kind == "ping":
             return {"type": "pong"}
         if kind == "chat":
+            ended = self.still_seated()
+            if ended is not None:
+                raise ended
             await self._chat(data)
             return None
         if kind != "action":
@@ -183,6 +209,9 @@ class Connection:
         action, index, version = _action_fields(data)
         if self.seat is None:
             raise ApiError(403, "spectator", "spectators cannot act; join a seat to play")
+        ended = self.still_seated()
+        if ended is not None:
+            raise ended
         await self.service.act(self.live, self.seat, action, index, version)
         return None
 

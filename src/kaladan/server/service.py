@@ -33,6 +33,7 @@ from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import suppress
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -43,7 +44,7 @@ from ..bots.registry import bot_codes, make_bot
 from ..game import Game, is_gift
 from ..record import ReplayError
 from ..rules.actions import Action
-from ..rules.config import MODES, OPTIONS, Config, Mode
+from ..rules.config import MODES, OPTIONS, Config, Mode, seat_teams
 from ..rules.errors import IllegalActionError, InvalidActionError, KaladanError
 from ..rules.legal import legal_actions
 from ..rules.state import GameState
@@ -94,6 +95,7 @@ UNKNOWN_OUTCOME = ("the database failed while storing the decision and cannot te
 NO_POLICY = "this server offers no ppo policy (its operator starts it with --ppo-policy FILE)"
 TIMEOUT_BOTS = ("greedy", "random")  # decide for a seat whose time ran out: at once
 CLOCK_SCAN = 1.0  # seconds between two looks for due games in storage (``_clock_timer``)
+MOVED_KEPT = 8  # ended tokens a seat remembers (an old device is told the seat moved)
 TEST_CLOCK_POLL = 0.05  # seconds between two looks at an injected (test) clock
 
 
@@ -230,7 +232,8 @@ def rebuild(stored: StoredGame, bots: PolicyBots | None = None) -> LiveGame:
             raise BotUnavailable(exc.message) from exc
     live = LiveGame(stored.id, stored.name, stored.created, game, seats, made,
                     owner=stored.creator or stored.id, seed_public=stored.seed_public,
-                    hints=stored.hints, rated=stored.rated, open_seats=stored.open_seats)
+                    hints=stored.hints, rated=stored.rated, open_seats=stored.open_seats,
+                    finished=stored.finished)
     if stored.clock is not None:  # a timed game (clocks.py): as stored with its last steps
         clock = Clock.from_json(stored.clock)
         try:
@@ -241,8 +244,8 @@ def rebuild(stored: StoredGame, bots: PolicyBots | None = None) -> LiveGame:
         live.set_clock(clock)
     for i, (seat, text, chance) in enumerate(stored.steps):
         if game.state.pending.seat != seat and not is_gift(text):  # R23.11
-            raise ReplayError(f"step {i} ({text!r}): seat {seat} stored, seat "
-                              f"{game.state.pending.seat} to decide")
+            raise ReplayError(f"step {i} ({text!r}): seat {seat + 1} stored, seat "
+                              f"{game.state.pending.seat + 1} to decide")
         game.play(text, seat)  # the log entries too: the same decisions make the same log
         step = game.steps[-1]
         if list(step.chance) != chance:
@@ -560,13 +563,22 @@ class GameService:
         for row in rows:
             live = self.games.get(row.id)
             if live is not None:
-                out.append(summary(live))
+                out.append(summary(live, row.finished))
                 continue
             try:
                 out.append(stored_summary(row))
             except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 log.error("game %s is left out of the list: %r", row.id, exc)
         return out
+
+    async def _record_end(self, live: LiveGame, at: datetime) -> None:
+        """Store when the game ended and who won (the lobby's finished list). Never raises:
+        a failure leaves the game listed without them."""
+        try:
+            await asyncio.to_thread(self.store.set_finished, live.game_id, at,
+                                    stored_result(live.game.state))
+        except Exception as exc:
+            log.warning("cannot store the end of game %s: %s", live.game_id, exc)
 
     async def history(self, live: LiveGame, client: str = LOCAL) -> History:
         """The replayed history of a finished game (409 ``game_not_over`` before its end).
@@ -603,11 +615,13 @@ class GameService:
 
         def change(seats: list[dict[str, Any]]) -> SeatInfo:
             info = SeatInfo.from_json(seats[seat])
+            right = code is not None and info.code_hash is not None and hmac.compare_digest(
+                digest(code), info.code_hash)
             if info.token_hash is not None:
-                raise ApiError(409, "already_joined", f"seat {seat + 1} has already joined"
-                               + ("" if info.account is None else f" ({info.name})"))
-            if code is not None and (info.code_hash is None or not hmac.compare_digest(
-                    digest(code), info.code_hash)):
+                if not right:  # the first join link again, or a hand-over's used code
+                    raise ApiError(409, "already_joined", already_joined(seat, info))
+                return self._moved(seats, seat, info, token, account)
+            if code is not None and not right:
                 raise ApiError(403, "bad_code", f"wrong join code for seat {seat + 1}")
             if account is not None:
                 _sits_once(seats, seat, account)
@@ -617,6 +631,45 @@ class GameService:
 
         await self._change_seat(live, seat, change, account)
         return token
+
+    @staticmethod
+    def _moved(seats: list[dict[str, Any]], seat: int, info: SeatInfo, token: str,
+               account: Account | None) -> SeatInfo:
+        """A seat handed over (``hand_over``) joined on its new device: the new token, the
+        old one ended (kept as moved). A signed-in player's seat stays theirs whoever joins
+        with its code; a guest's seat becomes the joining player's if they are signed in."""
+        if info.account is not None:
+            if account is not None and account.id != info.account:
+                raise ApiError(409, "seat_taken", f"seat {seat + 1} belongs to another "
+                               "player")
+            account_id, name = info.account, info.name
+        elif account is not None:
+            _sits_once(seats, seat, account)
+            account_id, name = account.id, account.name
+        else:
+            account_id, name = None, None
+        ended = () if info.token_hash is None else (info.token_hash,)
+        return SeatInfo(HUMAN, None, None, digest(token), account_id, name,
+                        (info.moved + ended)[-MOVED_KEPT:])
+
+    async def hand_over(self, live: LiveGame, seat: int) -> str:
+        """A fresh one-time code for a joined seat, asked for by the seat itself: the device
+        that joins with it plays the seat from then on and the seat's token so far ends
+        (``join``). Asking again replaces the code not used yet. Kept in the database like
+        every seat change, so any server process honours it."""
+        live = self.current(live)
+        self._human_seat(live, seat)
+        code = secrets.token_urlsafe(16)
+
+        def change(seats: list[dict[str, Any]]) -> SeatInfo:
+            info = SeatInfo.from_json(seats[seat])
+            if info.token_hash is None:
+                raise ApiError(409, "not_joined", f"seat {seat + 1} has not joined yet: its "
+                               "join link takes it")
+            return replace(info, code_hash=digest(code))
+
+        await self._change_seat(live, seat, change, None)
+        return code
 
     async def claim(self, live: LiveGame, seat: int, account: Account) -> None:
         """A guest who signed up (or in) takes the seat they play with its token as their
@@ -628,8 +681,7 @@ class GameService:
             if info.account is not None and info.account != account.id:
                 raise ApiError(409, "seat_taken", f"seat {seat + 1} belongs to another player")
             _sits_once(seats, seat, account)
-            return SeatInfo(info.kind, info.bot, info.code_hash, info.token_hash, account.id,
-                            account.name)
+            return replace(info, account=account.id, name=account.name)
 
         await self._change_seat(live, seat, change, account)
 
@@ -735,6 +787,10 @@ class GameService:
         for seat, info in enumerate(live.seats):
             if info.token_hash is not None and hmac.compare_digest(hashed, info.token_hash):
                 return seat
+        for seat, info in enumerate(live.seats):
+            if any(hmac.compare_digest(hashed, old) for old in info.moved):
+                raise ApiError(403, "seat_moved", f"seat {seat + 1} was moved to another "
+                               "device: this device no longer plays it")
         raise ApiError(403, "bad_token", "this token belongs to no seat of this game")
 
     # --- playing ------------------------------------------------------------------------
@@ -902,6 +958,9 @@ class GameService:
                 live.set_clock(clock)
                 self.wake_clock()
             live.publish()
+            if live.over and live.finished is None:
+                live.finished = datetime.now(UTC)
+                self.spawn(self._record_end(live, live.finished))
             if live.over and live.rated:
                 self.spawn(record_finished(self.store, live))
             self._turned(live)
@@ -1345,6 +1404,13 @@ class GameService:
             self._play(live, legal[0], seat)
 
 
+def already_joined(seat: int, info: SeatInfo) -> str:
+    """The refusal of a join link whose seat is taken (numbered as the lobby numbers seats)."""
+    who = "" if info.account is None else f" ({info.name})"
+    return (f"seat {seat + 1}{who} has already joined — ask the seat's player to hand it "
+            "over from their game page")
+
+
 def _sits_once(seats: list[dict[str, Any]], seat: int, account: Account) -> None:
     """One player, one seat per game: 409 when the account sits at another seat."""
     for other, data in enumerate(seats):
@@ -1391,9 +1457,25 @@ def stored_summary(row: StoredGame) -> dict[str, Any]:
         raise ValueError(f"not a game: mode {mode!r}, status {row.status!r}, "
                          f"{len(seats)} seats")
     control = None if row.clock is None else row.clock.get("control")
+    result = row.result if row.status == "over" else None
+    winners = None if result is None else [int(s) for s in result.get("winners", [])]
+    team = None if result is None or result.get("team") is None else int(result["team"])
     return _summary(row.id, str(row.name), mode, row.config, seats, row.status, row.created,
                     row.hints, row.rated, row.open_seats,
-                    control if isinstance(control, dict) else None)
+                    control if isinstance(control, dict) else None,
+                    row.finished if row.status == "over" else None, winners, team)
+
+
+def stored_result(state: GameState) -> dict[str, Any]:
+    """Who won a finished game, as ``games.result`` keeps it: the winning seats (every
+    member of the winning team, R23.34; none in a draw) and the winning team."""
+    result = state.result
+    if result is None:
+        return {"winners": [], "team": None}
+    if result.team is not None:
+        return {"winners": [s for s in range(state.n) if state.team[s] == result.team],
+                "team": result.team}
+    return {"winners": [] if result.winner is None else [result.winner], "team": None}
 
 
 def public_options(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -1401,23 +1483,34 @@ def public_options(config: Mapping[str, Any]) -> dict[str, Any]:
     return {name: config[name] for name in OPTIONS if name in config}
 
 
-def summary(live: LiveGame) -> dict[str, Any]:
-    """The public summary of a game (no codes, tokens or seed)."""
+def summary(live: LiveGame, finished: datetime | None = None) -> dict[str, Any]:
+    """The public summary of a game (no codes, tokens or seed); ``finished``: when a
+    finished game ended as stored, for a game this process did not see end."""
+    over = live.status == "over"
+    result = stored_result(live.game.state) if over else None
     return _summary(live.game_id, live.name, live.game.config.mode,
                     live.game.config.to_json(), live.seats, live.status, live.created,
                     live.hints, live.rated, live.open_seats,
-                    None if live.clock is None else live.clock.control.to_json())
+                    None if live.clock is None else live.clock.control.to_json(),
+                    (live.finished or finished) if over else None,
+                    None if result is None else result["winners"],
+                    None if result is None else result["team"])
 
 
 def _summary(game_id: str, name: str, mode: str, config: Mapping[str, Any],
              seats: Sequence[SeatInfo], status: str, created: datetime,
              hints: bool, rated: bool, open_seats: bool,
-             time_control: dict[str, Any] | None = None) -> dict[str, Any]:
+             time_control: dict[str, Any] | None = None, finished: datetime | None = None,
+             winners: list[int] | None = None, team: int | None = None) -> dict[str, Any]:
+    teams = seat_teams(mode, len(seats))
     return {
         "game_id": game_id, "name": name, "mode": mode, "players": len(seats),
         "options": public_options(config), "hints": hints,
         "seats": [{"seat": i, "kind": s.kind, "bot": s.bot, "joined": s.joined,
-                   "player": s.name} for i, s in enumerate(seats)],
+                   "player": s.name, "team": None if teams is None else teams[i]}
+                  for i, s in enumerate(seats)],
         "status": status, "created": created.isoformat(), "rated": rated,
         "open_seats": open_seats, "time_control": time_control,
+        "finished_at": None if finished is None else finished.isoformat(),
+        "winners": winners, "winning_team": team,
     }

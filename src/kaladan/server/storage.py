@@ -21,7 +21,7 @@ import weakref
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeAlias
@@ -89,6 +89,10 @@ games = Table(
     # indexed (the timer finds due games with one query); NULL for untimed games
     Column("clock", JSON, nullable=True),
     Column("deadline", DateTime(timezone=True), nullable=True, index=True),
+    # a finished game (migration 0011): when its last decision was stored, and who won
+    # ({"winners": [seats], "team": n | null}) for the lobby's list without a replay
+    Column("finished", DateTime(timezone=True), nullable=True),
+    Column("result", JSON, nullable=True),
 )
 QUARANTINED = "quarantined"  # the status of a game that cannot be rebuilt
 
@@ -186,6 +190,8 @@ class StoredGame:
     rated: bool = False
     open_seats: bool = False
     clock: dict[str, Any] | None = None  # a timed game's clock (clocks.py)
+    finished: datetime | None = None  # when a finished game's last decision was stored
+    result: dict[str, Any] | None = None  # its winners ({"winners": [...], "team": ...})
 
 
 # A timed game's clock as stored with its steps: its JSON and its running deadline.
@@ -387,7 +393,9 @@ RAW_GAME = (games.c.id, games.c.name, type_coerce(games.c.created, Text).label("
             type_coerce(games.c.config, Text).label("config"), games.c.seed, games.c.status,
             type_coerce(games.c.seats, Text).label("seats"), games.c.creator,
             games.c.seed_public, games.c.hints, games.c.rated, games.c.open_seats,
-            type_coerce(games.c.clock, Text).label("clock"))
+            type_coerce(games.c.clock, Text).label("clock"),
+            type_coerce(games.c.finished, Text).label("finished"),
+            type_coerce(games.c.result, Text).label("result"))
 
 
 def json_value(value: Any) -> Any:
@@ -443,9 +451,13 @@ def stored_game(r: Any) -> StoredGame:
     clock = None if r.clock is None else json_value(r.clock)
     if clock is not None and not isinstance(clock, dict):
         raise TypeError(f"a JSON object was expected, not {clock!r:.80}")
+    result = None if r.result is None else json_value(r.result)
+    if result is not None and not isinstance(result, dict):
+        raise TypeError(f"a JSON object was expected, not {result!r:.80}")
     return StoredGame(str(r.id), str(r.name), stored_time(r.created), config, int(r.seed),
                       str(r.status), json_list(r.seats), [], r.creator, bool(r.seed_public),
-                      bool(r.hints), bool(r.rated), bool(r.open_seats), clock)
+                      bool(r.hints), bool(r.rated), bool(r.open_seats), clock,
+                      None if r.finished is None else stored_time(r.finished), result)
 
 
 class Watchdog:
@@ -862,6 +874,13 @@ class Store:
             rows = c.execute(steps_query(game_id, version)).all()
         return step_tuples(rows)
 
+    def set_finished(self, game_id: str, at: datetime, result: dict[str, Any]) -> None:
+        """Record when a game finished and who won, once (a second call changes nothing:
+        the first process to store the end wrote it)."""
+        with self._write() as c:
+            c.execute(update(games).where(games.c.id == game_id, games.c.finished.is_(None))
+                      .values(finished=at, result=result))
+
     def seats_text(self, game_id: str) -> str | None:
         """A game's seats as the JSON text stored (None: no such game, or set aside): what
         ``replace_seats`` compares against."""
@@ -919,11 +938,7 @@ class Store:
                 return None
             rows = c.execute(steps_query(game_id)).all()
         try:
-            stored = stored_game(row)
-            return StoredGame(stored.id, stored.name, stored.created, stored.config,
-                              stored.seed, stored.status, stored.seats,
-                              step_tuples(rows), stored.creator, stored.seed_public,
-                              stored.hints, stored.rated, stored.open_seats, stored.clock)
+            return replace(stored_game(row), steps=step_tuples(rows))
         except (TypeError, ValueError, AttributeError) as exc:
             raise DamagedGame(f"game {game_id} cannot be read: {exc!r}") from exc
 

@@ -85,6 +85,7 @@ export class GameSocket {
     this.delay = 500;
     this.closed = false;
     this.ws = null;
+    this.lastError = null;
     this.connect();
     this.ping = setInterval(() => this.send({type: "ping"}), 20000);
   }
@@ -99,14 +100,18 @@ export class GameSocket {
       let message;
       try { message = JSON.parse(event.data); } catch { return; }
       if (message.type === "view") this.handlers.onView(message.view);
-      else if (message.type === "error") this.handlers.onError(message.error || {});
+      else if (message.type === "error") {
+        this.lastError = message.error || {};  // a refusal before a close says why (seat_moved)
+        this.handlers.onError(this.lastError);
+      }
       else if (message.type === "chat") this.handlers.onChat?.(message.message);
     };
     ws.onclose = (event) => {
       if (this.ws !== ws) return;
       if (event.code === 4403 || event.code === 4404) {
         this.closed = true;
-        this.handlers.onFatal(event.code);
+        clearInterval(this.ping);
+        this.handlers.onFatal(event.code, this.lastError?.code || null);
         return;
       }
       this.handlers.onStatus("offline");

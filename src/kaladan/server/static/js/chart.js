@@ -1,18 +1,32 @@
 // A finished game round by round as an SVG line chart: every player's score, gold or units on
 // the board (GET /api/games/{id}/rounds, worked out by the server; docs/api.md "Replays and
 // round figures"). Each player has a colour and a marker shape, so the lines read without
-// colour too.
+// colour too. In a team game allies score alike (R23.34): the score is one line per team,
+// and the per-player lines (gold, units) of allies differ by their dash pattern; the legend
+// names each team's members.
 
 import {h, s} from "./dom.js";
 import {seatColor} from "./board.js";
 import {playerLabel} from "./panels.js";
 import {t} from "./i18n.js";
+import {teamGroups, teamLine} from "./teams.js";
 
 export const METRICS = ["score", "gold", "units"];
 const WIDTH = 320;
 const HEIGHT = 150;
 const PAD = {left: 28, right: 16, top: 8, bottom: 22};  // right: half the last round label ("Ende")
 const SHAPES = ["circle", "square", "triangle", "diamond", "down", "cross"];
+const DASHES = [null, "6 3", "2 2"];  // a team's first, second and third member
+
+/** A team game's teams ([] in a free-for-all), from the view's `teams`. */
+const teamsOf = (observation) => (observation.mode === "free_for_all" ? []
+  : teamGroups(observation.players.map((p) => observation.teams[p.seat])));
+
+/** The dash pattern of a seat's line: by its place in its team (none without teams). */
+function dashOf(teams, seat) {
+  const group = teams.find((g) => g.seats.includes(seat));
+  return group ? DASHES[group.seats.indexOf(seat) % DASHES.length] : null;
+}
 
 /** A marker of the seat's shape at (x, y). */
 function marker(shape, x, y, color) {
@@ -48,31 +62,67 @@ export function lineChart(rounds, observation, metric) {
   const every = Math.ceil(rounds.length / 8);  // at most about eight round labels
   const ticks = rounds.map((item, i) => (i % every === 0 || i === rounds.length - 1
     ? s("text", {x: x(i), y: HEIGHT - 6, "text-anchor": "middle", class: "chart-tick"}, roundLabel(item)) : null));
-  const lines = seats.map((seat, n) => {
-    const color = seatColor(observation, seat);
-    const runs = [[]];  // a seat's line breaks where it has no value (eliminated, R22.2)
+  const teams = teamsOf(observation);
+  const polylines = (runs, color, attrs) => runs.filter((run) => run.length).map((run) =>
+    s("polyline", {points: run.map((p) => p.join(",")).join(" "), fill: "none", stroke: color, ...attrs}));
+  /** The points of a line (breaking where `value` is null: eliminated, R22.2). */
+  const runsOf = (value) => {
+    const runs = [[]];
     rounds.forEach((item, i) => {
-      const v = item[metric][seat];
+      const v = value(item);
       if (v === null || v === undefined) { if (runs[runs.length - 1].length) runs.push([]); return; }
       runs[runs.length - 1].push([x(i), y(v)]);
     });
-    return s("g", {class: "chart-seat", "data-seat": seat},
-      runs.filter((run) => run.length).map((run) => s("polyline", {points: run.map((p) => p.join(",")).join(" "),
-        fill: "none", stroke: color, "stroke-width": 2})),
-      runs.flat().map(([px, py]) => marker(SHAPES[n % SHAPES.length], px, py, color)));
-  });
-  const described = seats.map((seat) => `${playerLabel(observation, seat)}: ${rounds.map((item) => item[metric][seat] ?? "—").join(", ")}`);
+    return runs;
+  };
+  let lines;
+  let described;
+  if (teams.length && metric === "score") {  // allies' scores are one: a line per team
+    const teamValue = (item, group) => group.seats.map((seat) => item[metric][seat]).find((v) => v !== null && v !== undefined) ?? null;
+    lines = teams.map((group, n) => {
+      const color = seatColor(observation, group.seats[0]);
+      const runs = runsOf((item) => teamValue(item, group));
+      return s("g", {class: "chart-team", "data-team": group.team},
+        polylines(runs, color, {"stroke-width": 3}),
+        runs.flat().map(([px, py]) => marker(SHAPES[n % SHAPES.length], px, py, color)));
+    });
+    described = teams.map((group) => `${teamLine(group, (seat) => playerLabel(observation, seat))}: ${rounds.map((item) => teamValue(item, group) ?? "—").join(", ")}`);
+  } else {
+    lines = seats.map((seat, n) => {
+      const color = seatColor(observation, seat);
+      const runs = runsOf((item) => item[metric][seat]);
+      return s("g", {class: "chart-seat", "data-seat": seat},
+        polylines(runs, color, {"stroke-width": 2, "stroke-dasharray": dashOf(teams, seat)}),
+        runs.flat().map(([px, py]) => marker(SHAPES[n % SHAPES.length], px, py, color)));
+    });
+    described = seats.map((seat) => `${playerLabel(observation, seat)}: ${rounds.map((item) => item[metric][seat] ?? "—").join(", ")}`);
+  }
   return s("svg", {class: "chart", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img",
     "aria-label": `${t(`chart.${metric}`)} (${t("chart.per_round")}). ${described.join("; ")}`, "data-metric": metric},
     grid, ticks, lines);
 }
 
-/** The legend: each player's colour and marker shape. */
-function legend(observation) {
-  return h("ul", {class: "chart-legend"}, observation.players.map((p, n) => h("li", {},
-    s("svg", {viewBox: "0 0 12 12", class: "chart-key", "aria-hidden": "true"},
-      marker(SHAPES[n % SHAPES.length], 6, 6, seatColor(observation, p.seat))),
-    playerLabel(observation, p.seat))));
+/** A legend's key: a short line (with its dash pattern) and the marker on it. */
+function key(shape, color, dash = null) {
+  return s("svg", {viewBox: "0 0 24 12", class: "chart-key", "aria-hidden": "true"},
+    s("line", {x1: 1, x2: 23, y1: 6, y2: 6, stroke: color, "stroke-width": 2, "stroke-dasharray": dash}),
+    marker(shape, 12, 6, color));
+}
+
+/** The legend: each player's colour, marker shape and (allies) dash pattern; in a team game
+ * grouped by team, naming its members ("Team 1: P1 …, P3 …"). */
+function legend(observation, metric) {
+  const teams = teamsOf(observation);
+  const shapeOf = (seat) => SHAPES[observation.players.findIndex((p) => p.seat === seat) % SHAPES.length];
+  const player = (seat) => h("span", {class: "chart-member"},
+    key(shapeOf(seat), seatColor(observation, seat), dashOf(teams, seat)), playerLabel(observation, seat));
+  if (!teams.length) {
+    return h("ul", {class: "chart-legend"}, observation.players.map((p) => h("li", {}, player(p.seat))));
+  }
+  return h("ul", {class: "chart-legend chart-teams"}, teams.map((group, n) => h("li", {"data-team": group.team},
+    metric === "score" ? key(SHAPES[n % SHAPES.length], seatColor(observation, group.seats[0])) : null,
+    h("b", {}, t("glance.team_score", {n: group.team + 1})), ": ",
+    group.seats.map((seat, i) => [i ? ", " : null, metric === "score" ? playerLabel(observation, seat) : player(seat)]))));
 }
 
 /**
@@ -86,5 +136,5 @@ export function renderChart(rounds, observation, state, onPick) {
       METRICS.map((m) => h("button", {type: "button", class: "chart-metric", "aria-pressed": m === metric ? "true" : "false",
         "data-metric": m, onclick: () => onPick(m)}, t(`chart.${m}`)))),
     lineChart(rounds, observation, metric),
-    legend(observation));
+    legend(observation, metric));
 }

@@ -68,7 +68,8 @@ export function layout(root, {chat = false, since = false} = {}) {
       h("section", {class: "panel", id: "players"}),
       h("section", {class: "panel", id: "event"}),
       h("section", {class: "panel", id: "cards", hidden: true}),
-      chat ? h("section", {class: "panel chat", id: "chat", "aria-label": t("chat.title")}) : null)));
+      chat ? h("section", {class: "panel chat", id: "chat", "aria-label": t("chat.title")}) : null,
+      chat ? h("section", {class: "panel handover", id: "handover", hidden: true}) : null)));
   if (chat) renderChat(byId("chat"));
 }
 
@@ -303,7 +304,7 @@ async function sendAction(action, {auto = false} = {}) {
         {token: game.token, body});
       onView(view);
     } catch (err) {
-      onError({message: err.message, rule: err.rule});
+      onError({message: err.message, rule: err.rule, code: err.code});
     }
   }
 }
@@ -384,6 +385,7 @@ function announceTurn(view) {
 }
 
 function onError(error) {
+  if (error.code === "seat_moved") { seatMoved(); return; }
   game.sending = false;
   game.landing = null;
   byId("game")?.classList.remove("sending");
@@ -468,6 +470,73 @@ function draw() {
   renderStory(view, game, render);
   renderCards(byId("cards"), view);
   renderEnd(view, game.log, {token: game.token});
+  renderHandOver(byId("handover"), view);
+}
+
+// Moving the seat to another device (issue 40): the server gives a one-time link (and its QR
+// code); the device that opens it plays the seat from then on, and this one is told so.
+// game.handover: null, {busy}, {link, qr} (the answer) or {error}.
+
+/** The hand-over panel of a seat's page: a button, then the link and its QR code. */
+function renderHandOver(el, view) {
+  if (!el) return;
+  const over = Boolean(view.result || view.observation.result);
+  el.hidden = view.seat === null || over;
+  if (el.hidden) return;
+  const state = game.handover;
+  const given = state?.link;
+  mount(el,
+    h("h2", {}, t("handover.title")),
+    h("p", {class: "muted"}, t("handover.hint")),
+    h("button", {type: "button", id: "handover-button", disabled: Boolean(state?.busy), onclick: askHandOver},
+      t(given ? "handover.again" : "handover.button")),
+    state?.error ? h("p", {class: "error"}, state.error) : null,
+    given ? h("div", {class: "handover-link", id: "handover-link"},
+      h("p", {}, t("handover.open_there")),
+      h("a", {href: state.url, id: "handover-url", class: "game-link", "data-seat": view.seat}, state.link),
+      " ",
+      h("button", {type: "button", class: "copy", onclick: async () => {
+        try { await navigator.clipboard.writeText(state.link); toast(t("lobby.copied")); }
+        catch { toast(state.link); }
+      }}, t("lobby.copy")),
+      qrImage(state.qr)) : null);
+}
+
+async function askHandOver() {
+  game.handover = {busy: true};
+  renderHandOver(byId("handover"), game.view);
+  try {
+    const answer = await api("POST", `/api/games/${encodeURIComponent(game.id)}/seats/${game.seat}/handover`,
+      {token: game.token});
+    game.handover = {link: answer.link, url: answer.url, qr: answer.qr};
+  } catch (err) {
+    if (err.code === "seat_moved") { seatMoved(); return; }
+    game.handover = {error: err.message};
+  }
+  renderHandOver(byId("handover"), game.view);
+  byId("handover-url")?.focus();
+}
+
+/** The server's QR code (SVG text) drawn again from its parts: the view box and its paths
+ * (never inserted as markup: dom.js). */
+function qrImage(svgText) {
+  const parsed = new DOMParser().parseFromString(svgText || "", "image/svg+xml").documentElement;
+  if (!parsed || parsed.localName !== "svg") return null;
+  const paths = [...parsed.children].filter((child) => child.localName === "path").map((path) =>
+    s("path", {d: path.getAttribute("d"), fill: path.getAttribute("fill"), stroke: path.getAttribute("stroke")}));
+  return s("svg", {class: "qr", id: "handover-qr", viewBox: parsed.getAttribute("viewBox"), role: "img",
+    "aria-label": t("handover.qr")}, paths);
+}
+
+/** This device no longer plays the seat: another device joined with the hand-over link. */
+function seatMoved() {
+  if (game.socket) game.socket.close();
+  game.token = null;
+  mount(byId("app"), h("section", {class: "panel fatal", id: "fatal", "data-reason": "seat_moved"},
+    h("h2", {}, t("handover.moved_title")),
+    h("p", {}, t("handover.moved", {n: game.seat + 1})),
+    h("p", {}, h("a", {href: `/watch/${encodeURIComponent(game.id)}`}, t("handover.watch")), " · ",
+      h("a", {href: "/"}, t("nav.lobby")))));
 }
 
 // A decision whose only answer is the seat's own "no magic card" or "pass" is answered by the
@@ -522,7 +591,7 @@ function fatal(message) {
 /** Open a game page; seat is null for a spectator. */
 export async function showGame(root, gameId, seat, code) {
   Object.assign(game, {id: gameId, seat, view: null, world: null, ui: noSelection(), log: [], battle: null,
-    proposal: null, landing: null,
+    proposal: null, landing: null, handover: null,
     gift: {ally: null, amount: 1}, all: {open: false, version: null, legal: null}});
   // The game first: an unknown game says so, not that this browser holds no token for it.
   try { game.summary = await api("GET", `/api/games/${encodeURIComponent(gameId)}`); }
@@ -530,7 +599,12 @@ export async function showGame(root, gameId, seat, code) {
   if (seat !== null && seat >= game.summary.players) { fatal(t("game.unknown")); return; }
   if (seat !== null) {
     try { game.token = await seatToken(gameId, seat, code); }
-    catch (err) { fatal(err instanceof ApiError && err.status === 404 ? t("game.unknown") : err.message); return; }
+    catch (err) {
+      fatal(err instanceof ApiError && err.status === 404 ? t("game.unknown")
+        // a join link used before, on another device: numbered as the lobby numbers seats
+        : err.code === "already_joined" ? t("game.already_joined", {n: seat + 1}) : err.message);
+      return;
+    }
     if (code) history.replaceState(null, "", `/play/${encodeURIComponent(gameId)}/${seat}`);
     // a signed-in player's own seat needs no token: the session stands for it
     const mine = currentSession() && game.summary.seats[seat].player === currentSession().name;
@@ -542,9 +616,13 @@ export async function showGame(root, gameId, seat, code) {
   layout(root, {chat: true, since: true});
   if (!keysOn) { document.addEventListener("keydown", onKey, true); keysOn = true; }
   try { onView(await api("GET", `/api/games/${encodeURIComponent(gameId)}/view`, {token: game.token})); }
-  catch (err) { if (err.status === 403) { fatal(t("game.bad_token")); return; } }
+  catch (err) {
+    if (err.code === "seat_moved") { seatMoved(); return; }
+    if (err.status === 403) { fatal(t("game.bad_token")); return; }
+  }
   game.socket = new GameSocket(gameId, game.token, {onView, onError, onStatus: setStatus, onChat,
-    onFatal: (codeNo) => fatal(codeNo === 4403 ? t("game.bad_token") : t("game.unknown"))});
+    onFatal: (codeNo, why) => (why === "seat_moved" ? seatMoved()
+      : fatal(codeNo === 4403 ? t("game.bad_token") : t("game.unknown")))});
   setChatSocket(game.socket);
 }
 

@@ -4,6 +4,7 @@ import {api, currentSession} from "./api.js";
 import {byId, h, mount, toast} from "./dom.js";
 import {currentLang, rulesData, t} from "./i18n.js";
 import {renderOpenGames, showQuickMatch} from "./match.js";
+import {teamGroups, teamLine, teamList} from "./teams.js";
 
 const SEAT_KINDS = ["human", "random", "greedy", "mcts:time=1"];
 // The R3.3 options offered in the lobby, with their values (the default first), as the
@@ -108,6 +109,9 @@ async function createGame() {
   }
   try {
     created = await api("POST", "/api/games", {body});
+    // the game's summary names its teams (seat.team): the links say who plays with whom
+    try { created.summary = await api("GET", `/api/games/${encodeURIComponent(created.game_id)}`); }
+    catch { created.summary = null; }
     renderCreated(byId("created"));
     refreshList();
   } catch (err) {
@@ -131,13 +135,51 @@ function renderCreated(el) {
   el.hidden = false;
   // One person at the table: play at once in this browser (its join link takes the seat).
   const alone = created.join.length === 1;
+  const seats = created.summary?.seats || [];
+  const teamOf = (seat) => seats[seat]?.team;
+  const joinLabel = (seat) => (teamOf(seat) === null || teamOf(seat) === undefined
+    ? t("lobby.join_seat", {n: seat + 1})
+    : `${t("lobby.join_seat", {n: seat + 1})} · ${t("glance.team_score", {n: teamOf(seat) + 1})}`);
   mount(el,
     h("h2", {}, t("lobby.created")),
     alone ? h("p", {}, h("a", {href: created.join[0].url, id: "play-now", class: "button primary"}, t("lobby.play_now"))) : null,
     h("p", {class: "muted"}, t(alone ? "lobby.link_alone" : "lobby.links_once")),
+    teamList(teamGroups(seats.map((seat) => seat.team)), (seat) => seatName(seats[seat]), {id: "created-teams"}),
     h("ul", {class: "links"},
-      created.join.map((j) => linkRow(t("lobby.join_seat", {n: j.seat + 1}), j.url, `join-${j.seat}`)),
+      created.join.map((j) => linkRow(joinLabel(j.seat), j.url, `join-${j.seat}`)),
       linkRow(t("lobby.spectate"), created.spectate, "spectate-link")));
+}
+
+/** A seat in the lobby: "P1" with its player, its bot or "human" (✓ once joined). */
+function seatName(seat) {
+  const who = seat.player || (seat.kind === "human" ? `${t("seat.human")}${seat.joined ? " ✓" : ""}`
+    : kindLabel(seat.bot || seat.kind));
+  return `${t("game.player_short", {n: seat.seat + 1})} (${who})`;
+}
+
+/** A game's seats in a list: in a team game by team ("Team 1: P1 (…), P3 (…)"). */
+export function seatsCell(game, seatText) {
+  const groups = teamGroups(game.seats.map((seat) => seat.team));
+  if (!groups.length) return game.seats.map(seatText).join(", ");
+  return groups.map((group) => teamLine(group, (seat) => seatName(game.seats[seat]))).join(" · ");
+}
+
+/** Who won a finished game, as the end screen names them: "Team 1 (P1, P3)", "P2 (Anna)", a
+ * draw; "—" when the server does not know (a game finished before it kept the winners). */
+function winnerText(game) {
+  if (!Array.isArray(game.winners)) return "—";
+  if (!game.winners.length) return t("end.draw");
+  const names = game.winners.map((seat) => seatName(game.seats[seat]));
+  if (game.winning_team !== null && game.winning_team !== undefined) {
+    return teamLine({team: game.winning_team, seats: game.winners}, (seat) => seatName(game.seats[seat]));
+  }
+  return names.join(", ");
+}
+
+/** When a finished game ended, in the reader's language ("—": not known). */
+function finishedText(game) {
+  if (!game.finished_at) return "—";
+  return new Date(game.finished_at).toLocaleString(currentLang(), {dateStyle: "medium", timeStyle: "short"});
 }
 
 async function refreshList() {
@@ -158,7 +200,7 @@ async function refreshList() {
       h("tbody", {}, shown.map((g) => h("tr", {"data-game": g.game_id},
         h("td", {}, g.name || g.game_id),
         h("td", {}, t(`value.${g.mode}`)),
-        h("td", {}, g.seats.map(seatText).join(", ")),
+        h("td", {}, seatsCell(g, seatText)),
         h("td", {}, t(`status.${g.status}`)),
         h("td", {}, h("a", {href: `/watch/${encodeURIComponent(g.game_id)}`}, t("lobby.watch")))))))
       : h("p", {class: "muted"}, t("lobby.no_games")),
@@ -174,18 +216,23 @@ const hiddenHead = (label) => h("th", {}, h("span", {class: "visually-hidden"}, 
 /** The finished games, newest first, each with a link to its replay. */
 function renderFinished(el, games, seatText) {
   if (!el) return;
-  const over = games.filter((g) => g.status === "over")
-    .sort((a, b) => String(b.created).localeCompare(String(a.created)));
+  // newest end first (a game whose end is not known: by its creation)
+  const when = (g) => String(g.finished_at || g.created);
+  const over = games.filter((g) => g.status === "over").sort((a, b) => when(b).localeCompare(when(a)));
   const shown = over.slice(0, LIST_LIMIT);
   mount(el,
     h("h2", {}, t("lobby.finished")),
     shown.length ? h("table", {class: "games finished"},
-      h("thead", {}, h("tr", {}, [t("lobby.name"), t("lobby.mode"), t("lobby.seats")].map((c) => h("th", {}, c)),
+      h("thead", {}, h("tr", {}, [t("lobby.name"), t("lobby.mode"), t("lobby.seats"), t("lobby.winner"),
+        t("lobby.finished_at")].map((c) => h("th", {}, c)),
         hiddenHead(t("lobby.replay")))),
       h("tbody", {}, shown.map((g) => h("tr", {"data-game": g.game_id},
         h("td", {}, g.name || g.game_id),
         h("td", {}, t(`value.${g.mode}`)),
-        h("td", {}, g.seats.map(seatText).join(", ")),
+        h("td", {}, seatsCell(g, seatText)),
+        h("td", {class: "winner"}, winnerText(g)),
+        h("td", {class: "finished-at"}, g.finished_at
+          ? h("time", {datetime: g.finished_at}, finishedText(g)) : "—"),
         h("td", {}, h("a", {href: `/replay/${encodeURIComponent(g.game_id)}`, class: "replay-link"}, t("lobby.replay")))))))
       : h("p", {class: "muted"}, t("lobby.no_finished")),
     over.length > shown.length ? h("p", {class: "muted"}, t("lobby.more_games", {n: over.length - shown.length})) : null);

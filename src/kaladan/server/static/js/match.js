@@ -7,6 +7,7 @@ import {api, ApiError, currentSession} from "./api.js";
 import {h, mount, toast} from "./dom.js";
 import {t} from "./i18n.js";
 import {chime} from "./sound.js";
+import {teamGroups, teamLine} from "./teams.js";
 
 const BOT_LEVELS = ["random", "greedy", "mcts:time=1"];
 const WAITS = [30, 60, 120, 300, 600];
@@ -95,7 +96,7 @@ export function renderOpenGames(el, games) {
   mount(el, h("h2", {}, t("match.open_games")),
     open.length ? h("ul", {class: "open-games"}, open.map((g) => h("li", {"data-game": g.game_id},
       h("span", {class: "open-name"}, g.name || g.game_id), " ",
-      h("span", {class: "muted"}, `${t(`value.${g.mode}`)} · ${g.seats.map((s) => s.player || (s.kind === "human" ? "—" : botLabel(s.bot || s.kind))).join(", ")}`),
+      h("span", {class: "muted"}, `${t(`value.${g.mode}`)} · ${openSeatsText(g)}`),
       g.rated ? h("span", {class: "badge rated"}, t("match.rated")) : null, " ",
       !me ? signInLink()
         : seated(g) ? h("span", {class: "muted"}, t("match.seated"))
@@ -103,6 +104,15 @@ export function renderOpenGames(el, games) {
             h("button", {type: "button", class: "take-seat", id: `take-${g.game_id}-${s.seat}`, onclick: () => takeSeat(g.game_id, s.seat)},
               t("match.take_seat", {n: s.seat + 1}))))))
       : h("p", {class: "muted"}, t("match.no_open_games")));
+}
+
+/** An open game's seats: who sits where, in a team game by team ("Team 1: P1 Anna, P3 —"). */
+function openSeatsText(game) {
+  const who = (seat) => seat.player || (seat.kind === "human" ? "—" : botLabel(seat.bot || seat.kind));
+  const groups = teamGroups(game.seats.map((seat) => seat.team));
+  if (!groups.length) return game.seats.map(who).join(", ");
+  return groups.map((group) => teamLine(group,
+    (seat) => `${t("game.player_short", {n: seat + 1})} ${who(game.seats[seat])}`)).join(" · ");
 }
 
 async function takeSeat(gameId, seat) {

@@ -5,6 +5,7 @@ import {h, mount} from "./dom.js";
 import {seatSwatch} from "./board.js";
 import {seatClock, takeBackButton} from "./clock.js";
 import {cards, local, phaseName, realmName, rulesData, t, term, unitAbbr} from "./i18n.js";
+import {teamGroups, teamList} from "./teams.js";
 
 /** A glossary term as a heading: capitalised (the Dutch glossary is lower case). */
 const heading = (text) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -88,7 +89,11 @@ export function renderPlayers(el, view) {
       h("div", {class: "player-reserve"}, h("span", {class: "stat-key"}, term("reserve")), " ",
         reserveText(p.reserve)));
   });
-  mount(el, h("h2", {}, t("panel.players")), teamScores(view), h("ul", {class: "players"}, rows),
+  // a team game: who is allied with whom, by name (R23.2)
+  const allies = obs.mode !== "free_for_all"
+    ? teamList(teamGroups(obs.players.map((p) => obs.teams[p.seat])), (seat) => playerLabel(obs, seat),
+      {id: "allies", "aria-label": t("teams.title")}) : null;
+  mount(el, h("h2", {}, t("panel.players")), allies, teamScores(view), h("ul", {class: "players"}, rows),
     view.score ? h("p", {class: "muted score-rule"}, t("glance.rule")) : null,
     takeBackButton(view, view.game_id));
   if (focused) el.querySelector(`details.score[data-score="${focused}"] > summary`)?.focus();
