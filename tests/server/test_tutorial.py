@@ -63,6 +63,8 @@ def test_the_line_is_legal_and_reaches_every_taught_position() -> None:
             chosen = bot.choose(SeatView(state, seat), game.legal_actions(), rng)
             assert game.format(chosen) == text, len(game.steps)
         elif text in taught:
+            step = next(s for s in data["steps"] if s["action"] == text)
+            assert state.pending.kind.label == step["decision"], text  # where the guide asks it
             seen.append(taught[text])
         else:  # an untaught decision: the guide suggests its answer
             assert text == data["answers"][state.pending.kind.label], text

@@ -34,6 +34,11 @@ const game = {id: null, seat: null, token: null, view: null, world: null, summar
   proposal: null,
   landing: null};  // the version an action was sent from: its answer moves focus on (focusNext)
 
+// Functions called after every drawing of the page with (view, log): the tutorial's guide
+// (tutorial.js) follows the game through them.
+const watchers = [];
+export const watchGame = (watch) => { watchers.push(watch); };
+
 /** The game page's sections (the replay page shows the same board, panels and log; the
  * chat only on a game page). */
 export function layout(root, {chat = false} = {}) {
@@ -448,6 +453,7 @@ function draw() {
   renderStory(view, game, render);
   renderCards(byId("cards"), view);
   renderEnd(view, game.log, {token: game.token});
+  for (const watch of watchers) watch(view, game.log);
 }
 
 // A decision whose only answer is the seat's own "no magic card" or "pass" is answered by the
