@@ -76,10 +76,12 @@ def test_the_tutorial_is_played_to_its_end(page: Any, server: str) -> None:
         expect(page.locator("#tutorial-aside")).to_have_count(0)  # the step's own decision
         if step == "move":
             for tile in STEPS["move"]["tiles"]:
-                expect(page.locator(f"#board .tile.tutorial-mark[data-tile='{tile}']")).to_have_count(1)
+                marked = page.locator(f"#board .tile.tutorial-mark[data-tile='{tile}']")
+                expect(marked).to_have_count(1)
             source, target = STEPS["move"]["tiles"]
             for unit in ("general", "sword"):
-                page.click(f"#board .tile[data-tile='{source}'] .unit.pickable[data-unit$='{unit}']")
+                page.click(f"#board .tile[data-tile='{source}'] "
+                           f".unit.pickable[data-unit$='{unit}']")
             page.click(f"#board .tile[data-tile='{target}'] .tile-name")
             send = page.locator("#safe-send")
             expect(send).to_have_class(re.compile("tutorial-mark"))

@@ -142,6 +142,8 @@ function drawGuide() {
   panel.dataset.step = step ? step.id : "done";
   document.querySelectorAll(".tutorial-mark").forEach((el) => el.classList.remove("tutorial-mark"));
   if (!step) {
+    if (panel.dataset.shown === "done") return;
+    panel.dataset.shown = "done";
     mount(panel, h("h2", {id: "tutorial-title"}, t("tutorial.done_title")),
       h("p", {class: "tutorial-text"}, t("tutorial.done")),
       h("div", {class: "buttons"},
@@ -164,27 +166,45 @@ function drawGuide() {
     aside = side.startsWith("tutorial.") ? t("tutorial.side_other") : side;
   }
   const showStep = step.id !== "battle" || battleOver;
+  const off = offPlan(guide.log, seat, steps);
+  const next = step.id === "battle" && battleOver;
+  // Drawn again only when its words change: the panel is a live region (read out once), and
+  // its "Next" keeps the focus.
+  const shown = JSON.stringify([step.id, showStep && stepText(step), aside, off, next, t("tutorial.title")]);
+  if (panel.dataset.shown !== shown) {
+    panel.dataset.shown = shown;
+    drawPanel(panel, {at, total: steps.length, text: showStep ? stepText(step) : null, aside, off, next});
+  }
+  markStep(step, ours && pending === step.decision, next);
+}
+
+/** The guide's words: the step (or nothing while its moment has not come), what to do
+ * besides it, whether the learner went another way, and "Next" when the step waits for it. */
+function drawPanel(panel, {at, total, text, aside, off, next}) {
   mount(panel,
     h("h2", {id: "tutorial-title"}, t("tutorial.title"), " ",
-      h("span", {class: "muted tutorial-count"}, t("tutorial.count", {n: at + 1, total: steps.length}))),
-    showStep ? h("p", {class: "tutorial-text", id: "tutorial-step"}, stepText(step)) : null,
+      h("span", {class: "muted tutorial-count"}, t("tutorial.count", {n: at + 1, total}))),
+    text ? h("p", {class: "tutorial-text", id: "tutorial-step"}, text) : null,
     aside ? h("p", {class: "tutorial-aside", id: "tutorial-aside"}, aside) : null,
-    offPlan(guide.log, seat, steps) ? h("p", {class: "muted", id: "tutorial-off-plan"}, t("tutorial.off_plan")) : null,
-    step.id === "battle" && battleOver
-      ? h("div", {class: "buttons"}, h("button", {type: "button", class: "primary", id: "tutorial-next",
-        onclick: () => markRead("battle")}, t("tutorial.next"))) : null);
-  guide.sendMarked = ours && pending === step.decision;
+    off ? h("p", {class: "muted", id: "tutorial-off-plan"}, t("tutorial.off_plan")) : null,
+    next ? h("div", {class: "buttons"}, h("button", {type: "button", class: "primary", id: "tutorial-next",
+      onclick: () => markRead("battle")}, t("tutorial.next"))) : null);
+}
+
+/** Point at the tiles and buttons of the step while it is the learner's to take (`now`),
+ * and at the battle's tiles and panel once it is fought (`fought`). */
+function markStep(step, now, fought) {
+  guide.sendMarked = now;
   watchSafeBar();
   markSend();
-  // Point at the tiles and buttons of the step while it is the learner's to take.
-  if (ours && pending === step.decision) {
+  if (now) {
     for (const tile of step.tiles) document.querySelector(`#board .tile[data-tile="${CSS.escape(tile)}"]`)?.classList.add("tutorial-mark");
     if (step.action) {
       document.querySelectorAll(`#actions [data-action="${CSS.escape(step.action)}"], #safe-bar [data-action="${CSS.escape(step.action)}"]`)
         .forEach((el) => el.classList.add("tutorial-mark"));
     }
   }
-  if (step.id === "battle" && battleOver) {
+  if (fought) {
     for (const tile of step.tiles) document.querySelector(`#board .tile[data-tile="${CSS.escape(tile)}"]`)?.classList.add("tutorial-mark");
     byId("battle")?.classList.add("tutorial-mark");
   }
