@@ -151,3 +151,22 @@ def test_the_tutorial_page_passes_axe(browser: Any, server: str, axe_source: str
         assert wait_for_decision(page)
         expect(page.locator("#tutorial-aside")).to_be_visible()
         assert violations(page, axe_source) == []
+
+
+def test_a_learner_who_goes_another_way_is_told_so_and_led_on(page: Any, server: str) -> None:
+    """A move other than the suggested one completes the move step too: the guide says the
+    learner went their own way and goes on to the attack."""
+    open_tutorial(page, server)
+    for text in ("gold", "end"):  # the event and free spawn, as the guide suggests
+        answer(page, text)
+    assert wait_for_decision(page)
+    guide_at(page, "move")
+    source, suggested = STEPS["move"]["tiles"]
+    page.click(f"#board .tile[data-tile='{source}'] .unit.pickable[data-unit$='crown']")
+    other = page.locator(f"#board .tile.target:not([data-tile='{suggested}'])").first
+    other.locator(".tile-name").click()
+    before = version(page)
+    page.click("#safe-send")
+    wait_past(page, before)
+    guide_at(page, "attack")
+    expect(page.locator("#tutorial-off-plan")).to_have_text(EN["off_plan"])
