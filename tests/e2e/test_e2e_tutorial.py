@@ -33,9 +33,11 @@ def strings(lang: str) -> dict[str, str]:
 EN = strings("en")
 
 
-def step_text(step: str, lang_strings: dict[str, str] = EN, card: str = "") -> str:
+def step_text(step: str, lang_strings: dict[str, str] = EN, card: str = "",
+              result: str = "") -> str:
     tiles = STEPS[step]["tiles"] + ["", ""]
-    return lang_strings[f"step_{step}"].format(**{"from": tiles[0], "to": tiles[1], "card": card})
+    return lang_strings[f"step_{step}"].format(**{"from": tiles[0], "to": tiles[1], "card": card,
+                                                  "result": result})
 
 
 def open_tutorial(page: Any, server: str) -> None:
@@ -106,7 +108,8 @@ def test_the_tutorial_is_played_to_its_end(page: Any, server: str) -> None:
         elif step == "magic":
             click_and_wait(page, f"#actions button[data-action='{text}']")
             guide_at(page, "battle")
-            expect(page.locator("#tutorial-step")).to_have_text(step_text("battle"))
+            expect(page.locator("#tutorial-step")).to_have_text(
+                step_text("battle", result=EN["battle_taken"]))  # the attack was won
             expect(page.locator("#battle")).to_be_visible()
             page.click("#tutorial-next")
         elif step == "purchase":

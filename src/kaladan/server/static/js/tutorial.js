@@ -116,11 +116,22 @@ function markRead(id) {
   drawGuide();
 }
 
-/** The guide's words for a step, with its suggestion filled in. */
+/** How the learner's first battle went for them: taken (they attacked and won), held (they
+ * defended and held) or lost. */
+function battleResult(log, seat) {
+  const ended = log.find((e) => e.kind === "battle_ended" && (e.attacker === seat || e.defender === seat));
+  if (!ended) return "";
+  const taken = ended.result === "attacker_won";
+  if (ended.attacker === seat) return t(taken ? "tutorial.battle_taken" : "tutorial.battle_lost");
+  return t(taken ? "tutorial.battle_lost" : "tutorial.battle_held");
+}
+
+/** The guide's words for a step, with its suggestion (and the battle's outcome) filled in. */
 function stepText(step) {
   const [from, to] = step.tiles;
   const card = step.card ? cardName(step.card) : "";
-  return t(`tutorial.step_${step.id}`, {from: from || "", to: to || "", card});
+  return t(`tutorial.step_${step.id}`, {from: from || "", to: to || "", card,
+    result: battleResult(guide.log, guide.seat)});
 }
 
 function drawGuide() {
