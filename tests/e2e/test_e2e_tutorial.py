@@ -101,7 +101,9 @@ def test_the_tutorial_is_played_to_its_end(page: Any, server: str) -> None:
             dialog.wait_for(state="visible")
             chance = float(dialog.locator("[data-odds]").get_attribute("data-odds"))
             assert chance > 0.5  # a sensible attack
-            expect(page.locator("#tutorial-aside")).to_have_text(EN["odds_open"])
+            said = f"{EN['odds_open']} {EN['odds_good']}"
+            expect(page.locator("#tutorial-aside")).to_have_text(said)
+            expect(dialog.locator("#tutorial-odds")).to_have_text(said)  # in the modal too
             before = version(page)
             page.click("#confirm-ok")
             wait_past(page, before)
@@ -110,7 +112,8 @@ def test_the_tutorial_is_played_to_its_end(page: Any, server: str) -> None:
             guide_at(page, "battle")
             expect(page.locator("#tutorial-step")).to_have_text(
                 step_text("battle", result=EN["battle_taken"]))  # the attack was won
-            expect(page.locator("#battle")).to_be_visible()
+            page.click("#tutorial-show-battle")
+            expect(page.locator("#battle")).to_be_in_viewport()
             page.click("#tutorial-next")
         elif step == "purchase":
             tile = STEPS["purchase"]["tiles"][0]

@@ -109,6 +109,21 @@ function markSend() {
   if (send && guide.sendMarked && !send.classList.contains("tutorial-mark")) send.classList.add("tutorial-mark");
 }
 
+/** The odds dialog is modal (the page behind it is out of reach, and on a phone out of
+ * sight): the guide's words about the odds go into it as well. */
+function noteInDialog(text) {
+  const body = byId("confirm")?.querySelector(".dialog-body");
+  if (!body || byId("tutorial-odds")) return;
+  body.append(h("p", {class: "tutorial-aside", id: "tutorial-odds"}, text));
+}
+
+/** Whether the odds the dialog shows favour the attack (an even chance or better). */
+function oddsVerdict() {
+  const shown = byId("confirm")?.querySelector("[data-odds]");
+  if (!shown) return "";
+  return t(Number(shown.dataset.odds) >= 0.5 ? "tutorial.odds_good" : "tutorial.odds_poor");
+}
+
 function markRead(id) {
   const now = stored() || {game: guide.game, seat: guide.seat, read: []};
   if (!now.read.includes(id)) now.read.push(id);
@@ -169,7 +184,10 @@ function drawGuide() {
   const battleOver = guide.log.some((e) => e.kind === "battle_ended" && (e.attacker === seat || e.defender === seat));
   // What to say besides the step: it is the bot's turn, or this decision is not the step's.
   let aside = null;
-  if (step.id === "attack" && dialogOpen) aside = t("tutorial.odds_open");
+  if (step.id === "attack" && dialogOpen) {
+    aside = `${t("tutorial.odds_open")} ${oddsVerdict()}`;
+    noteInDialog(aside);
+  }
   else if (step.id === "battle" && battleOver) aside = null;
   else if (!ours) aside = t("tutorial.wait");
   else if (pending !== step.decision) {
@@ -198,8 +216,11 @@ function drawPanel(panel, {at, total, text, aside, off, next}) {
     text ? h("p", {class: "tutorial-text", id: "tutorial-step"}, text) : null,
     aside ? h("p", {class: "tutorial-aside", id: "tutorial-aside"}, aside) : null,
     off ? h("p", {class: "muted", id: "tutorial-off-plan"}, t("tutorial.off_plan")) : null,
-    next ? h("div", {class: "buttons"}, h("button", {type: "button", class: "primary", id: "tutorial-next",
-      onclick: () => markRead("battle")}, t("tutorial.next"))) : null);
+    next ? h("div", {class: "buttons"},
+      h("button", {type: "button", id: "tutorial-show-battle",
+        onclick: () => byId("battle")?.scrollIntoView({block: "start"})}, t("tutorial.show_battle")),
+      h("button", {type: "button", class: "primary", id: "tutorial-next",
+        onclick: () => markRead("battle")}, t("tutorial.next"))) : null);
 }
 
 /** Point at the tiles and buttons of the step while it is the learner's to take (`now`),
