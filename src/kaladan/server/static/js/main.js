@@ -73,7 +73,7 @@ function refresh(current) {
   if (status && byId("conn")) { byId("conn").dataset.status = status; byId("conn").textContent = t(`conn.${status}`); }
   if (current.page === "lobby") showLobby(byId("app"));
   else if (current.page === "howto") showHowTo(byId("app"));
-  else if (current.page === "tutorial") showTutorial(byId("app"));
+  else if (current.page === "tutorial") return;  // on its way to the game it created
   else if (current.page === "account") showAccountPage(byId("app"), current.which);
   else if (current.page === "profile") showProfile(byId("app"), current.name);
   else if (current.page === "leaderboard") showLeaderboard(byId("app"));
