@@ -70,6 +70,21 @@ def play_to_action(page: Any) -> None:
         click_and_wait(page, first_or_pass(page))
 
 
+def pick_a_mover(page: Any) -> None:
+    """Play on to a decision with units to move and pick a unit of the first tile that can
+    move: the compose panel offers where it may go."""
+    for _ in range(30):
+        assert wait_for_decision(page)
+        if page.locator("#board .unit.pickable").count():
+            page.locator("#board .tile:has(.unit.pickable) .tile-name").first.click()
+            page.locator("#compose .unit-toggle").first.click()
+            if page.locator("#compose .compose-moves button").count():
+                return  # units to move (not, say, to upgrade in the Purchase phase)
+            page.keyboard.press("Escape")
+        click_and_wait(page, first_or_pass(page))
+    raise RuntimeError("no decision with a unit to move in 30 decisions")
+
+
 def shoot(page: Any, out: Path, name: str) -> None:
     page.wait_for_timeout(300)  # fonts and the last view settle
     page.screenshot(path=str(out / f"{name}.png"))
@@ -115,6 +130,20 @@ def shots(browser: Any, server: str, over: str, out: Path) -> None:
         page.wait_for_selector("#board .tile")
         play_to_action(page)
         shoot(page, out, f"game-{lang}")
+        page.context.close()
+
+    # The table on a phone, and a move waiting in the confirm bar (desktop and phone).
+    for name, viewport in (("game", DESKTOP), ("game-phone", PHONE)):
+        created = create_game(server, ["human", "greedy"], seed=PLAY_SEED, name="Game")
+        page = page_in(browser, "en", viewport)
+        page.goto(server + created["join"][0]["url"])
+        page.wait_for_selector("#board .tile")
+        pick_a_mover(page)
+        if name == "game-phone":
+            shoot(page, out, name)
+        page.locator("#compose .compose-moves button").first.click()
+        page.locator("#safe-send").wait_for()
+        shoot(page, out, f"{name}-confirm")
         page.context.close()
 
     created = create_game(server, ["human", "greedy", "greedy"], seed=BATTLE_SEED, name="Battle")

@@ -1,7 +1,7 @@
 """An accessibility scan with axe-core 4 (issue 15): no serious or critical violation on the
-lobby, a seat's game page, the end screen, the replay page and "How to play", the lobby and
-"How to play" on a phone too (390 px); and, of any impact, no page without an h1 and no empty
-table header (issue 40).
+lobby, a seat's game page, the end screen, the replay page and "How to play", each of the
+lobby, "How to play", a game page and the end screen on a phone too (390 px); and, of any
+impact, no page without an h1 and no empty table header (issue 40).
 
 axe-core comes from npm (``npm install --prefix DIR axe-core@4``; scripts/test.sh does it);
 the tests read ``$KALADAN_AXE_DIR/node_modules/axe-core/axe.min.js`` (default
@@ -98,3 +98,20 @@ def test_the_end_screen_and_the_replay(page: Any, server: str, axe_source: str) 
     page.wait_for_function("() => document.getElementById('game').dataset.version !== '0'")
     page.click(".replay-chart summary")
     assert violations(page, axe_source) == []
+
+
+def test_a_game_page_and_the_end_screen_on_a_phone(browser: Any, server: str,
+                                                   axe_source: str) -> None:
+    """At 390 px: a seat's game page with a tile selected (its actions listed), and the end
+    screen of a finished game."""
+    game_id = finished_game(server)
+    created = create_game(server, ["human", "greedy", "greedy"], seed=6)
+    for page in checked_page(browser, viewport=PHONE, has_touch=True):
+        page.goto(server + created["join"][0]["url"])
+        page.wait_for_selector("#board .tile")
+        assert wait_for_decision(page)
+        page.locator("#board .tile.actionable >> nth=0").click()
+        assert violations(page, axe_source) == []
+        page.goto(f"{server}/watch/{game_id}")
+        page.locator("#end svg.chart").wait_for()
+        assert violations(page, axe_source) == []

@@ -94,3 +94,20 @@ def test_a_long_games_log_shows_every_entry(page: Any, server: str) -> None:
     shown = [int(i) for i in lines.evaluate_all("els => els.map(e => e.dataset.index)")]
     assert shown == [e["index"] for e in entries]
     expect(page.locator("#log-older")).to_have_count(0)
+
+
+def test_the_log_stands_beside_the_actions_at_desktop_width(page: Any, server: str) -> None:
+    """At 1280×800 the log is under the board, in view without scrolling, beside the actions
+    column; its list scrolls within the height the board leaves."""
+    created = create_game(server, ["human", "greedy", "greedy"], seed=12)
+    page.goto(server + created["join"][0]["url"])
+    page.wait_for_selector("#log .log li")
+    assert page.viewport_size == {"width": 1280, "height": 800}
+    board = page.locator(".board-wrap").bounding_box()
+    log = page.locator("#log .log").bounding_box()
+    actions = page.locator("#actions").bounding_box()
+    assert board and log and actions
+    assert log["y"] >= board["y"] + board["height"]  # under the board
+    assert log["x"] + log["width"] <= actions["x"]  # beside the actions, not under them
+    assert log["y"] + 100 <= 800  # at least 100 px of it in view without scrolling
+    assert page.evaluate("window.scrollY") == 0

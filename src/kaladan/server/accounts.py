@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from argon2 import PasswordHasher
@@ -103,6 +104,12 @@ ACCOUNT_COLUMNS = (accounts.c.id, accounts.c.name, accounts.c.email,
 def _account(row: Any) -> Account:
     return Account(str(row.id), str(row.name), row.email, bool(row.email_confirmed),
                    bool(row.notify_email), bool(row.chat), row.created)
+
+
+class Keep(Enum):
+    """A setting left as it is (``Accounts.update``), where None has a meaning of its own."""
+
+    KEEP = "keep"
 
 
 class NameTaken(Exception):
@@ -365,18 +372,18 @@ class Accounts:
         games: list[str] = await self._call(self.table.delete, account.id, self.now())
         return games
 
-    async def update(self, account: Account, *, email: str | None | bool = False,
+    async def update(self, account: Account, *, email: str | None | Keep = Keep.KEEP,
                      notify_email: bool | None = None, chat: bool | None = None) -> Account:
         """Change settings; a new e-mail address is unconfirmed until its link is opened
-        (``email=False``: unchanged, None: removed)."""
+        (``email``: left out or ``Keep.KEEP`` unchanged, None removed)."""
         values: dict[str, Any] = {}
         if notify_email is not None:
             values["notify_email"] = notify_email
         if chat is not None:
             values["chat"] = chat
         new_email: str | None = None
-        if email is not False:
-            new_email = check_email(email if isinstance(email, str) else None)
+        if email is not Keep.KEEP:
+            new_email = check_email(email)
             if new_email != account.email:
                 values.update(email=new_email, email_confirmed=False)
         if values:

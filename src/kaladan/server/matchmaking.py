@@ -43,6 +43,7 @@ from sqlalchemy import (
 
 from .accounts import ACCOUNT_COLUMNS, Account, _account
 from .errors import ApiError
+from .periodic import Periodic
 from .service import HUMAN, GameService, check_bot_spec, make_config
 from .storage import accounts, metadata
 
@@ -96,29 +97,20 @@ class Matchmaker:
         self.service = service
         self.store = service.store
         self.interval = interval  # seconds between two looks at every queue
-        self.task: asyncio.Task[None] | None = None
+        self.loop = Periodic("kaladan-match", "quick match: cannot look at the queues",
+                             self.sweep)
 
     # --- life cycle ---------------------------------------------------------------------
 
     def start(self) -> None:
-        self.task = asyncio.create_task(self.run(), name="kaladan-match")
+        self.loop.start(self.interval)
 
     async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            await asyncio.gather(self.task, return_exceptions=True)
-
-    async def run(self) -> None:
-        """Look at every queue now and then: the waits that passed, the rows another
-        process claimed and never seated, the queues two processes filled at once."""
-        while True:
-            await asyncio.sleep(self.interval)
-            try:
-                await self.sweep()
-            except Exception as exc:  # the database is down: next time
-                log.warning("quick match: cannot look at the queues: %s", exc)
+        await self.loop.stop()
 
     async def sweep(self) -> None:
+        """Look at every queue: the waits that passed, the rows another process claimed and
+        never seated, the queues two processes filled at once."""
         queues = await asyncio.to_thread(self._queues, datetime.now(UTC))
         for queue in queues:
             await self.match(queue)

@@ -50,6 +50,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..game import is_gift
 from .errors import ApiError
+from .periodic import Periodic
 from .storage import accounts, game_players, games, metadata
 
 if TYPE_CHECKING:
@@ -124,7 +125,7 @@ class Notifier:
         # game id -> the last turn recorded (seat, turn, the seat's account once all joined)
         self.known: dict[str, tuple[int, int, str | None]] = {}
         self.present: Counter[tuple[str, int]] = Counter()  # (game, seat) sockets here
-        self.task: asyncio.Task[None] | None = None
+        self.loop = Periodic("kaladan-turn-mails", "turn mails", self.flush)
 
     # --- life cycle ---------------------------------------------------------------------
 
@@ -133,20 +134,10 @@ class Notifier:
             log.warning("turn mails without --public-url: their links are paths and they "
                         "carry no one-click unsubscribe header")
         if self.mailer is not None:
-            self.task = asyncio.create_task(self.run(), name="kaladan-turn-mails")
+            self.loop.start(self.interval)  # a round that fails leaves its rows to the next
 
     async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            await asyncio.gather(self.task, return_exceptions=True)
-
-    async def run(self) -> None:
-        while True:
-            await asyncio.sleep(self.interval)
-            try:
-                await self.flush()
-            except Exception as exc:  # the database is down: the rows wait
-                log.warning("turn mails: %s", exc)
+        await self.loop.stop()
 
     @contextmanager
     def watching(self, game_id: str, seat: int | None) -> Iterator[None]:

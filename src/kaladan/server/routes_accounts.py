@@ -19,7 +19,7 @@ from .account_models import (
     ResetRequest,
     SessionInfo,
 )
-from .accounts import DELETED_NAME, Account, Accounts
+from .accounts import DELETED_NAME, Account, Accounts, Keep
 from .deps import bearer_token, service_of
 from .errors import BEARER_CHALLENGE, SESSION_CHALLENGE, ApiError
 from .limits import client_address
@@ -125,7 +125,7 @@ async def update_account(body: AccountSettings, request: Request, account: Signe
     Fields left out stay as they are; ``email: null`` removes the address."""
     fields = body.model_fields_set
     updated = await accounts.update(
-        account, email=body.email if "email" in fields else False,
+        account, email=body.email if "email" in fields else Keep.KEEP,
         notify_email=body.notify_email if "notify_email" in fields else None,
         chat=body.chat if "chat" in fields else None)
     return session_body(updated, request.scope["state"]["secret"])

@@ -37,6 +37,23 @@ function actionButton(entry, onAction, label) {
   label || actionLabel(entry));
 }
 
+// The answers that end a step have a key each, in the chosen language ("p" Pass, "d" Done, "n"
+// No magic card in English); a key asks in the confirm bar before it sends (game.js).
+const SHORTCUT_KINDS = ["pass", "end", "nomagic"];
+
+/** The key that answers with `entry`, or null. */
+export const shortcutOf = (entry) => (SHORTCUT_KINDS.includes(entry.kind) ? t(`shortcut.${entry.kind}`) : null);
+
+/** A quick answer's button: its key shown beside its words and announced as its shortcut. */
+function quickButton(entry, onAction) {
+  const button = actionButton(entry, onAction);
+  const key = shortcutOf(entry);
+  if (!key) return button;
+  button.setAttribute("aria-keyshortcuts", key);
+  button.append(" ", h("kbd", {class: "shortcut", "aria-hidden": "true"}, key.toUpperCase()));
+  return button;
+}
+
 const gold = (n) => t("purchase.cost", {n});
 
 /** What a unit type costs to place or to upgrade (R11.2, R11.8): the engine's unit data. */
@@ -186,7 +203,7 @@ export function renderActions(el, view, ui, handlers) {
       h("div", {class: "buttons"}, atTile.map((entry) => actionButton(entry, onAction)))) : null,
     compose || atTile.length ? null
       : h("p", {class: "muted hint"}, t((view.moves || []).length ? "actions.hint" : "actions.hint_tiles")),
-    quick.length ? h("div", {class: "buttons quick"}, quick.map((entry) => actionButton(entry, onAction))) : null,
+    quick.length ? h("div", {class: "buttons quick"}, quick.map((entry) => quickButton(entry, onAction))) : null,
     handlers.hint ? hintBox(view, handlers.hint.shown, handlers.hint.ask, onAction) : null,
     h("label", {class: "auto-setting muted", for: "auto-answer"},
       h("input", {type: "checkbox", id: "auto-answer", checked: handlers.autoAnswer.on(),

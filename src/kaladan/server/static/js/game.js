@@ -4,7 +4,7 @@
 
 import {api, ApiError, currentSession, GameSocket, seatToken} from "./api.js";
 import {byId, h, mount, s, toast} from "./dom.js";
-import {actionLabel, confirmAttack, renderActions, renderGift} from "./actions.js";
+import {actionLabel, confirmAttack, renderActions, renderGift, shortcutOf} from "./actions.js";
 import {lastBattleStart} from "./battle.js";
 import {renderBoard} from "./board.js";
 import {loadChat, onChat, renderChat, setChatSocket, startChat} from "./chat.js";
@@ -47,7 +47,10 @@ export function layout(root, {chat = false} = {}) {
       s("svg", {class: "legend-swatch", viewBox: "0 0 14 14", "aria-hidden": "true"},
         s("rect", {width: 14, height: 14, fill: `url(#pat-${terrain})`})),
       term(terrain)));
+  // The log stands under the board, in the board's column: at desktop width it fills the
+  // height the board leaves free, beside the actions rather than below the fold.
   mount(root, h("div", {class: "game", id: "game"},
+    h("div", {class: "board-column"},
     h("section", {class: "board-wrap"},
       h("div", {class: "game-title", id: "game-title"}),
       s("svg", {id: "board", role: "group", "aria-label": t("panel.board")}),
@@ -56,6 +59,7 @@ export function layout(root, {chat = false} = {}) {
         h("span", {class: "legend-item"}, "● ○ ", t("board.capacity")),
         h("span", {class: "legend-item"}, s("svg", {class: "legend-swatch", viewBox: "-8 -8 16 16", "aria-hidden": "true"},
           s("circle", {r: 6, class: "act-mark"})), t("board.can_act")))),
+    h("section", {class: "panel", id: "log"})),
     h("div", {class: "column column-main"},
       h("section", {class: "panel safe-bar", id: "safe-bar", hidden: true, role: "region",
         "aria-labelledby": "safe-title"}),
@@ -67,8 +71,7 @@ export function layout(root, {chat = false} = {}) {
       h("section", {class: "panel", id: "players"}),
       h("section", {class: "panel", id: "event"}),
       h("section", {class: "panel", id: "cards", hidden: true}),
-      chat ? h("section", {class: "panel chat", id: "chat", "aria-label": t("chat.title")}) : null,
-      h("section", {class: "panel", id: "log"}))));
+      chat ? h("section", {class: "panel chat", id: "chat", "aria-label": t("chat.title")}) : null)));
   if (chat) renderChat(byId("chat"));
 }
 
@@ -188,14 +191,25 @@ const safeHandlers = {send: sendProposed, cancel: cancelProposal};
 const renderSafe = () => renderSafeBar(byId("safe-bar"), game.proposal, safeHandlers);
 
 /** The page's keys: while the confirm bar is open, Enter sends and Esc cancels (safe.js);
- * otherwise Esc clears the selection on the board. */
+ * otherwise Esc clears the selection on the board, and a quick answer's key (actions.js
+ * shortcutOf: Pass, Done, No magic card) puts that answer in the confirm bar, so a stray key
+ * press sends nothing. */
 function onKey(event) {
   if (!byId("game")) return;
   if (game.proposal) { safeKeys(event, game.proposal, safeHandlers); return; }
-  if (event.key !== "Escape" || event.defaultPrevented || !game.ui.selected) return;
-  if (event.target?.closest?.("input, textarea, select, dialog")) return;
-  game.ui = noSelection();
-  render();
+  if (event.defaultPrevented || event.isComposing) return;
+  if (event.target?.closest?.("input, textarea, select, dialog, [contenteditable]")) return;
+  if (event.key === "Escape") {
+    if (!game.ui.selected) return;
+    game.ui = noSelection();
+    render();
+    return;
+  }
+  if (event.ctrlKey || event.metaKey || event.altKey || game.sending || !decides(game.view)) return;
+  const entry = (game.view.legal || []).find((e) => shortcutOf(e) === event.key.toLowerCase());
+  if (!entry) return;
+  event.preventDefault();
+  openProposal({kind: "confirm", action: entry});
 }
 let keysOn = false;
 
