@@ -176,3 +176,26 @@ def test_a_learner_who_goes_another_way_is_told_so_and_led_on(page: Any, server:
     wait_past(page, before)
     guide_at(page, "attack")
     expect(page.locator("#tutorial-off-plan")).to_have_text(EN["off_plan"])
+
+
+def test_the_first_step_is_taken_on_a_phone(browser: Any, server: str) -> None:
+    """On a phone the units are picked in the tile's list (a finger picks tiles, not tokens):
+    the move step's words say so, and that way completes it."""
+    for page in checked_page(browser, viewport=PHONE):
+        open_tutorial(page, server)
+        for text in ("gold", "end"):
+            answer(page, text)
+        assert wait_for_decision(page)
+        guide_at(page, "move")
+        source, target = STEPS["move"]["tiles"]
+        page.click(f"#board .tile[data-tile='{source}'] .tile-name")
+        for unit in ("general", "sword"):
+            token = f"#board .tile[data-tile='{source}'] .unit[data-unit$='{unit}']"
+            slot = page.get_attribute(token, "data-slot")
+            page.click(f"#compose .unit-toggle[data-tile='{source}'][data-slot='{slot}']")
+        page.click(f"#board .tile[data-tile='{target}'] .tile-name")
+        before = version(page)
+        page.click("#safe-send")
+        wait_past(page, before)
+        guide_at(page, "attack")
+        expect(page.locator("#tutorial-off-plan")).to_have_count(0)  # the suggested move
