@@ -58,11 +58,13 @@ const DONE = {
   attack: (log, seat) => log.some((e) => e.kind === "battle_started" && e.attacker === seat),
   magic: (log, seat) => log.some(mine(seat, ["card_committed", "card_revealed"]))
     || log.some((e) => e.kind === "no_card" && e.seat === seat),
-  battle: (log, seat, read) => read.includes("battle")
-    && log.some((e) => e.kind === "battle_ended" && (e.attacker === seat || e.defender === seat)),
+  battle: (log, seat, read) => read.includes("battle") && Boolean(ownBattle(log, seat)),
   purchase: (log, seat) => log.some(mine(seat, ["bought", "fortified", "card_traded"]))
     || log.some((e) => e.kind === "upgraded" && e.seat === seat && e.cause === "purchase"),
 };
+
+/** The end of the learner's first attack (the battle the guide explains), if it is over. */
+const ownBattle = (log, seat) => log.find((e) => e.kind === "battle_ended" && e.attacker === seat);
 
 /** Whether the learner went another way than the guide suggested (judged from the log). */
 function offPlan(log, seat, steps) {
@@ -70,8 +72,10 @@ function offPlan(log, seat, steps) {
   const moved = log.find((e) => e.kind === "moved" && e.seat === seat && e.cause === "action");
   const attacked = log.find((e) => e.kind === "battle_started" && e.attacker === seat);
   const kept = log.some((e) => e.kind === "no_card" && e.seat === seat);
+  const ended = ownBattle(log, seat);
+  const lost = Boolean(ended) && ended.result !== "attacker_won";  // the tile to buy on is not won
   return Boolean((moved && !sameTiles(suggested.move, [moved.src, moved.dst]))
-    || (attacked && !sameTiles(suggested.attack, [attacked.a_tile, attacked.d_tile])) || kept);
+    || (attacked && !sameTiles(suggested.attack, [attacked.a_tile, attacked.d_tile])) || kept || lost);
 }
 
 const sameTiles = (step, tiles) => !step || step.tiles.join(" ") === tiles.join(" ");
@@ -131,14 +135,11 @@ function markRead(id) {
   drawGuide();
 }
 
-/** How the learner's first battle went for them: taken (they attacked and won), held (they
- * defended and held) or lost. */
+/** How the learner's first attack went: the tile taken, or the defender held it. */
 function battleResult(log, seat) {
-  const ended = log.find((e) => e.kind === "battle_ended" && (e.attacker === seat || e.defender === seat));
+  const ended = ownBattle(log, seat);
   if (!ended) return "";
-  const taken = ended.result === "attacker_won";
-  if (ended.attacker === seat) return t(taken ? "tutorial.battle_taken" : "tutorial.battle_lost");
-  return t(taken ? "tutorial.battle_lost" : "tutorial.battle_held");
+  return t(ended.result === "attacker_won" ? "tutorial.battle_taken" : "tutorial.battle_lost");
 }
 
 /** The guide's words for a step, with its suggestion (and the battle's outcome) filled in. */
@@ -181,7 +182,7 @@ function drawGuide() {
   const pending = view.observation.pending?.kind;
   const ours = view.your_turn && view.seat === seat;
   const dialogOpen = byId("confirm")?.open;
-  const battleOver = guide.log.some((e) => e.kind === "battle_ended" && (e.attacker === seat || e.defender === seat));
+  const battleOver = Boolean(ownBattle(guide.log, seat));
   // What to say besides the step: it is the bot's turn, or this decision is not the step's.
   let aside = null;
   if (step.id === "attack" && dialogOpen) {
