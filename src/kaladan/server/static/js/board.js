@@ -31,6 +31,7 @@ export const MARKS = {
   upgraded_unit: {glyph: "+", shape: "cross"},
   capacity: {glyph: "● ○", shape: "circle"},
   can_act: {glyph: "", shape: "circle"},  // a dot in a ring, drawn (.act-mark)
+  since: {glyph: "", shape: "arrow"},  // others' moves: an inner ring and arrows (since.js)
 };
 export const TERRAIN_SHAPES = {field: "stroke", forest: "triangle", mountain: "peak", castle: "masonry"};
 const DARK = "#222";  // the tokens' ring and the marks' ink: neutral, no realm's colour
@@ -177,7 +178,8 @@ function pips(capacity, used, x, y) {
  * current legal actions mention), targets (Set), swapTargets (Set), battle ([a, d] tile
  * names), onTile(name); units: pickable(tile) -> Set of slots, picked(tile, slot) -> bool,
  * onUnit(tile, slot) on a click of a unit that is not pickable, onUnitDown(event, tile, slot)
- * on a press of one that is (a tap or a drag, drag.js).
+ * on a press of one that is (a tap or a drag, drag.js); since: what other seats did since
+ * this seat's last decision (since.js boardMarks: {tiles, arrows}), or null.
  */
 export function renderBoard(svgEl, observation, opts) {
   const tiles = tilesOf(observation.world);
@@ -201,6 +203,8 @@ export function renderBoard(svgEl, observation, opts) {
     else if (opts.actionable?.has(tile.name)) classes.push("actionable");
     if (battle.has(tile.name)) classes.push("battle");
     if (opts.hinted?.has(tile.name)) classes.push("hinted");
+    const since = opts.since?.tiles.get(tile.name);
+    if (since) classes.push("since");
     const isFort = fortified.has(tile.name);
     const slots = opts.pickable?.(tile.name) || new Set();
     const terrainName = term(tile.terrain) + (isFort ? ` (${t("board.upgraded_castle")})` : "");
@@ -209,9 +213,11 @@ export function renderBoard(svgEl, observation, opts) {
     const marks = units.map((ref) => unitAbbr(parseUnit(ref).type)).join(" ");
     const label = `${tile.name}${marks ? ` ${marks}` : ""}: ${terrainName}, `
       + t("board.units_of", {n: units.length, cap: capacity})
-      + (units.length ? `: ${units.map(unitName).join(", ")}` : "");
+      + (units.length ? `: ${units.map(unitName).join(", ")}` : "")
+      + (since ? `; ${t("board.since_tile")}` : "");
     const actionable = classes.includes("actionable") || classes.includes("target");
     const group = s("g", {class: classes.join(" "), "data-tile": tile.name, tabindex: 0,
+      "data-since": since ? [...since].join(" ") : null,
       role: "button", "aria-label": label,
       onclick: () => opts.onTile(tile.name),
       onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); opts.onTile(tile.name); } }},
@@ -219,6 +225,7 @@ export function renderBoard(svgEl, observation, opts) {
       s("polygon", {points: hexPoints(tile.x, tile.y, SIZE - 1.5), fill: `url(#pat-${tile.terrain})`,
         class: "hex"}),
       isFort ? s("polygon", {points: hexPoints(tile.x, tile.y, SIZE - 7), class: "fort-ring"}) : null,
+      since ? s("polygon", {points: hexPoints(tile.x, tile.y, SIZE - 4.5), class: "since-ring"}) : null,
       s("text", {x: tile.x, y: tile.y - SIZE * 0.6, "text-anchor": "middle", class: "tile-name", "aria-hidden": "true"},
         tile.name + (isFort ? ` ${MARKS.upgraded_castle.glyph}` : "")),
       ((layout) => layout.at.map(([dx, dy], i) => {
@@ -235,4 +242,30 @@ export function renderBoard(svgEl, observation, opts) {
       actionable ? s("circle", {cx: tile.x + SIZE * 0.58, cy: tile.y - SIZE * 0.5, r: 6, class: "act-mark"}) : null);
     svgEl.append(group);
   }
+  if (opts.since?.arrows.length) svgEl.append(sinceArrows(tiles, opts.since.arrows));
+}
+
+/** The arrows of other seats' moves, swaps and attacks, over the tiles' shared edge (the
+ * units stay readable); one still drawing itself (age in ms) goes on where it was. */
+function sinceArrows(tiles, arrows) {
+  const at = new Map(tiles.map((tile) => [tile.name, tile]));
+  const cut = SIZE * 0.5;
+  return s("g", {class: "since-arrows", "aria-hidden": "true"}, arrows.map((a) => {
+    const p = at.get(a.from);
+    const q = at.get(a.to);
+    if (!p || !q) return null;
+    const len = Math.hypot(q.x - p.x, q.y - p.y);
+    const [ux, uy] = [(q.x - p.x) / len, (q.y - p.y) / len];
+    const [x1, y1, x2, y2] = [p.x + ux * cut, p.y + uy * cut, q.x - ux * cut, q.y - uy * cut];
+    const head = (x, y, dx, dy) => {  // a filled arrowhead pointing along (dx, dy), tip at (x, y)
+      const [bx, by] = [x - dx * 11, y - dy * 11];
+      return s("path", {class: "since-head", d: `M${x.toFixed(1)} ${y.toFixed(1)} L${(bx - dy * 7).toFixed(1)} ${(by + dx * 7).toFixed(1)} L${(bx + dy * 7).toFixed(1)} ${(by - dx * 7).toFixed(1)} Z`});
+    };
+    const drawing = a.age !== null && a.age !== undefined;
+    return s("g", {class: `since-mark since-${a.kind}${drawing ? " since-new" : ""}`, "data-from": a.from,
+      "data-to": a.to, "data-kind": a.kind, style: drawing ? `--since-age: -${a.age}ms` : null},
+    s("line", {x1: x1.toFixed(1), y1: y1.toFixed(1), x2: x2.toFixed(1), y2: y2.toFixed(1), pathLength: 1, class: "since-halo"}),
+    s("line", {x1: x1.toFixed(1), y1: y1.toFixed(1), x2: x2.toFixed(1), y2: y2.toFixed(1), pathLength: 1, class: "since-arrow"}),
+    head(x2, y2, ux, uy), a.kind === "swap" ? head(x1, y1, -ux, -uy) : null);
+  }));
 }

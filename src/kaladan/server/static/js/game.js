@@ -15,6 +15,7 @@ import {actionText, setSeatRealms, setViewer, t, term, unitName} from "./i18n.js
 import {chime} from "./sound.js";
 import {playerLabel, renderCards} from "./panels.js";
 import {needsConfirm, proposalFor, renderSafeBar, safeFirstButton, safeKeys} from "./safe.js";
+import {resetSince, renderSince, sinceLegend, sinceLog, sinceNow, sinceSent} from "./since.js";
 import {renderStory} from "./story.js";
 import {fullView} from "./viewform.js";
 
@@ -40,8 +41,8 @@ const watchers = [];
 export const watchGame = (watch) => { watchers.push(watch); };
 
 /** The game page's sections (the replay page shows the same board, panels and log; the
- * chat only on a game page). */
-export function layout(root, {chat = false} = {}) {
+ * chat and the marks of what others did, js/since.js, only on a game page). */
+export function layout(root, {chat = false, since = false} = {}) {
   const legend = ["field", "forest", "mountain", "castle"].map((terrain) =>
     h("span", {class: "legend-item"},
       s("svg", {class: "legend-swatch", viewBox: "0 0 14 14", "aria-hidden": "true"},
@@ -58,9 +59,10 @@ export function layout(root, {chat = false} = {}) {
         h("span", {class: "legend-item"}, "+ ", t("board.upgraded_unit")),
         h("span", {class: "legend-item"}, "● ○ ", t("board.capacity")),
         h("span", {class: "legend-item"}, s("svg", {class: "legend-swatch", viewBox: "-8 -8 16 16", "aria-hidden": "true"},
-          s("circle", {r: 6, class: "act-mark"})), t("board.can_act")))),
+          s("circle", {r: 6, class: "act-mark"})), t("board.can_act")), since ? sinceLegend() : null)),
     h("section", {class: "panel", id: "log"})),
     h("div", {class: "column column-main"},
+      since ? h("div", {class: "since-bar", id: "since", hidden: true}) : null,
       h("section", {class: "panel safe-bar", id: "safe-bar", hidden: true, role: "region",
         "aria-labelledby": "safe-title"}),
       h("section", {class: "panel", id: "actions"}),
@@ -290,8 +292,9 @@ async function attackOdds() {
  * turn (R23.11). Every action carries the version of the view it was made from, so a second
  * send of it (a double click, a resend after a reconnect) is refused as 409 stale_version
  * instead of being taken for the next decision. */
-async function sendAction(action) {
+async function sendAction(action, {auto = false} = {}) {
   if (game.sending) return;
+  if (!auto) sinceSent(game.log, action);  // the page's own forced answer is no decision
   game.sending = true;
   byId("game")?.classList.add("sending");
   const version = game.view.version;
@@ -348,6 +351,7 @@ function onView(view) {
   const latestIndex = () => { const at = lastBattleStart(game.log); return at < 0 ? -1 : game.log[at].index; };
   const before = latestIndex();
   if (!mergeLog(view)) { reload(); return; }  // a gap: fetch the whole log again
+  sinceLog(game.log, view.log_since < 0, view.observation);
   if (latestIndex() !== before) game.battle = null;  // a new battle shows itself at once
   // A new decision starts with a clear selection (a gift, by anyone, leaves it as it is).
   const newDecision = decisionKey(view) !== decisionKey(game.view);
@@ -444,9 +448,11 @@ function draw() {
     h("b", {}, game.summary?.name || game.id), " ",
     h("span", {class: "muted"}, view.seat === null ? t("game.spectator") : t("game.seat", {n: view.seat + 1})));
   const hinted = game.hint?.version === view.version ? game.hint.action.tiles : [];
+  const since = sinceNow(game.log, view, decides(view) && !(forcedAnswer(view) && autoAnswerOn()));
+  renderSince(byId("since"), since, obs);
   renderBoard(byId("board"), obs, {selected: ui.selected, actionable, targets, hinted: new Set(hinted),
     swapTargets: new Set(ui.selected2 ? [ui.selected2] : composed.partners),
-    battle: obs.battle ? [obs.battle.attacking_tile, obs.battle.defended_tile] : [], onTile,
+    battle: obs.battle ? [obs.battle.attacking_tile, obs.battle.defended_tile] : [], onTile, since: since.board,
     pickable: view.your_turn ? pickable : () => new Set(),
     picked: (tile, slot) => ui.picked.some((p) => p.tile === tile && p.slot === slot), onUnit, onUnitDown});
   const again = () => { game.proposal = null; render(); };  // a new pick drops what the bar held
@@ -503,7 +509,7 @@ function maybeAutoAnswer() {
     const still = forcedAnswer(game.view);
     if (!still || game.sending || !autoAnswerOn()) return;
     if (root) root.dataset.autoAnswered = String(Number(root.dataset.autoAnswered || 0) + 1);
-    sendAction(still);
+    sendAction(still, {auto: true});
   }, AUTO_DELAY_MS);
 }
 
@@ -538,7 +544,8 @@ export async function showGame(root, gameId, seat, code) {
   }
   startChat({gameId, seat, token: game.token,
     names: (at) => (at !== null && game.view ? playerLabel(game.view.observation, at) : "")});
-  layout(root, {chat: true});
+  resetSince();
+  layout(root, {chat: true, since: true});
   if (!keysOn) { document.addEventListener("keydown", onKey, true); keysOn = true; }
   try { onView(await api("GET", `/api/games/${encodeURIComponent(gameId)}/view`, {token: game.token})); }
   catch (err) { if (err.status === 403) { fatal(t("game.bad_token")); return; } }
@@ -551,6 +558,6 @@ export async function showGame(root, gameId, seat, code) {
 export function rerenderGame(root) {
   if (!game.view) return;
   document.title = turnTitle(game.view);
-  layout(root, {chat: true});
+  layout(root, {chat: true, since: true});
   render();
 }
