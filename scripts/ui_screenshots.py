@@ -172,6 +172,8 @@ def shots(browser: Any, server: str, over: str, out: Path) -> None:
     shoot(page, out, "how-to-play")
     page.context.close()
 
+    tutorial_shot(browser, server, out)
+
     page = page_in(browser, "en", DESKTOP)
     page.goto(f"{server}/replay/{over}")
     page.wait_for_selector("#replay-round")
@@ -179,6 +181,21 @@ def shots(browser: Any, server: str, over: str, out: Path) -> None:
     page.select_option("#replay-round", index=max(1, rounds // 2))
     page.wait_for_function("() => document.getElementById('game').dataset.version !== '0'")
     shoot(page, out, "replay")
+    page.context.close()
+
+
+def tutorial_shot(browser: Any, server: str, out: Path) -> None:
+    """"Learn to play": its first step, the move, with the tiles the guide points at."""
+    page = page_in(browser, "en", DESKTOP)
+    page.goto(f"{server}/tutorial")
+    page.wait_for_selector("#tutorial-guide #tutorial-step")
+    while True:  # the event and free spawn, answered as the guide suggests
+        assert wait_for_decision(page)
+        if not page.locator("#tutorial-aside").count():
+            break
+        gold = "#actions button[data-action='gold']"
+        click_and_wait(page, gold if page.locator(gold).count() else first_or_pass(page))
+    shoot(page, out, "tutorial")
     page.context.close()
 
 

@@ -1,5 +1,5 @@
-"""The browser UI: one page for the lobby, a seat, a spectator, a replay and "How to play"
-(it reads the path)."""
+"""The browser UI: one page for the lobby, a seat, a spectator, a replay, "How to play" and the
+tutorial (it reads the path)."""
 
 from __future__ import annotations
 
@@ -58,6 +58,11 @@ async def account_page() -> Response:
 
 @router.get("/how-to-play")
 async def how_to_play_page() -> Response:
+    return index()
+
+
+@router.get("/tutorial")
+async def tutorial_page() -> Response:
     return index()
 
 

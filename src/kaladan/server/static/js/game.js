@@ -35,6 +35,11 @@ const game = {id: null, seat: null, token: null, view: null, world: null, summar
   proposal: null,
   landing: null};  // the version an action was sent from: its answer moves focus on (focusNext)
 
+// Functions called after every drawing of the page with (view, log): the tutorial's guide
+// (tutorial.js) follows the game through them.
+const watchers = [];
+export const watchGame = (watch) => { watchers.push(watch); };
+
 /** The game page's sections (the replay page shows the same board, panels and log; the
  * chat and the marks of what others did, js/since.js, only on a game page). */
 export function layout(root, {chat = false, since = false} = {}) {
@@ -471,6 +476,7 @@ function draw() {
   renderCards(byId("cards"), view);
   renderEnd(view, game.log, {token: game.token});
   renderHandOver(byId("handover"), view);
+  for (const watch of watchers) watch(view, game.log);
 }
 
 // Moving the seat to another device (issue 40): the server gives a one-time link (and its QR

@@ -4,6 +4,7 @@
 //   /watch/{game_id}          spectator
 //   /replay/{game_id}         a finished game told again
 //   /how-to-play              the rules in short
+//   /tutorial                 a first game with a guide (tutorial.js), played on /play/...
 //   /players/{name}           a player's profile (rating, history, last games)
 //   /leaderboard              the best rated players
 //   /me/games, /unsubscribe   the player's games, turn mails off (match.js)
@@ -20,6 +21,7 @@ import {setSound, soundOn} from "./sound.js";
 import {loadSession} from "./api.js";
 import {accountLinks, showAccountPage, ACCOUNT_PAGES} from "./account.js";
 import {showMyGames, showUnsubscribe, watchTurns} from "./match.js";
+import {guideGame, isTutorial, showTutorial} from "./tutorial.js";
 
 function route() {
   const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
@@ -29,6 +31,7 @@ function route() {
   if (parts[0] === "watch" && parts.length === 2) return {page: "watch", gameId: parts[1]};
   if (parts[0] === "replay" && parts.length === 2) return {page: "replay", gameId: parts[1]};
   if (parts[0] === "how-to-play" && parts.length === 1) return {page: "howto"};
+  if (parts[0] === "tutorial" && parts.length === 1) return {page: "tutorial"};
   if (parts.join("/") === "me/games") return {page: "mygames"};
   if (parts.join("/") === "unsubscribe") return {page: "unsubscribe"};
   const accountPage = ACCOUNT_PAGES[parts.join("/")];
@@ -49,12 +52,14 @@ function renderHeader(current) {
     // From a game, the rules open in a new tab: the game page stays as it is.
     h("a", {href: "/how-to-play", class: "howto-link", id: "howto-link",
       target: ["play", "watch", "replay"].includes(current.page) ? "_blank" : null, rel: "noopener"}, t("howto.link")),
+    ["lobby", "howto"].includes(current.page)
+      ? h("a", {href: "/tutorial", class: "howto-link", id: "tutorial-link"}, t("tutorial.link")) : null,
     h("a", {href: "/leaderboard", class: "howto-link", id: "leaderboard-link",
       target: ["play", "watch", "replay"].includes(current.page) ? "_blank" : null, rel: "noopener"}, t("rating.leaderboard")),
     current.page === "play" ? h("label", {class: "sound", for: "sound"},
       h("input", {type: "checkbox", id: "sound", checked: soundOn(), onchange: (e) => setSound(e.target.checked)}),
       h("span", {}, t("sound.label"))) : null,
-    ["lobby", "replay", "howto", "account", "profile", "leaderboard", "mygames", "unsubscribe"].includes(current.page) ? null : h("span", {id: "conn", class: "conn", "data-status": "connecting"}, t("conn.connecting")),
+    ["lobby", "replay", "howto", "tutorial", "account", "profile", "leaderboard", "mygames", "unsubscribe"].includes(current.page) ? null : h("span", {id: "conn", class: "conn", "data-status": "connecting"}, t("conn.connecting")),
     accountLinks(),
     h("label", {class: "lang", for: "lang"}, h("span", {class: "visually-hidden"}, t("app.language")),
       h("select", {id: "lang", onchange: async (e) => { await setLang(e.target.value); refresh(current); }},
@@ -68,6 +73,7 @@ function refresh(current) {
   if (status && byId("conn")) { byId("conn").dataset.status = status; byId("conn").textContent = t(`conn.${status}`); }
   if (current.page === "lobby") showLobby(byId("app"));
   else if (current.page === "howto") showHowTo(byId("app"));
+  else if (current.page === "tutorial") return;  // on its way to the game it created
   else if (current.page === "account") showAccountPage(byId("app"), current.which);
   else if (current.page === "profile") showProfile(byId("app"), current.name);
   else if (current.page === "leaderboard") showLeaderboard(byId("app"));
@@ -92,13 +98,17 @@ async function main() {
   watchTurns(current);
   if (current.page === "lobby") showLobby(byId("app"));
   else if (current.page === "howto") showHowTo(byId("app"));
+  else if (current.page === "tutorial") await showTutorial(byId("app"));
   else if (current.page === "account") showAccountPage(byId("app"), current.which);
   else if (current.page === "profile") await showProfile(byId("app"), current.name);
   else if (current.page === "leaderboard") await showLeaderboard(byId("app"));
   else if (current.page === "mygames") await showMyGames(byId("app"));
   else if (current.page === "unsubscribe") showUnsubscribe(byId("app"));
   else if (current.page === "replay") await showReplay(byId("app"), current.gameId);
-  else await showGame(byId("app"), current.gameId, current.page === "play" ? current.seat : null, code);
+  else {
+    if (current.page === "play" && isTutorial(current.gameId, current.seat)) guideGame(current.gameId, current.seat);
+    await showGame(byId("app"), current.gameId, current.page === "play" ? current.seat : null, code);
+  }
 }
 
 main();
