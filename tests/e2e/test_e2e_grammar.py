@@ -89,8 +89,11 @@ def test_the_page_works_with_texts_it_has_never_seen_and_words_from_the_catalogu
         legal = http_json(server, "GET", f"/api/games/{game_id}/legal", token=token)["legal"]
         truth = {entry["index"]: entry for entry in legal}
         buttons = page.locator("#actions button[data-index]")
+        # A button's words, without what is hidden from its name (a quick answer's key).
         shown = buttons.evaluate_all(
-            "els => els.map(e => [Number(e.dataset.index), e.dataset.action, e.innerText])")
+            "els => els.map(e => [Number(e.dataset.index), e.dataset.action, [...e.childNodes]"
+            ".filter(n => !(n.nodeType === 1 && n.getAttribute('aria-hidden') === 'true'))"
+            ".map(n => n.textContent).join('')])")
         assert shown, "the decision offers listed actions"
         for index, text, words in shown:
             entry = truth[index]
