@@ -211,6 +211,7 @@ def test_the_attack_dialog_gives_the_odds_with_each_own_card(page: Any, server: 
     dialog = page.locator("#confirm")
     expect(dialog).to_be_visible()
     expect(dialog.locator("#odds-invasion")).to_have_text(EN["odds"]["invasion"])
+    assert dialog.locator("[data-odds]").count() == 1  # the odds without a card, once
     rows = dialog.locator("#card-odds li[data-card]")
     assert rows.count() == len(expected)
     assert set(rows.evaluate_all("els => els.map(e => e.dataset.card)")) <= set(state.hand[0])
@@ -218,7 +219,7 @@ def test_the_attack_dialog_gives_the_odds_with_each_own_card(page: Any, server: 
     for card in expected:
         row = dialog.locator(f"#card-odds li[data-card='{card.card}']")
         wins = card.odds.attacker_wins
-        shown = float(row.locator("[data-odds]").get_attribute("data-odds"))
+        shown = float(row.locator("[data-card-odds]").get_attribute("data-card-odds"))
         assert shown == float(wins)  # the engine's exact figure
         expect(row).to_contain_text(f"{100 * float(wins):.1f}%")
         expect(row).to_contain_text(f"{wins.numerator}/{wins.denominator}")

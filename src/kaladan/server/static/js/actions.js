@@ -296,12 +296,15 @@ export function renderGift(el, view, form, onGift) {
       h("button", {type: "submit", id: "gift-send", class: "primary"}, t("gift.give"))));
 }
 
-/** One line of odds: the chance to win (exact as p/q) and the expected losses. */
-function oddsLines(odds, pct) {
+/** The odds: the chance to win (exact as p/q) and the expected losses; a card's (`card`)
+ * carry their own attribute and classes, apart from those without a card. */
+function oddsLines(odds, pct, card = false) {
+  const figure = card ? {"data-card-odds": odds.attacker_wins} : {"data-odds": odds.attacker_wins};
   return [
-    h("p", {class: "win-chance"}, t("odds.win"), " ", h("b", {"data-odds": odds.attacker_wins}, pct(odds.attacker_wins)),
+    h("p", {class: card ? "card-win-chance" : "win-chance"}, t("odds.win"), " ", h("b", figure, pct(odds.attacker_wins)),
       odds.attacker_wins_exact ? h("span", {class: "muted"}, ` (${odds.attacker_wins_exact})`) : null),
-    h("p", {class: "losses"}, t("odds.losses", {a: odds.expected_attacker_losses.toFixed(2), d: odds.expected_defender_losses.toFixed(2)}))];
+    h("p", {class: card ? "card-losses" : "losses"}, t("odds.losses",
+      {a: odds.expected_attacker_losses.toFixed(2), d: odds.expected_defender_losses.toFixed(2)}))];
 }
 
 /** The odds with each card of the player's own hand that may be played in this battle (the
@@ -317,7 +320,7 @@ function cardOdds(list, pct) {
       return h("li", {"data-card": entry.card},
         h("b", {class: "card-name"}, card ? local(card.name) : entry.card),
         card ? h("p", {class: "card-text muted"}, local(card.text)) : null,
-        ...oddsLines(entry, pct),
+        ...oddsLines(entry, pct, true),
         entry.choice ? h("p", {class: "card-choice muted"}, t("odds.best_choice", {choice: actionWords(entry.choice)})) : null);
     })),
     h("p", {class: "muted"}, t("odds.no_defender_card")));
