@@ -585,7 +585,8 @@ def odds_for_attack(state: GameState, a_tile: int, d_tile: int,
 
 MOST_CHOICES: Final = 64  # a card asking more choices than this (KHA-2, ZHO-5 on a big
 # world) is left out of ``attack_card_odds``: each choice is a simulated battle
-_AT_THE_DICE: Final = 0  # a forced outcome no die shows: the simulated battle stops at its roll
+_AT_THE_DICE: Final = -1  # a forced outcome no die or draw gives: the simulated battle stops
+# at its roll (``Chance`` refuses it with InvalidActionError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -640,9 +641,11 @@ def _play_on(sim: GameState, action: Action, attacker: Seat, a_units: int,
         apply_unchecked(sim, action, entries)
     except InvalidActionError:
         battle = sim.battle
-        if sim.chance.forced or battle is None or not battle.attack_dice:
-            raise  # not the roll: a real refusal
-        return [(None, _at_roll(sim, d_units))]
+        if not sim.chance.forced and battle is not None and battle.attack_dice:
+            return [(None, _at_roll(sim, d_units))]  # stopped at the roll
+        if not any(isinstance(e, BattleEnded) for e in entries):
+            raise  # not the roll, nor after the battle: a real refusal
+        return [(None, _ended(entries, a_units, d_units))]  # chance asked after the battle
     pending = sim.pending
     if pending.kind is Decision.MAGIC and pending.seat != attacker:
         return _play_on(sim, Action(NOMAGIC), attacker, a_units, d_units)
@@ -655,13 +658,18 @@ def _play_on(sim: GameState, action: Action, attacker: Seat, a_units: int,
             for _, chances in _play_on(sim.copy(), choice, attacker, a_units, d_units):
                 out.append((choice, chances))
         return out
-    ended = [e for e in entries if isinstance(e, BattleEnded)]
-    if not ended:  # e.g. the defender's W3 declaration: it plays none
-        if pending.kind is Decision.MAGIC:
+    if not any(isinstance(e, BattleEnded) for e in entries):
+        if pending.kind is Decision.MAGIC:  # e.g. the defender's W3 declaration: none
             return _play_on(sim, Action(NOMAGIC), attacker, a_units, d_units)
         return []
-    won = ended[0].result == "attacker_won"
-    return [(None, _certain(a_units, d_units, d_units if won else 0))]
+    return [(None, _ended(entries, a_units, d_units))]
+
+
+def _ended(entries: list[Entry], a_units: int, d_units: int) -> Odds:
+    """The certain outcome of a battle that ended without dice (R16.12), from its log."""
+    ended = next(e for e in entries if isinstance(e, BattleEnded))
+    won = ended.result == "attacker_won"
+    return _certain(a_units, d_units, d_units if won else 0)
 
 
 def _best(ways: list[tuple[Action | None, Odds]]) -> tuple[Action | None, Odds]:
