@@ -34,6 +34,8 @@ from math import comb, prod
 from typing import Final
 
 from .rules import magic
+from .rules.actions import ATTACK, MAGIC, NOMAGIC, Action
+from .rules.apply import apply_unchecked
 from .rules.catalog import MAGIC_CARD_BY_ID
 from .rules.combat import (
     NO_MODIFIERS,
@@ -44,8 +46,10 @@ from .rules.combat import (
     side_dice,
 )
 from .rules.config import OPTIONS, Config
-from .rules.errors import KaladanError
-from .rules.state import Battle, GameState
+from .rules.errors import InvalidActionError, KaladanError
+from .rules.gamelog import BattleEnded, Entry
+from .rules.legal import hit_candidates, legal_actions
+from .rules.state import Battle, Decision, GameState
 from .rules.units import (
     CROWN,
     KIT_COUNT,
@@ -63,10 +67,12 @@ from .rules.world import CAPACITY, Terrain
 __all__ = [
     "DICE_OPTIONS",
     "BattleSpec",
+    "CardOdds",
     "DiceOptions",
     "HitDistribution",
     "Odds",
     "OddsError",
+    "attack_card_odds",
     "battle_odds",
     "card_modifiers",
     "clear_cache",
@@ -572,3 +578,134 @@ def odds_for_attack(state: GameState, a_tile: int, d_tile: int,
             and state.world.terrain[d_tile] == Terrain.MOUNTAIN)
     hits = hit_distribution(attack, defence, drop, state.scales)
     return _losses(hits, len(units_a), len(state.board[d_tile]))
+
+
+# --- an attack with one of the attacker's cards ------------------------------------------------
+
+
+MOST_CHOICES: Final = 64  # a card asking more choices than this (KHA-2, ZHO-5 on a big
+# world) is left out of ``attack_card_odds``: each choice is a simulated battle
+_AT_THE_DICE: Final = -1  # a forced outcome no die or draw gives: the simulated battle stops
+# at its roll (``Chance`` refuses it with InvalidActionError)
+
+
+@dataclass(frozen=True, slots=True)
+class CardOdds:
+    """The exact odds of an attack when the attacker plays ``card`` at the magic declaration
+    and the defender plays none (R16.5): ``choice`` is the card's choice (a unit to kill,
+    units to place ...) that gives the best chance to win, None when it asks none."""
+
+    card: str
+    odds: Odds
+    choice: Action | None
+
+
+def _certain(attacker_units: int, defender_units: int, killed: int) -> Odds:
+    """A battle the cards settled without dice (R16.12): one outcome."""
+    return Odds(attacker_units, defender_units, (), (), False, False,
+                ((0, killed, Fraction(1)),))
+
+
+def _at_roll(sim: GameState, d_units: int) -> Odds:
+    """The odds of a simulated battle stopped at its roll: the pools the engine built with
+    every card effect (``combat._fight``), hits capped by the units they may be assigned to
+    (R16.21, R20.14, ZHO-4), the units a card killed on D already lost."""
+    battle = sim.battle
+    assert battle is not None
+    d = battle.d_tile
+    drop = (sim.config.mountain_defence == "drop_lowest"
+            and sim.world.terrain[d] == Terrain.MOUNTAIN)
+    hits = hit_distribution(battle.attack_dice, battle.defence_dice, drop, sim.scales)
+    cap_a = sum(len(hit_candidates(sim, battle, p))
+                for p in magic.side_players(sim, battle, battle.attacker))
+    cap_d = sum(len(hit_candidates(sim, battle, p))
+                for p in magic.side_players(sim, battle, battle.defender))
+    killed = d_units - len(sim.board[d])
+    acc: dict[tuple[int, int], int] = {}
+    for ha, hd, n in hits.counts:
+        key = (min(ha, cap_a), killed + min(hd, cap_d))
+        acc[key] = acc.get(key, 0) + n
+    outcomes = tuple((la, ld, Fraction(n, hits.total)) for (la, ld), n in sorted(acc.items()))
+    return Odds(len(sim.board[battle.a_tile]), d_units, hits.attack_dice, hits.defence_dice,
+                hits.drop_lowest, hits.scales, outcomes)
+
+
+def _play_on(sim: GameState, action: Action, attacker: Seat, a_units: int,
+             d_units: int) -> list[tuple[Action | None, Odds]]:
+    """Apply ``action`` to the scratch state ``sim`` and go on to the dice: the defender
+    declares no card, each of the attacker's card choices is tried. The odds of every way."""
+    entries: list[Entry] = []
+    sim.chance.forced.clear()
+    sim.chance.force([_AT_THE_DICE])
+    try:
+        apply_unchecked(sim, action, entries)
+    except InvalidActionError:
+        battle = sim.battle
+        if not sim.chance.forced and battle is not None and battle.attack_dice:
+            return [(None, _at_roll(sim, d_units))]  # stopped at the roll
+        if not any(isinstance(e, BattleEnded) for e in entries):
+            raise  # not the roll, nor after the battle: a real refusal
+        return [(None, _ended(entries, a_units, d_units))]  # chance asked after the battle
+    pending = sim.pending
+    if pending.kind is Decision.MAGIC and pending.seat != attacker:
+        return _play_on(sim, Action(NOMAGIC), attacker, a_units, d_units)
+    if pending.kind is Decision.CARD and pending.seat == attacker:
+        choices = legal_actions(sim)
+        if len(choices) > MOST_CHOICES:
+            return []
+        out: list[tuple[Action | None, Odds]] = []
+        for choice in choices:
+            for _, chances in _play_on(sim.copy(), choice, attacker, a_units, d_units):
+                out.append((choice, chances))
+        return out
+    if not any(isinstance(e, BattleEnded) for e in entries):
+        if pending.kind is Decision.MAGIC:  # e.g. the defender's W3 declaration: none
+            return _play_on(sim, Action(NOMAGIC), attacker, a_units, d_units)
+        return []
+    return [(None, _ended(entries, a_units, d_units))]
+
+
+def _ended(entries: list[Entry], a_units: int, d_units: int) -> Odds:
+    """The certain outcome of a battle that ended without dice (R16.12), from its log."""
+    ended = next(e for e in entries if isinstance(e, BattleEnded))
+    won = ended.result == "attacker_won"
+    return _certain(a_units, d_units, d_units if won else 0)
+
+
+def _best(ways: list[tuple[Action | None, Odds]]) -> tuple[Action | None, Odds]:
+    """The way with the best chance to win, then the fewest own and most enemy losses."""
+    return max(ways, key=lambda way: (way[1].attacker_wins, -way[1].expected_attacker_losses,
+                                      way[1].expected_defender_losses))
+
+
+def attack_card_odds(state: GameState, a_tile: int, d_tile: int) -> tuple[CardOdds, ...]:
+    """Exact odds of the active player's attack from ``a_tile`` on ``d_tile`` with each magic
+    card of the player's own hand that it may select at the magic declaration (W1, W2;
+    R16.5-R16.8), the defender playing none.
+
+    The battle is played on a copy of the state by the engine itself (``apply_unchecked``)
+    up to the roll, so every card effect is the engine's: dice effects change the pools
+    (R20.13), a kill (R20.10) or a placement (R20.12) changes the units, a sneak attack
+    (ZHO-4) the units hits may go to. A card that asks a choice is tried with each, and the
+    best is given. The roll itself is never made: the odds are the exact sweep of the pools
+    (``hit_distribution``). Cards that ask more than ``MOST_CHOICES`` choices are left out.
+    """
+    attack = Action(ATTACK, a_tile, d_tile)
+    if state.is_over or attack not in legal_actions(state):
+        raise OddsError(f"no attack from tile {a_tile} on tile {d_tile} may be declared now "
+                        "(R16.1)")
+    attacker = state.active
+    start = state.copy()
+    a_units, d_units = len(state.board[a_tile]), len(state.board[d_tile])
+    apply_unchecked(start, attack)  # step A: no die is rolled before the declarations
+    pending = start.pending
+    if pending.kind is not Decision.MAGIC or pending.seat != attacker:
+        return ()
+    own = set(state.hand[attacker])
+    out = []
+    for card in sorted({a.name for a in legal_actions(start) if a.kind is MAGIC} & own):
+        ways = _play_on(start.copy(), Action(MAGIC, name=card), attacker, a_units, d_units)
+        if ways:
+            choice, chances = _best(ways)
+            out.append(CardOdds(card, chances, choice))
+    return tuple(out)

@@ -375,11 +375,36 @@ class LegalList(BaseModel):
     legal: list[LegalAction] = Field(description="empty when another seat decides")
 
 
+class CardChoice(BaseModel):
+    """A magic card's choice (Decision.CARD) as a listed action gives it, without an index."""
+
+    text: str
+    kind: str
+    args: dict[str, Any] = Field(description="as in a listed action")
+
+
+class CardOdds(BaseModel):
+    """An attack's exact odds when the attacker plays one card of their own hand at the magic
+    declaration and the defender plays none (R16.5-R16.8, section 26)."""
+
+    card: str = Field(description="the magic card's id, as in the hand")
+    attacker_wins: float
+    attacker_wins_exact: str = Field(description="exact probability as 'p/q'")
+    expected_attacker_losses: float
+    expected_defender_losses: float = Field(description="a unit the card kills included")
+    choice: CardChoice | None = Field(description="the card's choice these odds are for, "
+                                      "the one with the best chance (a unit to kill, units to "
+                                      "place); null when the card asks none")
+
+
 class AttackOdds(BaseModel):
     attacker_wins: float
     attacker_wins_exact: str = Field(description="exact probability as 'p/q'")
     expected_attacker_losses: float
     expected_defender_losses: float
+    cards: list[CardOdds] = Field(default_factory=list, description="the same with each "
+                                  "card of the seat's own hand it may play in this battle "
+                                  "(the odds list only; never an opponent's hand)")
 
 
 class LogEntry(BaseModel):

@@ -63,8 +63,9 @@ async def legal(game_id: GameId, request: Request, service: Service) -> Any:
             operation_id="getOdds")
 async def odds(game_id: GameId, request: Request, service: Service) -> Any:
     """The chance that the attacker wins and the expected losses of both sides, for each
-    attack in the seat's legal list (without cards played; R16.14-R16.21). Empty while
-    another seat decides."""
+    attack in the seat's legal list (without cards played; R16.14-R16.21), and the same with
+    each magic card of the seat's own hand it may play in that battle, the defender playing
+    none (R16.5-R16.8). Empty while another seat decides."""
     live = await service.get(game_id, client_address(request.scope))
     seat = seat_of(request, live, required=True)
     assert seat is not None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ..odds import odds_for_attack
+from ..odds import CardOdds, Odds, attack_card_odds, odds_for_attack
 from ..rules.actions import ATTACK, KILL, Action
 from ..rules.combat import attack_pool, defence_pool
 from ..rules.errors import KaladanError
@@ -96,8 +96,38 @@ def all_odds(live: LiveGame, seat: int) -> dict[str, Any]:
             if action is not None:
                 chances = attack_odds(state, action)
                 if chances is not None:
+                    chances = {**chances, "cards": card_odds(state, action)}
                     odds[action_text(action, state)] = by_index[str(group.start)] = chances
     return {"version": snapshot.version, "odds": odds, "by_index": by_index}
+
+
+def card_odds(state: GameState, action: Action) -> list[dict[str, Any]]:
+    """The odds of an attack with each card of the attacker's own hand it may select
+    (``odds.attack_card_odds``; the defender's hand is never read: it plays no card). Called
+    for the deciding seat only, so only that seat's hand is ever shown."""
+    try:
+        with_cards = attack_card_odds(state, action.tile, action.tile2)
+    except KaladanError:  # a position the odds do not model: no card odds rather than an error
+        return []
+    return [card_json(state, card) for card in with_cards]
+
+
+def card_json(state: GameState, card: CardOdds) -> dict[str, Any]:
+    """One card's odds as the odds list gives them, its choice by its text."""
+    choice = None
+    if card.choice is not None:
+        choice = {"text": format_action(card.choice, state), "kind": card.choice.kind.value,
+                  "args": args(card.choice, state)}
+    return {"card": card.card, **odds_json(card.odds), "choice": choice}
+
+
+def odds_json(odds: Odds) -> dict[str, Any]:
+    """Odds as the API gives them: floats, the chance to win also as 'p/q'."""
+    wins = odds.attacker_wins
+    return {"attacker_wins": float(wins),
+            "attacker_wins_exact": f"{wins.numerator}/{wins.denominator}",
+            "expected_attacker_losses": float(odds.expected_attacker_losses),
+            "expected_defender_losses": float(odds.expected_defender_losses)}
 
 
 def hint_view(live: LiveGame, seat: int) -> dict[str, Any]:
@@ -148,11 +178,7 @@ def attack_odds(state: GameState, action: Action) -> dict[str, Any] | None:
         odds = odds_for_attack(state, action.tile, action.tile2)
     except KaladanError:  # a position the odds do not model: no odds rather than an error
         return None
-    wins = odds.attacker_wins
-    chances = {"attacker_wins": float(wins),
-               "attacker_wins_exact": f"{wins.numerator}/{wins.denominator}",
-               "expected_attacker_losses": float(odds.expected_attacker_losses),
-               "expected_defender_losses": float(odds.expected_defender_losses)}
+    chances = odds_json(odds)
     if len(_odds_memo) >= ODDS_MEMO_LIMIT:
         _odds_memo.clear()
     _odds_memo[key] = chances

@@ -6,13 +6,17 @@
 
 import {composePanel} from "./compose.js";
 import {byId, h, mount} from "./dom.js";
-import {playerLabel} from "./panels.js";
-import {actionText, actionWords, cards, currentLang, local, parseUnit, t, term, unitData, unitName} from "./i18n.js";
+import {cardBox, playerLabel} from "./panels.js";
+import {diceText} from "./dice.js";
+import {actionText, actionWords, cards, currentLang, local, parseUnit, realmName, t, term, unitData, unitName} from "./i18n.js";
 
 // How the panel groups buttons (a choice of layout, not a rule: which actions are legal and
 // what each costs come with the view): the answers that end a step up front, the units of
 // the purchase panel in this order.
 const QUICK_KINDS = new Set(["pass", "end", "nomagic", "gold"]);
+// Choices shown with what is needed to make them, on screen (not only in a tooltip): a realm
+// with its special unit and its cards, a magic card with its text.
+const CHOICE_KINDS = new Set(["realm", "card", "magic"]);
 const UNIT_ORDER = ["general", "catapult", "archer", "shield", "sword", "special"];
 
 /** A legal action in words of the chosen language (the panel's button label). */
@@ -93,7 +97,42 @@ function purchasePanel(view, entries, onAction) {
     h("h3", {}, term("purchase_phase"), " — ", t("game.gold"), " ", h("b", {}, me.gold)),
     h("ul", {class: "unit-rows"}, rows),
     other.length ? h("ul", {class: "purchase-other"}, other.map((entry) => h("li", {},
-      actionButton(entry, onAction, `${actionLabel(entry)} (${gold(entry.price || 0)})`)))) : null);
+      actionButton(entry, onAction, `${actionLabel(entry)} (${gold(entry.price || 0)})`),
+      cardNotes(entry)))) : null);
+}
+
+/** The texts of the magic cards an action names, on screen under its button. */
+function cardNotes(entry) {
+  const magic = cards().magic;
+  const args = entry.args || {};
+  const named = [args.name, args.name2].filter((id) => id && magic[id]);
+  return named.length ? h("div", {class: "card-notes"}, named.map((id) => h("p", {class: "card-note", "data-card": id},
+    h("b", {}, local(magic[id].name)), ": ", local(magic[id].text)))) : null;
+}
+
+/** A realm as a choice (R5.5): its special unit and when it rolls a D12 (section 14), and
+ * the names of its five magic cards (section 26), with the button that picks it. */
+function realmChoice(entry, onAction) {
+  const id = entry.args?.name;
+  const realm = cards().realms[id];
+  const own = Object.entries(cards().magic).filter(([, card]) => card.realm === id);
+  return h("article", {class: "choice realm-choice", "data-realm": id},
+    h("header", {}, h("b", {}, realmName(id))),
+    realm ? h("p", {class: "realm-special"}, t("setup.special", {unit: local(realm.special_unit),
+      d10: diceText([10]), d12: diceText([12]), when: local(realm.d12_when)})) : null,
+    own.length ? h("p", {class: "realm-cards muted"}, t("setup.realm_cards"), " ",
+      own.map(([, card]) => local(card.name)).join(", ")) : null,
+    actionButton(entry, onAction));
+}
+
+/** The choices of a realm, a starting card or a card to declare, each with its description on
+ * screen and its button (a tap shows as much as a hover). */
+function choicePanel(kind, entries, onAction) {
+  return h("section", {class: `choices choices-${kind}`, id: "choices", "data-kind": kind},
+    h("h3", {}, t(`kind.${kind}`)),
+    h("div", {class: "choice-list"}, entries.map((entry) => kind === "realm" ? realmChoice(entry, onAction)
+      : h("div", {class: "choice card-choice", "data-card": entry.args?.name},
+        cardBox(entry.args?.name, actionButton(entry, onAction))))));
 }
 
 function groupsByKind(entries, onAction) {
@@ -165,7 +204,8 @@ function hintBox(view, hint, onAsk, onAction) {
 }
 
 /**
- * ui: {selected, selected2, picked}; handlers: {onAction(entry), clearSelection(), compose
+ * ui: {selected, selected2, picked}; handlers: {onAction(entry), waitDice (the battle's dice
+ * still tumble: its decision waits), clearSelection(), compose
  * (the compose panel's handlers), all ({open, version, legal}), onAllToggle(open), autoAnswer,
  * hint: null when the game gives no advice, else {shown, ask()}}.
  */
@@ -183,13 +223,30 @@ export function renderActions(el, view, ui, handlers) {
   }
   const onAction = handlers.onAction;
   const kind = obs.pending.kind;
+  if (handlers.waitDice) {  // the dice of the battle still tumble: its casualties wait for them
+    mount(el, h("h2", {}, t("panel.actions")),
+      h("p", {class: "your-turn"}, t("game.your_turn"), " — ", t(`decision.${kind}`)),
+      h("p", {class: "waiting dice-wait", id: "dice-wait"}, t("battle.wait_dice")));
+    return;
+  }
   const names = (entry) => entry.tiles.includes(ui.selected) && (!ui.selected2 || entry.tiles.includes(ui.selected2));
   const atTile = ui.selected ? legal.filter(names) : [];
   const inEvent = kind === "event";
   const quick = inEvent ? [] : legal.filter((e) => QUICK_KINDS.has(e.kind));
   const purchase = kind === "purchase" ? legal.filter((e) => e.price > 0) : [];
   const options = inEvent ? legal : [];
-  const rest = legal.filter((e) => !quick.includes(e) && !purchase.includes(e) && !options.includes(e));
+  const choices = new Map();
+  for (const entry of legal) {
+    if (quick.includes(entry) || purchase.includes(entry) || options.includes(entry) || !CHOICE_KINDS.has(entry.kind)) continue;
+    if (!choices.has(entry.kind)) choices.set(entry.kind, []);
+    choices.get(entry.kind).push(entry);
+  }
+  const chosen = [...choices.values()].flat();
+  // Each action once: those of the selected tile(s) stand in their own section, not again in
+  // the lists by kind.
+  const shown = ui.selected && atTile.length ? new Set(atTile) : new Set();
+  const rest = legal.filter((e) => !quick.includes(e) && !purchase.includes(e) && !options.includes(e)
+    && !chosen.includes(e) && !shown.has(e));
   const help = decisionHelp(obs);
   const compose = composePanel(view, obs, ui, handlers.compose);
   mount(el,
@@ -209,6 +266,7 @@ export function renderActions(el, view, ui, handlers) {
       h("input", {type: "checkbox", id: "auto-answer", checked: handlers.autoAnswer.on(),
         onchange: (e) => handlers.autoAnswer.set(e.target.checked)}), " ", t("actions.auto_setting")),
     options.length ? eventPanel(view, options, onAction) : null,
+    [...choices].map(([kind, list]) => choicePanel(kind, list, onAction)),
     purchase.length ? purchasePanel(view, purchase, onAction) : null,
     rest.length ? h("div", {class: "listed-actions", id: "listed-actions"}, groupsByKind(rest, onAction)) : null,
     allActions(view, handlers.all, onAction, handlers.onAllToggle));
@@ -255,17 +313,46 @@ export function renderGift(el, view, form, onGift) {
       h("button", {type: "submit", id: "gift-send", class: "primary"}, t("gift.give"))));
 }
 
-/** Ask before an attack, showing the exact odds (resolves true to go ahead). */
+/** The odds: the chance to win (exact as p/q) and the expected losses; a card's (`card`)
+ * carry their own attribute and classes, apart from those without a card. */
+function oddsLines(odds, pct, card = false) {
+  const figure = card ? {"data-card-odds": odds.attacker_wins} : {"data-odds": odds.attacker_wins};
+  return [
+    h("p", {class: card ? "card-win-chance" : "win-chance"}, t("odds.win"), " ", h("b", figure, pct(odds.attacker_wins)),
+      odds.attacker_wins_exact ? h("span", {class: "muted"}, ` (${odds.attacker_wins_exact})`) : null),
+    h("p", {class: card ? "card-losses" : "losses"}, t("odds.losses",
+      {a: odds.expected_attacker_losses.toFixed(2), d: odds.expected_defender_losses.toFixed(2)}))];
+}
+
+/** The odds with each card of the player's own hand that may be played in this battle (the
+ * server's, worked out by the engine with the defender playing none): the card's name and
+ * text on screen, and the choice the odds are for when the card asks one. */
+function cardOdds(list, pct) {
+  if (!list || !list.length) return null;
+  const magic = cards().magic;
+  return h("section", {class: "card-odds", id: "card-odds"},
+    h("h3", {}, t("odds.with_cards")),
+    h("ul", {class: "card-odds-list"}, list.map((entry) => {
+      const card = magic[entry.card];
+      return h("li", {"data-card": entry.card},
+        h("b", {class: "card-name"}, card ? local(card.name) : entry.card),
+        card ? h("p", {class: "card-text muted"}, local(card.text)) : null,
+        ...oddsLines(entry, pct, true),
+        entry.choice ? h("p", {class: "card-choice muted"}, t("odds.best_choice", {choice: actionWords(entry.choice)})) : null);
+    })),
+    h("p", {class: "muted"}, t("odds.no_defender_card")));
+}
+
+/** Ask before an attack, showing the exact odds, those with each of the player's playable
+ * cards and that a won attack must invade (R17.6); resolves true to go ahead. */
 export function confirmAttack(entry, odds) {
   const dialog = byId("confirm");
   const pct = (x) => `${(100 * x).toFixed(1)}%`;
   mount(dialog.querySelector(".dialog-body"),
     h("h2", {id: "confirm-title"}, actionLabel(entry)),
-    odds ? h("div", {class: "odds"},
-      h("p", {class: "win-chance"}, t("odds.win"), " ", h("b", {"data-odds": odds.attacker_wins}, pct(odds.attacker_wins)),
-        odds.attacker_wins_exact ? h("span", {class: "muted"}, ` (${odds.attacker_wins_exact})`) : null),
-      h("p", {}, t("odds.losses", {a: odds.expected_attacker_losses.toFixed(2), d: odds.expected_defender_losses.toFixed(2)})))
-      : h("p", {class: "muted"}, t("odds.unknown")));
+    odds ? h("div", {class: "odds"}, ...oddsLines(odds, pct)) : h("p", {class: "muted"}, t("odds.unknown")),
+    entry.kind === "attack" ? h("p", {class: "invasion-rule", id: "odds-invasion"}, t("odds.invasion")) : null,
+    odds ? cardOdds(odds.cards, pct) : null);
   byId("confirm-ok").textContent = t("odds.confirm");
   byId("confirm-cancel").textContent = t("odds.cancel");
   return new Promise((resolve) => {

@@ -23,8 +23,17 @@ const rolling = new Map();  // dice_rolled index -> the timer that settles it
 
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-/** Start the animation of dice rolled since the last render (not those the page opened with). */
-function noticeRolls(log) {
+const settledListeners = [];
+
+/** Whether dice are still tumbling: decisions that follow a roll (casualties) wait for them. */
+export const diceRolling = () => rolling.size > 0;
+
+/** Call `fn` whenever the last tumbling roll settles (the page draws its decision then). */
+export function onDiceSettled(fn) { settledListeners.push(fn); }
+
+/** Start the animation of dice rolled since the last render (not those the page opened with);
+ * called before the decision is drawn, so that a casualty waits for the dice it follows. */
+export function noticeRolls(log) {
   const fresh = [];
   for (const entry of log) {
     if (entry.kind === "dice_rolled" && !seenRolls.has(entry.index)) { seenRolls.add(entry.index); fresh.push(entry.index); }
@@ -42,6 +51,28 @@ function settle(index) {
     el.classList.remove("rolling");
     el.querySelector(".roll-skip")?.remove();
   }
+  if (!rolling.size) for (const fn of settledListeners) fn();
+}
+
+// On a narrow screen the battle panel stands below the decision: when the seat's own battle
+// rolls or ends while the page is open, its result is scrolled into view.
+let shownStage = null;  // the latest battle's stage when last drawn: "start:rolls:ended"
+let toFollow = null;  // the battle panel to scroll to once the page has placed its focus
+
+function followResult(el, stage, mine) {
+  const first = shownStage === null;
+  const changed = stage !== shownStage;
+  shownStage = stage;
+  if (first || !changed || !mine || !window.matchMedia("(max-width: 760px)").matches) return;
+  toFollow = el;
+}
+
+/** Scroll the battle's result into view when the view just drawn rolled or ended the seat's
+ * battle on a narrow screen; called after the page has moved focus to the decision. */
+export function followBattle() {
+  const el = toFollow;
+  toFollow = null;
+  el?.querySelector(".battle-result")?.scrollIntoView({block: "nearest"});
 }
 
 /** The position in `log` of the latest battle_started entry, or -1. */
@@ -163,7 +194,12 @@ export function renderBattle(el, view, log, chosen, onClose) {
   const latest = lastBattleStart(log);
   const picked = chosen === null ? -1 : log.findIndex((e) => e.index === chosen);
   const start = picked >= 0 && log[picked].kind === "battle_started" ? picked : latest;
-  if (start < 0) { el.hidden = true; mount(el); return; }
+  if (start < 0) {
+    el.hidden = true;
+    mount(el);
+    if (shownStage === null) shownStage = "";  // no battle yet: the next one is followed
+    return;
+  }
   el.hidden = false;
   const obs = view.observation;
   const entries = battleEntries(log, start);
@@ -206,4 +242,8 @@ export function renderBattle(el, view, log, chosen, onClose) {
     more.length ? h("ul", {class: "battle-more muted"}, more.map((e) => h("li", {class: `log-${e.kind}`}, logText(e)))) : null,
     ended ? h("p", {class: `battle-result result-${ended.result}`}, logText(ended))
       : h("p", {class: "battle-result muted"}, t("battle.in_progress")));
+  if (!past) {
+    const stage = rolls.length || ended ? `${begun.index}:${rolls.length}:${ended ? 1 : 0}` : "";
+    followResult(el, stage, stage !== "" && [begun.attacker, begun.defender].includes(view.seat));
+  }
 }

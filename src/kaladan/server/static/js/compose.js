@@ -185,7 +185,9 @@ export function composePanel(view, obs, ui, handlers) {
     unitName(token(obs.board[tile][slot], view.seat)))));
   const send = (action, cls) => h("button", {type: "button", class: `action ${cls}`,
     "data-action": action.text, onclick: () => handlers.send(action)}, actionWords(action));
-  const b = ui.selected2;
+  // A second tile is a swap's only when the units may swap with it; else (an attack's enemy
+  // tile) its actions stand in the tile's actions, in their own words.
+  const b = ui.selected2 && swapSides(view, a).has(ui.selected2) ? ui.selected2 : null;
   return h("section", {class: "compose", id: "compose"},
     h("h3", {}, t("compose.title", {tile: a})),
     toggles(a, slots),
@@ -195,7 +197,7 @@ export function composePanel(view, obs, ui, handlers) {
       ui.picked.length ? h("button", {type: "button", id: "clear-pick", class: "link", onclick: handlers.clear}, t("actions.clear")) : null),
     opts.mine.length && opts.targets.length
       ? h("div", {class: "buttons compose-moves"}, opts.targets.map((target) => send(target.action, "kind-move"))) : null,
-    opts.partners.length && !b ? h("p", {class: "compose-swap"}, t("compose.swap_with"), " ",
+    opts.partners.length && !ui.selected2 ? h("p", {class: "compose-swap"}, t("compose.swap_with"), " ",
       opts.partners.map((tile) => h("button", {type: "button", class: "link swap-partner", "data-tile": tile,
         onclick: () => handlers.second(tile)}, tile))) : null,
     b ? [h("h3", {}, t("compose.swap_side", {tile: b})), toggles(b, pickableSlots(view, obs, b))] : null,

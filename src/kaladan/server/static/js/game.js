@@ -5,7 +5,7 @@
 import {api, ApiError, currentSession, GameSocket, seatToken} from "./api.js";
 import {byId, h, mount, s, toast} from "./dom.js";
 import {actionLabel, confirmAttack, renderActions, renderGift, shortcutOf} from "./actions.js";
-import {lastBattleStart} from "./battle.js";
+import {diceRolling, followBattle, lastBattleStart, noticeRolls, onDiceSettled} from "./battle.js";
 import {renderBoard} from "./board.js";
 import {loadChat, onChat, renderChat, setChatSocket, startChat} from "./chat.js";
 import {moveTargets, options, pickAll, pickableSlots, pickedOn, swapAction, togglePick} from "./compose.js";
@@ -369,6 +369,7 @@ function onView(view) {
   // redrawn away), focus moves on to the decision now held.
   const lost = !document.activeElement || document.activeElement === document.body;
   if (landed || (newDecision && lost)) focusNext();
+  followBattle();  // on a phone the battle's result, below the decision, comes into view
   fetchAll();
   maybeAutoAnswer();
 }
@@ -415,8 +416,12 @@ function keepFocus(draw) {
         : action ? document.querySelector(`#actions [data-action="${CSS.escape(action)}"]`)
           : title ? byId("actions").querySelector("h2") : null;
   if (title && again) again.setAttribute("tabindex", "-1");
-  if (again) again.focus();
+  if (again) again.focus({preventScroll: true});  // the same place: the page does not jump
 }
+
+// The decisions that follow a battle's roll: not offered while its dice tumble.
+const AFTER_ROLL = new Set(["casualty", "split"]);
+onDiceSettled(() => render());
 
 function render() {
   if (dragging()) return;  // drawn when the drag ends
@@ -449,16 +454,20 @@ function draw() {
   mount(byId("game-title"),
     h("b", {}, game.summary?.name || game.id), " ",
     h("span", {class: "muted"}, view.seat === null ? t("game.spectator") : t("game.seat", {n: view.seat + 1})));
+  // New dice tumble first: a decision that follows them (casualties) is offered once they
+  // have settled (battle.js; no wait under reduced motion).
+  noticeRolls(game.log);
+  const waitDice = decides(view) && diceRolling() && AFTER_ROLL.has(obs.pending?.kind);
   const hinted = game.hint?.version === view.version ? game.hint.action.tiles : [];
   const since = sinceNow(game.log, view, decides(view) && !(forcedAnswer(view) && autoAnswerOn()));
   renderSince(byId("since"), since, obs);
   renderBoard(byId("board"), obs, {selected: ui.selected, actionable, targets, hinted: new Set(hinted),
     swapTargets: new Set(ui.selected2 ? [ui.selected2] : composed.partners),
     battle: obs.battle ? [obs.battle.attacking_tile, obs.battle.defended_tile] : [], onTile, since: since.board,
-    pickable: view.your_turn ? pickable : () => new Set(),
+    pickable: view.your_turn && !waitDice ? pickable : () => new Set(),
     picked: (tile, slot) => ui.picked.some((p) => p.tile === tile && p.slot === slot), onUnit, onUnitDown});
   const again = () => { game.proposal = null; render(); };  // a new pick drops what the bar held
-  renderActions(byId("actions"), view, ui, {onAction, autoAnswer: {on: autoAnswerOn, set: setAutoAnswer},
+  renderActions(byId("actions"), view, ui, {onAction, waitDice, autoAnswer: {on: autoAnswerOn, set: setAutoAnswer},
     clearSelection: () => { game.ui = noSelection(); game.proposal = null; render(); },
     all: game.all, onAllToggle,
     hint: game.summary?.hints && view.seat !== null ? {shown: game.hint, ask: onHint} : null,
