@@ -12,12 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_support import ServeProcess, checked_page
+from e2e_support import DESKTOP, ServeProcess, checked_page
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-DESKTOP = {"width": 1280, "height": 800}
 
 
 def need_chromium() -> None:

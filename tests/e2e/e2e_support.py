@@ -47,6 +47,7 @@ def checked_page(browser: Any, **context: Any) -> Iterator[Any]:
     assert not violations, f"Content-Security-Policy violations: {violations}"
 
 
+DESKTOP = {"width": 1280, "height": 800}  # the browser tests' page size (fixture ``page``)
 TURN_TIMEOUT = 20_000  # ms: bots act without a pause, so this only guards against a hang
 
 

@@ -89,6 +89,7 @@ def test_the_page_works_with_texts_it_has_never_seen_and_words_from_the_catalogu
         legal = http_json(server, "GET", f"/api/games/{game_id}/legal", token=token)["legal"]
         truth = {entry["index"]: entry for entry in legal}
         buttons = page.locator("#actions button[data-index]")
+        buttons.first.wait_for()  # a casualty is asked once the dice have settled
         # A button's words, without what is hidden from its name (a quick answer's key).
         shown = buttons.evaluate_all(
             "els => els.map(e => [Number(e.dataset.index), e.dataset.action, [...e.childNodes]"

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import DESKTOP
 from e2e_support import (
+    DESKTOP,
     checked_page,
     click_and_wait,
     create_game,
