@@ -276,9 +276,11 @@ def test_casualties_wait_for_the_dice(moving: Any, server: str) -> None:
     assert page.locator("#board .unit.pickable").count() == 0
     expect(page.locator("#dice-wait")).to_be_visible()
     expect(page.locator("#battle .battle-round.rolling")).to_have_count(1)
+    expect(page.locator("#game")).to_have_attribute("data-your-turn", "false")
     # once they have settled it is
     expect(page.locator("#battle .battle-round.rolling")).to_have_count(0)
     expect(page.locator("#actions button.kind-casualty").first).to_be_visible()
+    expect(page.locator("#game")).to_have_attribute("data-your-turn", "true")
     expect(page.locator("#dice-wait")).to_have_count(0)
 
 

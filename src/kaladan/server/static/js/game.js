@@ -446,18 +446,19 @@ function draw() {
     if (!slots.has(tile)) slots.set(tile, new Set(pickableSlots(view, obs, tile)));
     return slots.get(tile);
   };
-  // The version and whose turn it is, as attributes: handy for tests and for debugging.
-  const root = byId("game");
-  root.dataset.version = view.version;
-  root.dataset.yourTurn = decides(view) ? "true" : "false";
-  root.dataset.over = obs.result || view.result ? "true" : "false";
-  mount(byId("game-title"),
-    h("b", {}, game.summary?.name || game.id), " ",
-    h("span", {class: "muted"}, view.seat === null ? t("game.spectator") : t("game.seat", {n: view.seat + 1})));
   // New dice tumble first: a decision that follows them (casualties) is offered once they
   // have settled (battle.js; no wait under reduced motion).
   noticeRolls(game.log);
   const waitDice = decides(view) && diceRolling() && AFTER_ROLL.has(obs.pending?.kind);
+  // The version and whether the seat can answer now, as attributes: handy for tests and for
+  // debugging ("true" once its controls are offered, after the dice have settled).
+  const root = byId("game");
+  root.dataset.version = view.version;
+  root.dataset.yourTurn = decides(view) && !waitDice ? "true" : "false";
+  root.dataset.over = obs.result || view.result ? "true" : "false";
+  mount(byId("game-title"),
+    h("b", {}, game.summary?.name || game.id), " ",
+    h("span", {class: "muted"}, view.seat === null ? t("game.spectator") : t("game.seat", {n: view.seat + 1})));
   const hinted = game.hint?.version === view.version ? game.hint.action.tiles : [];
   const since = sinceNow(game.log, view, decides(view) && !(forcedAnswer(view) && autoAnswerOn()));
   renderSince(byId("since"), since, obs);
