@@ -11,6 +11,7 @@ import {loadChat, onChat, renderChat, setChatSocket, startChat} from "./chat.js"
 import {moveTargets, options, pickAll, pickableSlots, pickedOn, swapAction, togglePick} from "./compose.js";
 import {dragging, pressUnit} from "./drag.js";
 import {renderEnd} from "./end.js";
+import {renderHandOver, resetHandOver} from "./handover.js";
 import {actionText, setSeatRealms, setViewer, t, term, unitName} from "./i18n.js";
 import {chime} from "./sound.js";
 import {playerLabel, renderCards} from "./panels.js";
@@ -485,64 +486,17 @@ function draw() {
   renderStory(view, game, render);
   renderCards(byId("cards"), view);
   renderEnd(view, game.log, {token: game.token});
-  renderHandOver(byId("handover"), view);
+  renderHandOver(byId("handover"), view, handOver);
   for (const watch of watchers) watch(view, game.log);
 }
 
-// Moving the seat to another device (issue 40): the server gives a one-time link (and its QR
-// code); the device that opens it plays the seat from then on, and this one is told so.
-// game.handover: null, {busy}, {link, qr} (the answer) or {error}.
-
-/** The hand-over panel of a seat's page: a button, then the link and its QR code. */
-function renderHandOver(el, view) {
-  if (!el) return;
-  const over = Boolean(view.result || view.observation.result);
-  el.hidden = view.seat === null || over;
-  if (el.hidden) return;
-  const state = game.handover;
-  const given = state?.link;
-  mount(el,
-    h("h2", {}, t("handover.title")),
-    h("p", {class: "muted"}, t("handover.hint")),
-    h("button", {type: "button", id: "handover-button", disabled: Boolean(state?.busy), onclick: askHandOver},
-      t(given ? "handover.again" : "handover.button")),
-    state?.error ? h("p", {class: "error"}, state.error) : null,
-    given ? h("div", {class: "handover-link", id: "handover-link"},
-      h("p", {}, t("handover.open_there")),
-      h("a", {href: state.url, id: "handover-url", class: "game-link", "data-seat": view.seat}, state.link),
-      " ",
-      h("button", {type: "button", class: "copy", onclick: async () => {
-        try { await navigator.clipboard.writeText(state.link); toast(t("lobby.copied")); }
-        catch { toast(state.link); }
-      }}, t("lobby.copy")),
-      qrImage(state.qr)) : null);
-}
-
-async function askHandOver() {
-  game.handover = {busy: true};
-  renderHandOver(byId("handover"), game.view);
-  try {
-    const answer = await api("POST", `/api/games/${encodeURIComponent(game.id)}/seats/${game.seat}/handover`,
-      {token: game.token});
-    game.handover = {link: answer.link, url: answer.url, qr: answer.qr};
-  } catch (err) {
-    if (err.code === "seat_moved") { seatMoved(); return; }
-    game.handover = {error: err.message};
-  }
-  renderHandOver(byId("handover"), game.view);
-  byId("handover-url")?.focus();
-}
-
-/** The server's QR code (SVG text) drawn again from its parts: the view box and its paths
- * (never inserted as markup: dom.js). */
-function qrImage(svgText) {
-  const parsed = new DOMParser().parseFromString(svgText || "", "image/svg+xml").documentElement;
-  if (!parsed || parsed.localName !== "svg") return null;
-  const paths = [...parsed.children].filter((child) => child.localName === "path").map((path) =>
-    s("path", {d: path.getAttribute("d"), fill: path.getAttribute("fill"), stroke: path.getAttribute("stroke")}));
-  return s("svg", {class: "qr", id: "handover-qr", viewBox: parsed.getAttribute("viewBox"), role: "img",
-    "aria-label": t("handover.qr")}, paths);
-}
+// The hand-over panel's hold on the page (handover.js): where to ask, and what to do when the
+// seat has moved.
+const handOver = {
+  ask: () => api("POST", `/api/games/${encodeURIComponent(game.id)}/seats/${game.seat}/handover`,
+    {token: game.token}),
+  moved: () => seatMoved(),
+};
 
 /** This device no longer plays the seat: another device joined with the hand-over link. */
 function seatMoved() {
@@ -607,8 +561,9 @@ function fatal(message) {
 /** Open a game page; seat is null for a spectator. */
 export async function showGame(root, gameId, seat, code) {
   Object.assign(game, {id: gameId, seat, view: null, world: null, ui: noSelection(), log: [], battle: null,
-    proposal: null, landing: null, handover: null,
+    proposal: null, landing: null,
     gift: {ally: null, amount: 1}, all: {open: false, version: null, legal: null}});
+  resetHandOver();
   // The game first: an unknown game says so, not that this browser holds no token for it.
   try { game.summary = await api("GET", `/api/games/${encodeURIComponent(gameId)}`); }
   catch (err) { fatal(err.status === 404 ? t("game.unknown") : err.message); return; }
