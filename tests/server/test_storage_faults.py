@@ -107,9 +107,11 @@ class LossyProxy:
             while data := source.recv(65536):
                 if replies and self.armed.is_set() and self.COMMIT_DONE in data:
                     self.armed.clear()
+                    # Said before the cut: the cut fails the client's request at once, and
+                    # the test asks right after its answer whether the reply was swallowed.
+                    self.swallowed.set()
                     if self.down_after:
                         self.cut()
-                    self.swallowed.set()
                     break
                 sink.sendall(data)
         except OSError:
