@@ -284,3 +284,33 @@ def open_scripted(page: Any, server: str, seed: int,
     page.goto(f"{server}/play/{game_id}/0")
     assert wait_for_decision(page)
     return game_id, tokens[0]
+
+
+def last_entry(server: str, game_id: str, kind: str) -> dict[str, Any]:
+    """The newest public log entry of ``kind`` of the game."""
+    entries = [e for e in http_json(server, "GET", f"/api/games/{game_id}/view")["log"]
+               if e["kind"] == kind]
+    assert entries, kind
+    entry: dict[str, Any] = entries[-1]
+    return entry
+
+
+def centre(page: Any, selector: str) -> tuple[float, float]:
+    """The centre of ``selector``'s first element, asked again while a view arriving redraws
+    the board (an element replaced mid-call has no box)."""
+    for _ in range(20):
+        box = page.locator(selector).first.bounding_box()
+        if box:
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{selector} is not on the page")
+
+
+def drag(page: Any, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """A mouse drag from ``start`` to ``end`` in eight steps (drag.js sees it move)."""
+    page.mouse.move(*start)
+    page.mouse.down()
+    for i in range(1, 9):
+        page.mouse.move(start[0] + (end[0] - start[0]) * i / 8,
+                        start[1] + (end[1] - start[1]) * i / 8)
+    page.mouse.up()

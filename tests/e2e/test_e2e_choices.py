@@ -263,14 +263,19 @@ def to_the_roll(page: Any, server: str) -> tuple[str, dict[int, str], list[tuple
     return game_id, tokens, steps[start:]
 
 
-def test_casualties_wait_for_the_dice(moving: Any, server: str) -> None:
-    page = moving
+def roll_shown(page: Any, server: str) -> None:
+    """The battle fought up to seat 0's casualty choice, its last view shown on the page."""
     game_id, tokens, rest = to_the_roll(page, server)
     for seat, text in rest:
         post(server, game_id, tokens[seat], text)
     final = seat_view(server, game_id, tokens[0])["version"]
     page.wait_for_function("(v) => Number(document.getElementById('game').dataset.version) >= v",
                            arg=final)
+
+
+def test_casualties_wait_for_the_dice(moving: Any, server: str) -> None:
+    page = moving
+    roll_shown(page, server)
     # the dice tumble: the decision is not offered yet
     assert page.locator("#actions button.kind-casualty").count() == 0
     assert page.locator("#board .unit.pickable").count() == 0
@@ -286,12 +291,7 @@ def test_casualties_wait_for_the_dice(moving: Any, server: str) -> None:
 
 def test_with_reduced_motion_casualties_do_not_wait(still: Any, server: str) -> None:
     page = still
-    game_id, tokens, rest = to_the_roll(page, server)
-    for seat, text in rest:
-        post(server, game_id, tokens[seat], text)
-    final = seat_view(server, game_id, tokens[0])["version"]
-    page.wait_for_function("(v) => Number(document.getElementById('game').dataset.version) >= v",
-                           arg=final)
+    roll_shown(page, server)
     assert page.locator("#dice-wait").count() == 0
     assert page.locator("#actions button.kind-casualty").count() >= 1
 

@@ -12,7 +12,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from e2e_support import http_json, open_scripted, send_if_asked, version, wait_past
+from e2e_support import (
+    centre,
+    drag,
+    http_json,
+    last_entry,
+    open_scripted,
+    send_if_asked,
+    version,
+    wait_past,
+)
 from playwright.sync_api import expect
 
 from kaladan.rules.actionlist import ActionList
@@ -56,13 +65,6 @@ def seat_view(server: str, game_id: str, token: str) -> dict[str, Any]:
     return named_form(http_json(server, "GET", f"/api/games/{game_id}/view", token=token))
 
 
-def last_entry(server: str, game_id: str, kind: str) -> dict[str, Any]:
-    entries = [e for e in http_json(server, "GET", f"/api/games/{game_id}/view")["log"]
-               if e["kind"] == kind]
-    assert entries, kind
-    entry: dict[str, Any] = entries[-1]
-    return entry
-
 
 def targets(page: Any) -> set[str]:
     return set(page.eval_on_selector_all("#board .tile.target",
@@ -72,16 +74,6 @@ def targets(page: Any) -> set[str]:
 def pressed(page: Any) -> int:
     return int(page.locator("#compose .unit-toggle[aria-pressed='true']").count())
 
-
-def centre(page: Any, selector: str) -> tuple[float, float]:
-    """The centre of ``selector``'s first element, asked again while a view arriving redraws
-    the board (an element replaced mid-call has no box)."""
-    for _ in range(20):
-        box = page.locator(selector).first.bounding_box()
-        if box:
-            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        page.wait_for_timeout(100)
-    raise AssertionError(f"{selector} is not on the page")
 
 
 def test_a_move_is_composed_by_clicking_units_then_a_tile(page: Any, server: str) -> None:
@@ -156,14 +148,6 @@ def test_a_move_is_composed_from_the_keyboard(page: Any, server: str) -> None:
     moved = last_entry(server, game_id, "moved")
     assert (moved["src"], moved["dst"]) == tuple(text.split()[1:3])
 
-
-def drag(page: Any, start: tuple[float, float], end: tuple[float, float]) -> None:
-    page.mouse.move(*start)
-    page.mouse.down()
-    for i in range(1, 9):
-        page.mouse.move(start[0] + (end[0] - start[0]) * i / 8,
-                        start[1] + (end[1] - start[1]) * i / 8)
-    page.mouse.up()
 
 
 def touch_drag(page: Any, start: tuple[float, float], end: tuple[float, float]) -> None:

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 import pytest
-from e2e_support import http_json, open_scripted, version, wait_past
+from e2e_support import centre, drag, http_json, last_entry, open_scripted, version, wait_past
 from playwright.sync_api import expect
 
 from kaladan.rules.actionlist import ActionList
@@ -40,31 +40,7 @@ def log_kinds(server: str, game_id: str) -> list[str]:
     return [e["kind"] for e in http_json(server, "GET", f"/api/games/{game_id}/view")["log"]]
 
 
-def last_entry(server: str, game_id: str, kind: str) -> dict[str, Any]:
-    entries = [e for e in http_json(server, "GET", f"/api/games/{game_id}/view")["log"]
-               if e["kind"] == kind]
-    assert entries, kind
-    entry: dict[str, Any] = entries[-1]
-    return entry
 
-
-def centre(page: Any, selector: str) -> tuple[float, float]:
-    """The centre of ``selector``'s first element (asked again while a re-render replaces it)."""
-    for _ in range(20):
-        box = page.locator(selector).first.bounding_box()
-        if box:
-            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        page.wait_for_timeout(100)
-    raise AssertionError(f"{selector} is not on the page")
-
-
-def drag(page: Any, start: tuple[float, float], end: tuple[float, float]) -> None:
-    page.mouse.move(*start)
-    page.mouse.down()
-    for i in range(1, 9):
-        page.mouse.move(start[0] + (end[0] - start[0]) * i / 8,
-                        start[1] + (end[1] - start[1]) * i / 8)
-    page.mouse.up()
 
 
 def compose_move(page: Any, server: str, game_id: str, token: str) -> tuple[str, str, str]:

@@ -50,3 +50,13 @@ def seat_of(request: Request, live: LiveGame, required: bool) -> int | None:
                            "('Authorization: Bearer <token>')", headers=CHALLENGE)
         return None
     return GameService.seat_for_token(live, token)
+
+
+def own_seat(request: Request, live: LiveGame, seat: int) -> None:
+    """The request's credentials (a seat token or a signed-in player's session) are seat
+    ``seat``'s: 401/403 as ``seat_of``, 403 ``not_your_seat`` for another seat's."""
+    mine = seat_of(request, live, required=True)
+    assert mine is not None  # required: an answer or an error
+    if mine != seat:
+        raise ApiError(403, "not_your_seat", f"these credentials are seat {mine + 1}'s, not "
+                       f"seat {seat + 1}'s", input=seat)

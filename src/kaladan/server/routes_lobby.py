@@ -7,8 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse
 
-from .deps import seat_of, service_of
-from .errors import ApiError
+from .deps import own_seat, service_of
 from .limits import client_address
 from .models import (
     Created,
@@ -93,11 +92,7 @@ async def hand_over(game_id: GameId, seat: Annotated[int, Path(description="the 
     replaces a code not used yet. 403 ``not_your_seat`` for another seat's credentials, 409
     ``not_joined`` for a seat nobody has joined."""
     live = await service.get(game_id, client_address(request.scope))
-    mine = seat_of(request, live, required=True)
-    assert mine is not None
-    if mine != seat:
-        raise ApiError(403, "not_your_seat", f"these credentials are seat {mine + 1}'s, not "
-                       f"seat {seat + 1}'s", input=seat)
+    own_seat(request, live, seat)
     code = await service.hand_over(live, seat)
     url = f"/play/{live.game_id}/{seat}?code={code}"
     public = request.app.state.settings.public_url

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import Response
 
 from ..record import to_record
-from .deps import seat_of, service_of
+from .deps import own_seat, seat_of, service_of
 from .errors import ApiError
 from .limits import client_address
 from .models import (
@@ -126,11 +126,7 @@ async def take_back(game_id: GameId, seat: Annotated[int, Path(ge=0, le=MAX_WHOL
     it is to decide). 403 for another seat's credentials, 409 ``not_taken_over`` when the
     bot does not play the seat."""
     live = await service.get(game_id, client_address(request.scope))
-    mine = seat_of(request, live, required=True)
-    assert mine is not None
-    if mine != seat:
-        raise ApiError(403, "not_your_seat", f"these credentials are seat {mine + 1}'s, not "
-                       f"seat {seat + 1}'s", input=seat)
+    own_seat(request, live, seat)
     live = await service.take_back(live, seat)
     return Response(view_text(live, seat), media_type="application/json")
 
