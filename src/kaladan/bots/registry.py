@@ -27,6 +27,7 @@ _FACTORIES: dict[str, Factory] = {
     "random": lambda params: RandomBot(),
     "greedy": lambda params: _greedy_bot(),
     "mcts": lambda params: _mcts_bot(params),
+    "expert": lambda params: _expert_bot(params),
 }
 PLUGIN_GROUP = "kaladan.bots"
 
@@ -43,6 +44,12 @@ def _mcts_bot(params: dict[str, str]) -> Bot:
     from .mcts import MctsBot, MctsParams
 
     return MctsBot(MctsParams.parse(params))
+
+
+def _expert_bot(params: dict[str, str]) -> Bot:
+    from .expert import expert_bot  # brings NumPy and the value network
+
+    return expert_bot(params)
 
 
 def _plugins() -> dict[str, EntryPoint]:

@@ -1,0 +1,219 @@
+"""The ``expert`` bot: information-set tree search judged by the learned evaluator.
+
+The search is the ``mcts`` bot's (single-observer ISMCTS: a determinization drawn from the
+seat's view per iteration, one tree of actions shared by all of them, availability-counted
+UCB, the greedy bot's choice first among a node's candidates), with two changes where the
+old bot loses games:
+
+* a new leaf is judged by the value network (``value.ValueNet``: every seat's chance that
+  its side wins, from the view of the seat to decide there) instead of a greedy playout of
+  24 decisions and a score margin, so a position is worth what wins games from it — cards
+  in hand, the reserve, gold to spend, a threatened Crown, rounds left — not what it scores
+  now; ``horizon=N`` plays N greedy decisions before judging (default 0);
+* the tree is kept across the seat's consecutive decisions (the sub-decisions of one
+  action: attack, card, casualties, invasion…), so the search of a step starts with what
+  the step before learnt about it.
+
+Budgets as for ``mcts``: ``expert:iterations=N`` (deterministic under the bot's rng) or
+``expert:time=SECONDS`` per decision. ``net=PATH`` judges with another network (training
+uses it); by default the shipped one for the game's player count. A configuration no
+network serves is refused with the reason (``value.ValueNetError``), before the game when
+the caller checks (``check_config``) and at the first decision otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..rules.actions import Action
+from ..rules.apply import apply_unchecked
+from ..rules.config import Config
+from ..rules.errors import ConfigError
+from ..rules.legal import legal_actions
+from ..rules.state import GameState
+from .base import SeatView
+from .greedy import GreedyBot
+from .mcts import candidates
+from .value import ValueNet, load_for
+
+_GREEDY = GreedyBot()
+
+
+@dataclass(frozen=True, slots=True)
+class ExpertParams:
+    iterations: int = 400
+    time: float | None = None  # seconds per decision; replaces ``iterations`` when set
+    c: float = 0.5  # UCB exploration constant (values are probabilities)
+    width: int = 10  # candidate actions searched per node
+    horizon: int = 0  # greedy decisions played before a leaf is judged
+    reuse: int = 1  # keep the tree across the seat's consecutive decisions
+    net: str | None = None  # a network file instead of the shipped one
+
+    @classmethod
+    def parse(cls, params: dict[str, str]) -> ExpertParams:
+        """From ``key=value`` pairs of a bot spec; every mistake names the parameter."""
+        known: dict[str, Any] = {"iterations": int, "time": float, "c": float, "width": int,
+                                 "horizon": int, "reuse": int, "net": str}
+        values: dict[str, Any] = {}
+        for key, text in params.items():
+            kind = known.get(key)
+            if kind is None:
+                raise ConfigError(f"unknown expert parameter {key!r}: use "
+                                  f"{', '.join(sorted(known))}")
+            if kind is str:
+                values[key] = text
+                continue
+            try:
+                value = kind(text)
+            except ValueError:
+                raise ConfigError(f"expert parameter {key}={text!r} is not a number") from None
+            if value < 0 or (value == 0 and key not in ("horizon", "reuse")) or (
+                    kind is float and not math.isfinite(value)):
+                raise ConfigError(f"expert parameter {key}={text!r} must be positive")
+            values[key] = value
+        if "iterations" in values and "time" in values:
+            raise ConfigError("give the expert budget as iterations=N or time=SECONDS, not both")
+        return cls(**values)
+
+
+class _Node:
+    """Statistics of the edge into this node, and the children by action."""
+
+    __slots__ = ("children", "visits", "available", "value")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.value = 0.0  # summed value of the seat that chose the edge
+
+
+class ExpertBot:
+    name = "expert"
+
+    def __init__(self, params: ExpertParams | None = None) -> None:
+        self.params = params or ExpertParams()
+        # A hard limit on the seconds of one decision (a server's budget), as for mcts.
+        self.max_seconds: float | None = None
+        self.iterations_done = 0
+        self.last_visits: dict[Action, int] = {}
+        # Mean value to the deciding seat of each searched root action (analysis, hints).
+        self.last_values: dict[Action, float] = {}
+        self.last_value = 0.5  # the chosen edge's mean value: the search's own estimate
+        self._kept: tuple[tuple[Any, ...], _Node] | None = None
+
+    def network(self, config: Config) -> ValueNet:
+        """The network that judges games of ``config`` (ValueNetError if none)."""
+        return load_for(config, self.params.net)
+
+    def check_config(self, config: Config) -> None:
+        """Refuse, before a game starts, a configuration no network serves."""
+        self.network(config)
+
+    def choose(self, view: SeatView, legal: Sequence[Action], rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        params = self.params
+        net = self.network(view.config)
+        root_candidates = candidates(view, legal, params.width)
+        if len(root_candidates) == 1:
+            return root_candidates[0]
+        start = time.perf_counter()
+        deadline = None if params.time is None else start + params.time
+        cap = None if self.max_seconds is None else start + self.max_seconds
+        first = view.determinize(rng)
+        # Public facts that tell one game and moment from another (a worker's bot object
+        # serves many games): a kept tree is used only for the decision it was kept for.
+        moment = (view.seat, first.decisions, id(view.world), tuple(first.realm),
+                  tuple(first.home))
+        root = _Node()
+        kept = self._kept
+        self._kept = None
+        if kept is not None and kept[0] == moment:
+            root = kept[1]
+        done = 0
+        state: GameState | None = first
+        while True:
+            if deadline is None:
+                if done >= params.iterations:
+                    break
+            elif done and time.perf_counter() >= deadline:
+                break
+            if cap is not None and done and time.perf_counter() >= cap:
+                break
+            self._iterate(root, state if state is not None else view.determinize(rng),
+                          root_candidates, net, rng)
+            state = None
+            done += 1
+        self.iterations_done = done
+        searched = [a for a in root_candidates if a in root.children and root.children[a].visits]
+        self.last_visits = {a: root.children[a].visits for a in searched}
+        self.last_values = {a: root.children[a].value / root.children[a].visits
+                            for a in searched}
+        # The most visited action; ties to the candidate order (greedy's choice first).
+        best = max(root_candidates,
+                   key=lambda a: root.children[a].visits if a in root.children else -1)
+        child = root.children.get(best)
+        if child is not None and child.visits:
+            self.last_value = child.value / child.visits
+            if params.reuse:
+                self._kept = ((view.seat, first.decisions + 1, id(view.world),
+                               tuple(first.realm), tuple(first.home)), child)
+        return best
+
+    def _iterate(self, root: _Node, state: GameState, root_candidates: list[Action],
+                 net: ValueNet, rng: random.Random) -> None:
+        params = self.params
+        path: list[tuple[_Node, int]] = []
+        node = root
+        options = root_candidates
+        while True:
+            seat = state.pending.seat
+            for action in options:
+                child = node.children.get(action)
+                if child is not None:
+                    child.available += 1
+            untried = [a for a in options if a not in node.children]
+            if untried:
+                action = untried[0]  # candidate order: greedy's choice first
+                child = node.children[action] = _Node()
+                child.available = 1
+                path.append((child, seat))
+                apply_unchecked(state, action)
+                break
+            best_score = -1.0
+            best: tuple[Action, _Node] | None = None
+            c = params.c
+            for action in options:
+                child = node.children[action]
+                ucb = (child.value / child.visits
+                       + c * math.sqrt(math.log(child.available) / child.visits))
+                if ucb > best_score:
+                    best_score, best = ucb, (action, child)
+            assert best is not None
+            action, node = best
+            path.append((node, seat))
+            apply_unchecked(state, action)
+            if state.is_over:
+                break
+            options = candidates(SeatView(state, state.pending.seat),
+                                 legal_actions(state), params.width)
+        for _ in range(params.horizon):
+            if state.is_over:
+                break
+            legal = legal_actions(state)
+            apply_unchecked(state, legal[0] if len(legal) == 1 else _GREEDY.choose(
+                SeatView(state, state.pending.seat), legal, rng))
+        values = net.win_probabilities(state)
+        for child, seat in path:
+            child.visits += 1
+            child.value += values[seat]
+
+
+def expert_bot(params: dict[str, str]) -> ExpertBot:
+    return ExpertBot(ExpertParams.parse(params))

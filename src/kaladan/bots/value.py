@@ -1,0 +1,303 @@
+"""The learned evaluator: every seat's chance that its side wins, from a small network in NumPy.
+
+A position is described from one seat's view (``features``): the observation vector of the
+research environments (``env.observation``, R5.13: nothing the seat may not see), then a
+few figures per player that a strong player reads off the board but the vector holds only
+implicitly — the score (R22.1), the worth of its units, the exact chance of its best attack
+and of the worst attack on its Crown (R16, exact dice odds), attacks it wins more often than
+not, castles held, and the old hand-made evaluation (``mcts.evaluate``). Players are
+relative to the observer, as in the observation.
+
+The network (``ValueNet``) is a multilayer perceptron with one sigmoid output per relative
+seat: the probability that that seat's side wins (team-mates share the target, R23.1). It is
+trained with PyTorch (``kaladan.learn``), exported to plain arrays in a ``.npz`` with a
+JSON manifest beside it, and evaluated here with NumPy only, so playing needs no torch. The
+manifest names the configurations the network serves; ``load_for`` refuses any other with
+a message that says which (docs/value.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..env.observation import ObservationEncoder
+from ..rules.combat import attack_pool, defence_pool
+from ..rules.config import Config
+from ..rules.errors import ConfigError
+from ..rules.scoring import score, team_score
+from ..rules.state import GameState
+from ..rules.units import CROWN, OWNER_SHIFT, type_of, unit_value
+from ..rules.world import Terrain, World
+from .mcts import evaluate
+
+FORMAT: Final = "kaladan-value"
+FEATURES_VERSION: Final = 1  # the layout of ``Features``: a network trained on another refuses
+PER_PLAYER: Final = 8  # figures per relative player after the observation
+SHIPPED: Final = Path(__file__).parent / "data"
+
+
+class ValueNetError(ConfigError):
+    """A network that cannot serve: missing, damaged, or trained for another configuration."""
+
+
+def serving_key(config: Config) -> dict[str, Any]:
+    """What a network must have been trained on to judge games of ``config``: the player
+    count, the mode and the world (the features' shape and meaning depend on them). Other
+    rule options change the game but not the features; they are recorded in the manifest."""
+    return {"players": config.players, "mode": str(config.mode), "world": str(config.world),
+            "layout": config.layout}
+
+
+# --- features --------------------------------------------------------------------------------
+
+
+def _win_chance(attack: tuple[int, ...], defence: tuple[int, ...], drop: bool, scales: bool,
+                need: int, memo: dict[tuple[Any, ...], float]) -> float:
+    key = (attack, defence, drop, scales, need)
+    chance = memo.get(key)
+    if chance is None:
+        from ..odds import hit_distribution  # the odds module is large; bots import it late
+
+        hits = hit_distribution(attack, defence, drop, scales)
+        won = sum(rolls for _, on_defender, rolls in hits.counts if on_defender >= need)
+        chance = memo[key] = won / hits.total
+    return chance
+
+
+class Features:
+    """Writes the feature vector of a state from one seat's view (module docstring)."""
+
+    def __init__(self, config: Config, world: World) -> None:
+        self.config = config
+        self.world = world
+        self.n = config.players
+        self.observation = ObservationEncoder(config, world)
+        self.size = self.observation.size + self.n * PER_PLAYER
+        self._memo: dict[tuple[Any, ...], float] = {}
+        self._drop_on = (config.mountain_defence == "drop_lowest")
+
+    def names(self) -> list[str]:
+        """One name per figure after the observation (documentation and tests)."""
+        per = ("score/40", "unit worth/40", "heuristic value", "best attack chance",
+               "worst attack on own Crown", "attacks above 1/2 /5", "castles/5", "tiles/20")
+        return [f"player {i}: {name}" for i in range(self.n) for name in per]
+
+    def write(self, state: GameState, seat: int, out: NDArray[np.float32]) -> None:
+        """The features of ``state`` seen by ``seat`` into ``out`` (length ``size``)."""
+        size = self.observation.size
+        out[:size] = self.observation.write(state, seat)
+        out[size:] = self.extras(state, seat)
+
+    def extras(self, state: GameState, seat: int) -> list[float]:
+        n = self.n
+        board = state.board
+        world = state.world
+        terrain = world.terrain
+        team = state.team
+        worth = [0.0] * n
+        crown_tiles: list[list[int]] = [[] for _ in range(n)]
+        for tile, units in enumerate(board):
+            for c in units:
+                if type_of(c) == CROWN:
+                    crown_tiles[c >> OWNER_SHIFT].append(tile)
+                else:
+                    worth[c >> OWNER_SHIFT] += unit_value(c)[0]
+        best = [0.0] * n
+        threat = [0.0] * n
+        good = [0] * n
+        memo = self._memo
+        scales = state.scales
+        for a_tile, units in enumerate(board):
+            if not units:
+                continue
+            attacker = units[0] >> OWNER_SHIFT
+            attack: tuple[int, ...] | None = None
+            for d_tile in world.neighbours[a_tile]:
+                d_units = board[d_tile]
+                if not d_units or team[d_units[0] >> OWNER_SHIFT] == team[attacker]:
+                    continue
+                if attack is None:
+                    attack = tuple(sorted(attack_pool(state, a_tile, d_tile)))
+                defence = tuple(sorted(defence_pool(state, d_tile)))
+                drop = self._drop_on and terrain[d_tile] == Terrain.MOUNTAIN
+                chance = _win_chance(attack, defence, drop, scales, len(d_units), memo)
+                if chance > best[attacker]:
+                    best[attacker] = chance
+                if chance > 0.5:
+                    good[attacker] += 1
+                for c in d_units:
+                    if type_of(c) == CROWN:
+                        victim = c >> OWNER_SHIFT
+                        if chance > threat[victim]:
+                            threat[victim] = chance
+        heuristic = evaluate(state)
+        if state.teams:
+            points = [float(team_score(state, team[p])) for p in range(n)]
+        else:
+            points = [0.0 if state.eliminated[p] else float(score(state, p)) for p in range(n)]
+        out: list[float] = []
+        for i in range(n):
+            p = (seat + i) % n
+            tiles = state.controlled(p)
+            castles = sum(1 for t in tiles if terrain[t] == Terrain.CASTLE)
+            out += [points[p] / 40.0, worth[p] / 40.0, heuristic[p], best[p], threat[p],
+                    good[p] / 5.0, castles / 5.0, len(tiles) / 20.0]
+        return out
+
+
+# --- the network -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """What a shipped network is and was trained on (the ``.json`` beside the ``.npz``)."""
+
+    serves: tuple[dict[str, Any], ...]
+    features: int
+    input_size: int
+    weights_sha256: str
+    training: dict[str, Any]
+
+    @classmethod
+    def read(cls, path: Path) -> Manifest:
+        try:
+            data = json.loads(path.read_text())
+            if data.get("format") != FORMAT:
+                raise ValueNetError(f"{path} is not a kaladan value-network manifest")
+            return cls(tuple(data["serves"]), int(data["features"]), int(data["input_size"]),
+                       str(data["weights_sha256"]), dict(data.get("training", {})))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ValueNetError(f"cannot read the value-network manifest {path}: {exc}") from exc
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "serves": list(self.serves), "features": self.features,
+                "input_size": self.input_size, "weights_sha256": self.weights_sha256,
+                "training": self.training}
+
+    def check(self, config: Config) -> None:
+        """Refuse ``config`` unless the network was trained for it (ValueNetError says so)."""
+        key = serving_key(config)
+        if self.features != FEATURES_VERSION:
+            raise ValueNetError(f"the value network was trained on feature layout "
+                                f"{self.features}; this kaladan computes layout "
+                                f"{FEATURES_VERSION}: retrain it (bench/train_value.py)")
+        if key not in self.serves:
+            served = "; ".join(describe_key(k) for k in self.serves) or "nothing"
+            raise ValueNetError(f"the value network serves {served}, not "
+                                f"{describe_key(key)}")
+
+
+def describe_key(key: dict[str, Any]) -> str:
+    layout = f", layout {key['layout']}" if key.get("layout") else ""
+    return f"{key['players']} players {key['mode']} on the {key['world']} world{layout}"
+
+
+class ValueNet:
+    """A trained evaluator: ``predict`` maps feature rows to win probabilities per relative
+    seat; ``win_probabilities`` judges a state for every seat at once."""
+
+    def __init__(self, weights: Sequence[tuple[NDArray[np.float32], NDArray[np.float32]]],
+                 manifest: Manifest) -> None:
+        self.layers = [(np.ascontiguousarray(w, dtype=np.float32),
+                        np.ascontiguousarray(b, dtype=np.float32)) for w, b in weights]
+        self.manifest = manifest
+        if self.layers[0][0].shape[0] != manifest.input_size:
+            raise ValueNetError(f"the network takes {self.layers[0][0].shape[0]} inputs, its "
+                                f"manifest says {manifest.input_size}")
+        self._features: dict[int, Features] = {}  # by id(world): one encoder per world
+        self._row = np.zeros(manifest.input_size, dtype=np.float32)
+
+    @classmethod
+    def load(cls, path: str | Path) -> ValueNet:
+        """From ``name.npz`` and ``name.json`` (the manifest); the arrays are checked
+        against the manifest's hash."""
+        npz = Path(path).with_suffix(".npz")
+        manifest = Manifest.read(npz.with_suffix(".json"))
+        try:
+            raw = npz.read_bytes()
+        except OSError as exc:
+            raise ValueNetError(f"cannot read the value network {npz}: {exc}") from exc
+        if hashlib.sha256(raw).hexdigest() != manifest.weights_sha256:
+            raise ValueNetError(f"{npz} does not match its manifest (hash differs): the file "
+                                "is damaged or was replaced without its manifest")
+        with np.load(npz) as arrays:
+            count = sum(1 for name in arrays.files if name.startswith("w"))
+            weights = [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(count)]
+        return cls(weights, manifest)
+
+    def features_for(self, state: GameState) -> Features:
+        features = self._features.get(id(state.world))
+        if features is None or features.world is not state.world:
+            self.manifest.check(state.config)
+            features = self._features[id(state.world)] = Features(state.config, state.world)
+        return features
+
+    def predict(self, rows: NDArray[np.float32]) -> NDArray[np.float32]:
+        """Win probabilities per relative seat for a batch of feature rows."""
+        h = rows
+        last = len(self.layers) - 1
+        for i, (w, b) in enumerate(self.layers):
+            h = h @ w + b
+            if i < last:
+                np.maximum(h, 0.0, out=h)
+        out: NDArray[np.float32] = (1.0 / (1.0 + np.exp(-h))).astype(np.float32)
+        return out
+
+    def win_probabilities(self, state: GameState, seat: int | None = None) -> list[float]:
+        """Every seat's chance that its side wins, judged from ``seat``'s view (default: the
+        seat to decide); exact once the game is over."""
+        result = state.result
+        n = state.n
+        if result is not None:
+            if result.team is not None:
+                return [1.0 if state.team[p] == result.team else 0.0 for p in range(n)]
+            if result.winner is None:
+                return [0.5] * n
+            return [1.0 if p == result.winner else 0.0 for p in range(n)]
+        observer = state.pending.seat if seat is None else seat
+        features = self.features_for(state)
+        row = self._row
+        features.write(state, observer, row)
+        h = row
+        last = len(self.layers) - 1
+        for i, (w, b) in enumerate(self.layers):
+            h = h @ w + b
+            if i < last:
+                np.maximum(h, 0.0, out=h)
+        relative = h.tolist()
+        out = [0.0] * n
+        for i, logit in enumerate(relative):
+            out[(observer + i) % n] = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, logit))))
+        return out
+
+
+_LOADED: dict[str, ValueNet] = {}
+
+
+def shipped_path(players: int) -> Path:
+    return SHIPPED / f"value-{players}p.npz"
+
+
+def load_for(config: Config, path: str | Path | None = None) -> ValueNet:
+    """The network that judges games of ``config``: ``path`` or the shipped one for its
+    player count, loaded once per process; ValueNetError when none serves ``config``."""
+    file = Path(path) if path is not None else shipped_path(config.players)
+    key = str(file.resolve())
+    net = _LOADED.get(key)
+    if net is None:
+        if not file.with_suffix(".json").is_file():
+            shipped = sorted(p.stem for p in SHIPPED.glob("value-*.json"))
+            raise ValueNetError(f"no value network for {config.players} players ({file.name} "
+                                f"is missing; shipped: {', '.join(shipped) or 'none'})")
+        net = _LOADED[key] = ValueNet.load(file)
+    net.manifest.check(config)
+    return net
