@@ -30,12 +30,13 @@ def main(argv: list[str] | None = None) -> int:
         value = getattr(defaults, f.name)
         flag = "--" + f.name.replace("_", "-")
         if isinstance(value, tuple):
-            parser.add_argument(flag, type=int, nargs="+", default=list(value))
+            parser.add_argument(flag, type=type(value[0]), nargs="+", default=list(value))
         else:
             parser.add_argument(flag, type=type(value), default=value)
     args = parser.parse_args(argv)
     values = {f.name: getattr(args, f.name) for f in fields(TrainSettings)}
     values["hidden"] = tuple(values["hidden"])
+    values["modes"] = tuple(values["modes"])
     settings = TrainSettings(**values)
     started = time.perf_counter()
     try:

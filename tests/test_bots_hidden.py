@@ -17,8 +17,12 @@ from functools import cache
 
 import pytest
 
+import numpy as np
+
 from kaladan.bots.base import SeatView
+from kaladan.bots.expert import ExpertBot
 from kaladan.bots.mcts import MctsBot
+from kaladan.bots.value import Features
 from kaladan.bots.registry import make_bot
 from kaladan.rules import actions as A
 from kaladan.rules import magic
@@ -38,6 +42,7 @@ CONFIGS = (Config(players=2, quick_setup=True), Config(players=4, quick_setup=Tr
            Config(players=4, mode="team_2v2", quick_setup=True))
 SEEDS = range(6)
 MCTS = "mcts:iterations=30"
+EXPERT = "expert:iterations=30"
 
 # (what differs, state a, state b, the deciding seat)
 Twin = tuple[str, GameState, GameState, int]
@@ -255,11 +260,12 @@ def named_twins() -> list[Twin]:
 
 
 def decide(spec: str, state: GameState, seat: int, k: int) -> tuple[str, dict[str, int]]:
-    """The bot's choice as text, and for mcts the visits of the root's actions."""
+    """The bot's choice as text, and for the searching bots the visits of the root's
+    actions."""
     bot = make_bot(spec)
     action = bot.choose(SeatView(state, seat), legal_actions(state), random.Random(k))
     visits = {format_action(a, state): n for a, n in bot.last_visits.items()} if isinstance(
-        bot, MctsBot) else {}
+        bot, (MctsBot, ExpertBot)) else {}
     return format_action(action, state), visits
 
 
@@ -326,6 +332,24 @@ def test_mcts_decides_and_searches_the_same_for_twins() -> None:
         assert decide(MCTS, a, seat, 3) == decide(MCTS, b, seat, 3), label
 
 
+def test_the_expert_decides_and_searches_the_same_for_twins() -> None:
+    """The expert's search and its network's judgement depend on the observation only."""
+    for label, a, b, seat in _mcts_twins():
+        assert decide(EXPERT, a, seat, 3) == decide(EXPERT, b, seat, 3), label
+
+
+def test_the_value_features_of_twins_are_equal() -> None:
+    """What the network reads of a position from a seat's view (the observation and the
+    figures computed from the public board) is the same for both twins (R5.13)."""
+    for label, a, b, seat in all_twins():
+        features = Features(a.config, a.world)
+        row_a = np.zeros(features.size, dtype=np.float32)
+        row_b = np.zeros(features.size, dtype=np.float32)
+        features.write(a, seat, row_a)
+        Features(b.config, b.world).write(b, seat, row_b)
+        assert np.array_equal(row_a, row_b), label
+
+
 def test_r16_5_a_face_down_card_is_redrawn_from_the_cards_the_attacker_could_select() -> None:
     """R16.5, R16.8: the defender does not know which card the attacker committed. A
     determinization draws it from the attacker's hand and pool, among the cards it could
@@ -344,7 +368,7 @@ def test_r16_5_a_face_down_card_is_redrawn_from_the_cards_the_attacker_could_sel
         assert det.hand[1] == a.hand[1]  # the defender's own cards are known
         drawn.add(card)
     assert drawn == could
-    for spec in ("random", "greedy", MCTS):
+    for spec in ("random", "greedy", MCTS, EXPERT):
         assert decide(spec, a, 1, 5) == decide(spec, b, 1, 5), spec
 
 

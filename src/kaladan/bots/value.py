@@ -53,8 +53,10 @@ def serving_key(config: Config) -> dict[str, Any]:
     """What a network must have been trained on to judge games of ``config``: the player
     count, the mode and the world (the features' shape and meaning depend on them). Other
     rule options change the game but not the features; they are recorded in the manifest."""
+    layout = None if config.layout is None else hashlib.sha256(
+        json.dumps(config.layout, sort_keys=True).encode()).hexdigest()[:16]
     return {"players": config.players, "mode": str(config.mode), "world": str(config.world),
-            "layout": config.layout}
+            "layout": layout}
 
 
 # --- features --------------------------------------------------------------------------------
@@ -197,7 +199,7 @@ class Manifest:
 
 
 def describe_key(key: dict[str, Any]) -> str:
-    layout = f", layout {key['layout']}" if key.get("layout") else ""
+    layout = f" (custom layout {key['layout']})" if key.get("layout") else ""
     return f"{key['players']} players {key['mode']} on the {key['world']} world{layout}"
 
 

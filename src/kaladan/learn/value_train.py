@@ -42,7 +42,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..bots.value import FEATURES_VERSION, FORMAT, Features, Manifest, serving_key
-from ..rules.config import Config
+from ..rules.config import Config, Mode
 from ..rules.errors import KaladanError
 from ..rules.setup import new_game
 from ..sim import selfplay
@@ -60,6 +60,7 @@ class TrainError(KaladanError):
 @dataclass(frozen=True)
 class TrainSettings:
     players: int = 2
+    modes: tuple[str, ...] = ("free_for_all",)  # one network serves all of them
     seed: int = 1
     generations: int = 3  # generation 0 and its successors
     greedy_games: int = 3000  # generation 0: greedy against greedy
@@ -80,17 +81,22 @@ class TrainSettings:
     jobs: int = 2
 
     def config(self) -> Config:
-        return Config(players=self.players)
+        """The configuration of the evaluation games: the first mode."""
+        return self.configs()[0]
+
+    def configs(self) -> list[Config]:
+        return [Config(players=self.players, mode=Mode(mode)) for mode in self.modes]
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out["hidden"] = list(self.hidden)
+        out["modes"] = list(self.modes)
         return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TrainSettings:
         known = {f.name for f in fields(cls)}
-        values: dict[str, Any] = {k: (tuple(v) if k == "hidden" else v)
+        values: dict[str, Any] = {k: (tuple(v) if k in ("hidden", "modes") else v)
                                   for k, v in data.items() if k in known}
         return cls(**values)
 
@@ -181,17 +187,24 @@ class Trainer:
 
     # --- stage 1 and 2 ---------------------------------------------------------------------
 
-    def games_of(self, generation: int) -> list[tuple[list[str], int]]:
-        """The self-play runs of a generation: (bots, games)."""
+    def games_of(self, generation: int) -> list[tuple[Config, list[str], int]]:
+        """The self-play runs of a generation: (configuration, bots, games), every mode
+        sharing the generation's games evenly."""
         s = self.settings
         n = s.players
-        if generation == 0:
-            runs = [(["greedy"] * n, s.greedy_games)]
-            if s.mcts_games:
-                runs.append(([f"mcts:iterations={s.mcts_iterations}"] * n, s.mcts_games))
-            return runs
-        net = self.out / f"gen-{generation - 1}.npz"
-        return [([f"expert:iterations={s.expert_iterations},net={net}"] * n, s.games)]
+        runs = []
+        modes = len(s.modes)
+        for config in s.configs():
+            if generation == 0:
+                runs.append((config, ["greedy"] * n, s.greedy_games // modes))
+                if s.mcts_games:
+                    runs.append((config, [f"mcts:iterations={s.mcts_iterations}"] * n,
+                                 s.mcts_games // modes))
+            else:
+                net = self.out / f"gen-{generation - 1}.npz"
+                runs.append((config, [f"expert:iterations={s.expert_iterations},net={net}"] * n,
+                             s.games // modes))
+        return [run for run in runs if run[2] > 0]
 
     def positions(self, generation: int) -> Path:
         path = self.out / f"data-{generation}.npz"
@@ -201,13 +214,13 @@ class Trainer:
         parts: list[tuple[NDArray[np.float16], NDArray[np.float32], NDArray[np.int32]]] = []
         hashes = []
         offset = 0
-        for k, (bots, count) in enumerate(self.games_of(generation)):
+        for k, (config, bots, count) in enumerate(self.games_of(generation)):
             games_file = self.out / f"selfplay-{generation}-{k}.npz"
             seed = s.seed * 1000 + generation * 10 + k
             if not games_file.exists():
                 started = time.perf_counter()
                 self.log(f"generation {generation}: {count} games of {bots[0]} ...")
-                data = selfplay.generate(self.config, bots, seed, games=count, jobs=s.jobs)
+                data = selfplay.generate(config, bots, seed, games=count, jobs=s.jobs)
                 _atomic(games_file, data.save)
                 self.log(f"  {data.games} games, {len(data)} decisions in "
                          f"{time.perf_counter() - started:.0f} s")
@@ -243,7 +256,7 @@ class Trainer:
                 ys.append(data["y"])
                 gs.append(data["game"].astype(np.int64) + 1_000_000 * g)
                 hashes += [str(h) for h in data["hashes"]]
-        x = torch.from_numpy(np.concatenate(xs).astype(np.float32))
+        x = torch.from_numpy(np.concatenate(xs))  # float16: converted a batch at a time
         y = torch.from_numpy(np.concatenate(ys))
         games = np.concatenate(gs)
         held = torch.from_numpy((games * 2654435761 % 10) == 0)  # 10% of the games
@@ -260,14 +273,17 @@ class Trainer:
         checkpoint = self.out / f"gen-{generation}.pt"
         optimizer = torch.optim.Adam(model.parameters(), lr=s.lr, weight_decay=s.weight_decay)
         first_epoch = 0
+        best: tuple[float, dict[str, Any]] = (float("inf"), {})  # the held-out loss decides
         if checkpoint.exists():  # resume within the generation
             saved = torch.load(checkpoint, weights_only=False)
             model.load_state_dict(saved["model"])
             optimizer.load_state_dict(saved["optimizer"])
             first_epoch = saved["epoch"] + 1
+            best = (saved["best_loss"], saved["best"])
             torch.set_rng_state(saved["rng"])
-        elif previous.exists():
-            model.load_state_dict(torch.load(previous, weights_only=False)["model"])
+        elif previous.exists():  # warm start from the previous generation's kept epoch
+            before = torch.load(previous, weights_only=False)
+            model.load_state_dict(before["best"] or before["model"])
         loss_fn = nn.BCEWithLogitsLoss()
         steps = 0
         for epoch in range(first_epoch, s.epochs):
@@ -279,7 +295,7 @@ class Trainer:
             for i in range(0, len(order), s.batch):
                 idx = order[i:i + s.batch]
                 optimizer.zero_grad()
-                loss = loss_fn(model(x_train[idx]), y_train[idx])
+                loss = loss_fn(model(x_train[idx].float()), y_train[idx])
                 loss.backward()
                 optimizer.step()
                 total += loss.item()
@@ -289,18 +305,26 @@ class Trainer:
                     break
             model.eval()
             with torch.no_grad():
-                val = float(loss_fn(model(x_val), y_val)) if len(x_val) else float("nan")
+                val = (sum(float(loss_fn(model(x_val[i:i + 8192].float()), y_val[i:i + 8192]))
+                           * len(y_val[i:i + 8192]) for i in range(0, len(x_val), 8192))
+                       / len(x_val)) if len(x_val) else float("nan")
             train_loss = total / max(1, batches)
             self.log(f"generation {generation} epoch {epoch}: train loss {train_loss:.4f}, "
                      f"value loss {val:.4f} ({len(x_train)} rows, "
                      f"{time.perf_counter() - started:.0f} s)")
             self._curve({"generation": generation, "epoch": epoch, "train_loss": train_loss,
                          "value_loss": val, "rows": len(x_train)})
+            if not val >= best[0]:  # a NaN (no held-out rows) keeps the last epoch
+                best = (val, {k: v.clone() for k, v in model.state_dict().items()})
             state = {"model": model.state_dict(), "optimizer": optimizer.state_dict(),
-                     "epoch": epoch, "rng": torch.get_rng_state()}
+                     "epoch": epoch, "rng": torch.get_rng_state(), "best_loss": best[0],
+                     "best": best[1]}
             _atomic(checkpoint, _saver(torch, state))
             if s.max_steps and steps >= s.max_steps:
                 break
+        if best[1]:
+            model.load_state_dict(best[1])
+            self.log(f"generation {generation}: kept the epoch with value loss {best[0]:.4f}")
         linear = [m for m in model if isinstance(m, nn.Linear)]
         arrays: dict[str, NDArray[Any]] = {}
         for i, m in enumerate(linear):
@@ -311,12 +335,12 @@ class Trainer:
         from .. import __version__
 
         manifest = Manifest(
-            serves=(serving_key(self.config),), features=FEATURES_VERSION,
+            serves=tuple(serving_key(c) for c in s.configs()), features=FEATURES_VERSION,
             input_size=int(x.shape[1]), weights_sha256=_sha256(npz),
             training={"script": f"train_value {SCRIPT_VERSION}", "kaladan": __version__,
                       "generation": generation, "data_sha256": data_hash,
                       "rows": int(len(x)), "settings": s.to_json(),
-                      "rule_options": self.config.to_json()})
+                      "rule_options": [c.to_json() for c in s.configs()]})
         json_path = npz.with_suffix(".json")
         _atomic(json_path, lambda tmp: tmp.write_text(
             json.dumps(manifest.to_json(), indent=2, sort_keys=True) + "\n"))

@@ -1,0 +1,201 @@
+"""The expert bot and its value network: budgets, determinism, the shipped weights and their
+manifest (issue 44). Hidden information: tests/test_bots_hidden.py."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kaladan.bots.base import SeatView
+from kaladan.bots.expert import ExpertBot, ExpertParams
+from kaladan.bots.mcts import candidates
+from kaladan.bots.registry import make_bot
+from kaladan.bots.value import (FEATURES_VERSION, SHIPPED, Features, ValueNet, ValueNetError,
+                                load_for, serving_key)
+from kaladan.rules.config import Config
+from kaladan.rules.errors import ConfigError
+from kaladan.rules.kinds import format_action
+from kaladan.rules.legal import legal_actions
+from kaladan.rules.setup import new_game
+from kaladan.rules.state import GameState
+from kaladan.sim.runner import play_game
+from positions import build, game_at
+
+
+def two_targets() -> GameState:
+    """Seat 0's army on T4 can attack seat 1's lone Crown on T5 (the game ends, R21.1) or
+    its lone Archer on T1, at the same odds."""
+    return build({"C2": "0/crown", "T4": "0/general 0/sword 0/sword", "T5": "1/crown",
+                  "T1": "1/archer"})
+
+
+def choose(bot: ExpertBot, state: GameState, seat: int = 0, seed: int = 1) -> str:
+    legal = legal_actions(state)
+    action = bot.choose(SeatView(state, seat), legal, random.Random(seed))
+    assert action in legal
+    return format_action(action, state)
+
+
+def test_shipped_networks_serve_the_standard_games_and_say_what_they_were_trained_on() -> None:
+    for config in (Config(players=2), Config(players=4), Config(players=4, mode="team_2v2")):
+        net = load_for(config)
+        assert serving_key(config) in net.manifest.serves
+        assert net.manifest.features == FEATURES_VERSION
+        training = net.manifest.training
+        assert training["script"].startswith("train_value")
+        assert len(training["data_sha256"]) == 64
+        assert net.layers[0][0].shape[0] == Features(config, new_game(config, 0).world).size
+
+
+def test_r21_1_the_search_takes_the_attack_that_ends_the_game() -> None:
+    """Taking the last enemy Crown wins at once (R21.1); the network's leaf values know an
+    over game exactly, so the search prefers it to the Archer at the same odds."""
+    state = two_targets()
+    bot = ExpertBot(ExpertParams(iterations=120))
+    assert choose(bot, state) == "attack T4 T5"
+    assert bot.iterations_done == 120
+    assert sum(bot.last_visits.values()) == 120
+    assert set(bot.last_values) == set(bot.last_visits)
+    assert all(0.0 <= v <= 1.0 for v in bot.last_values.values())
+    assert set(bot.last_visits) <= set(candidates(SeatView(state, 0), legal_actions(state), 10))
+
+
+def test_an_iteration_budget_is_deterministic_and_plays_whole_games() -> None:
+    config = Config(players=2, quick_setup=True)
+    spec = "expert:iterations=8"
+    one = play_game(config, 5, [spec, "greedy"])
+    two = play_game(config, 5, [spec, "greedy"])
+    assert one.to_json() == two.to_json()
+    assert one.end in ("last_crown", "final_round", "draw")
+    assert one.decisions > 20
+
+
+def test_the_expert_plays_four_player_and_team_games_to_the_end() -> None:
+    for mode in ("free_for_all", "team_2v2"):
+        config = Config(players=4, mode=mode, quick_setup=True)
+        game = play_game(config, 3, ["expert:iterations=3", "random", "greedy", "random"])
+        assert game.end in ("last_crown", "final_round", "draw")
+
+
+def test_a_cap_on_seconds_ends_a_search_its_iterations_would_not() -> None:
+    """The server's per-decision budget (``max_seconds``) bounds any search: with a budget
+    of a million iterations the search stops at the cap, after at least one iteration."""
+    bot = ExpertBot(ExpertParams(iterations=1_000_000))
+    bot.max_seconds = 0.05
+    choose(bot, two_targets())
+    assert 1 <= bot.iterations_done < 1_000_000
+
+
+def test_a_time_budget_searches_at_least_once() -> None:
+    bot = make_bot("expert:time=0.02")
+    assert isinstance(bot, ExpertBot) and bot.params.time == 0.02
+    choose(bot, two_targets())
+    assert bot.iterations_done >= 1
+
+
+def test_the_tree_is_kept_for_the_seats_next_decision_only() -> None:
+    """After an attack is chosen, the seat's next decision (its battle card, R16.5) starts
+    from the subtree of that attack; another decision starts afresh."""
+    state = two_targets()
+    bot = ExpertBot(ExpertParams(iterations=60))
+    game = game_at(state)
+    chosen = choose(bot, state)
+    kept = bot._kept
+    assert kept is not None
+    subtree = kept[1]
+    before = subtree.visits
+    game.play(chosen)
+    if game.state.pending.seat == 0 and not game.state.is_over:
+        choose(bot, game.state)
+        assert sum(bot.last_visits.values()) >= 60  # the kept visits and the new ones
+        assert subtree.visits == before  # the root's own edge is not visited again
+    fresh = ExpertBot(ExpertParams(iterations=60, reuse=0))
+    choose(fresh, state)
+    assert fresh._kept is None
+
+
+def test_win_probabilities_are_per_seat_and_exact_once_the_game_is_over() -> None:
+    state = two_targets()
+    net = load_for(state.config)
+    values = net.win_probabilities(state)
+    assert len(values) == 2 and all(0.0 < v < 1.0 for v in values)
+    # From either seat's view the same position: the values are per absolute seat.
+    assert net.win_probabilities(state, seat=1) == pytest.approx(values, abs=0.35)
+    game = game_at(state)
+    game.play("attack T4 T5", dice=[6, 6, 6, 1])
+    assert game.state.result is not None and game.state.result.winner == 0
+    assert net.win_probabilities(game.state) == [1.0, 0.0]
+
+
+def test_the_features_name_every_figure_after_the_observation() -> None:
+    config = Config(players=4)
+    features = Features(config, new_game(config, 0).world)
+    assert len(features.names()) == features.size - features.observation.size
+    state = new_game(config, 2)
+    row = np.zeros(features.size, dtype=np.float32)
+    features.write(state, 1, row)
+    assert np.isfinite(row).all()
+
+
+def test_the_manifest_refuses_a_configuration_the_network_was_not_trained_for() -> None:
+    with pytest.raises(ValueNetError, match="no value network for 3 players"):
+        load_for(Config(players=3))
+    bot = make_bot("expert:iterations=5")
+    assert isinstance(bot, ExpertBot)
+    with pytest.raises(ValueNetError, match="no value network for 6 players"):
+        bot.check_config(Config(players=6, mode="team_3v3"))
+    assert isinstance(ValueNetError("x"), ConfigError)  # callers report it like bad options
+
+
+def test_a_network_for_other_games_or_features_is_refused_with_the_reason(tmp_path: Path) -> None:
+    for suffix in (".npz", ".json"):
+        shutil.copyfile((SHIPPED / "value-2p").with_suffix(suffix),
+                        (tmp_path / "net").with_suffix(suffix))
+    path = tmp_path / "net.npz"
+    with pytest.raises(ValueNetError, match="serves 2 players free_for_all on the standard "
+                                            "world.*not 4 players"):
+        load_for(Config(players=4), path)
+    manifest = json.loads(path.with_suffix(".json").read_text())
+    manifest["features"] = FEATURES_VERSION + 1
+    path.with_suffix(".json").write_text(json.dumps(manifest))
+    with pytest.raises(ValueNetError, match="feature layout"):
+        ValueNet.load(path).manifest.check(Config(players=2))
+    path.write_bytes(path.read_bytes()[:-8] + b"damaged!")
+    with pytest.raises(ValueNetError, match="does not match its manifest"):
+        ValueNet.load(path)
+
+
+def test_the_shipped_weights_load_and_judge_without_torch() -> None:
+    """Playing needs NumPy only: with torch made unimportable, the network loads and a
+    game is judged."""
+    code = ("import sys; sys.modules['torch'] = None\n"
+            "from kaladan.bots.value import load_for\n"
+            "from kaladan.rules.config import Config\n"
+            "from kaladan.rules.setup import new_game\n"
+            "c = Config(players=2); s = new_game(c, 1)\n"
+            "v = load_for(c).win_probabilities(s)\n"
+            "assert 'torch' not in sys.modules or sys.modules['torch'] is None\n"
+            "print(len(v), all(0 <= x <= 1 for x in v))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.split() == ["2", "True"]
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("expert:depth=3", "unknown expert parameter 'depth'"),
+    ("expert:iterations=many", "is not a number"),
+    ("expert:iterations=0", "must be positive"),
+    ("expert:time=-1", "must be positive"),
+    ("expert:time=inf", "must be positive"),
+    ("expert:iterations=10,time=1", "not both"),
+])
+def test_bad_expert_parameters_are_clear_errors(spec: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        make_bot(spec)
