@@ -17,8 +17,15 @@ from kaladan.bots.base import SeatView
 from kaladan.bots.expert import ExpertBot, ExpertParams
 from kaladan.bots.mcts import candidates
 from kaladan.bots.registry import make_bot
-from kaladan.bots.value import (FEATURES_VERSION, SHIPPED, Features, ValueNet, ValueNetError,
-                                load_for, serving_key)
+from kaladan.bots.value import (
+    FEATURES_VERSION,
+    SHIPPED,
+    Features,
+    ValueNet,
+    ValueNetError,
+    load_for,
+    serving_key,
+)
 from kaladan.rules.config import Config
 from kaladan.rules.errors import ConfigError
 from kaladan.rules.kinds import format_action

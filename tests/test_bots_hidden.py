@@ -15,15 +15,14 @@ import random
 from collections.abc import Callable
 from functools import cache
 
-import pytest
-
 import numpy as np
+import pytest
 
 from kaladan.bots.base import SeatView
 from kaladan.bots.expert import ExpertBot
 from kaladan.bots.mcts import MctsBot
-from kaladan.bots.value import Features
 from kaladan.bots.registry import make_bot
+from kaladan.bots.value import Features
 from kaladan.rules import actions as A
 from kaladan.rules import magic
 from kaladan.rules.apply import apply_unchecked
