@@ -206,3 +206,22 @@ def test_the_shipped_weights_load_and_judge_without_torch() -> None:
 def test_bad_expert_parameters_are_clear_errors(spec: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         make_bot(spec)
+
+
+def test_the_expert_is_an_opponent_in_the_gymnasium_environment() -> None:
+    """The environments take any bot spec as an opponent (docs/env.md): an episode against
+    the expert runs to its end with masked random actions."""
+    pytest.importorskip("gymnasium")
+    from kaladan.env.gym_env import KaladanEnv
+
+    env = KaladanEnv(players=2, opponents=["expert:iterations=2"], quick_setup=True, seat=0)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    done = False
+    steps = 0
+    while not done:
+        legal = np.flatnonzero(env.action_masks())
+        _, _, terminated, truncated, _ = env.step(int(rng.choice(legal)))
+        done = terminated or truncated
+        steps += 1
+    assert steps > 5

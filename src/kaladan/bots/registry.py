@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..rules.actions import Action
+from ..rules.config import Config
 from ..rules.errors import ConfigError, KaladanError
 from .base import Bot, SeatView
 from .random_bot import RandomBot
@@ -165,3 +166,12 @@ def parse_bot_list(text: str) -> list[str]:
     for spec in specs:
         make_bot(spec)
     return specs
+
+
+def check_bots(config: Config, specs: Sequence[str]) -> None:
+    """Refuse, before any game starts, a bot that cannot play ``config``: a bot with a
+    ``check_config`` method says why (the expert bot: no network serves the game)."""
+    for spec in specs:
+        check = getattr(make_bot(spec), "check_config", None)
+        if check is not None:
+            check(config)

@@ -48,6 +48,11 @@ SHIPPED: Final = Path(__file__).parent / "data"
 class ValueNetError(ConfigError):
     """A network that cannot serve: missing, damaged, or trained for another configuration."""
 
+    def __init__(self, message: str) -> None:
+        # ConfigError's compiled __init__ refuses an interpreted subclass's instance.
+        Exception.__init__(self, message)
+        self.rule = ""
+
 
 def serving_key(config: Config) -> dict[str, Any]:
     """What a network must have been trained on to judge games of ``config``: the player

@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from ..bots.registry import parse_bot_list
+from ..bots.registry import check_bots, parse_bot_list
 from ..rules.errors import KaladanError
 from .common import UsageError, add_ruleset_args, write_text
 from .common import build_config as _config
@@ -32,6 +32,7 @@ def cmd_record(args: argparse.Namespace) -> int:
 
     bots = parse_bot_list(args.players)
     config = _config(len(bots), args.option, args.layout, args.quick, args.mode)
+    check_bots(config, bots)
     game = play_game(config, args.seed, bots, keep_record=True)
     assert game.record is not None
     text = dumps(game.record)

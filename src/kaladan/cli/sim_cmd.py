@@ -8,7 +8,7 @@ import json
 import time
 from typing import Any
 
-from ..bots.registry import parse_bot_list
+from ..bots.registry import check_bots, parse_bot_list
 from ..sim.design import SEAT_DESIGNS, Design, DesignError, parse_realms
 from ..sim.frames import OutputError, rows, write_games
 from ..sim.ray_backend import RayBackendError
@@ -41,6 +41,7 @@ def _design(args: argparse.Namespace, players: int) -> Design:
 def cmd_simulate(args: argparse.Namespace) -> int:
     bots = parse_bot_list(args.players)
     config = build_config(len(bots), args.option, args.layout, args.quick, args.mode)
+    check_bots(config, bots)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     check_backend_args(args)

@@ -6,9 +6,10 @@ judging with generation g - 1. Every generation:
 
 1. **games**: a ``sim.selfplay`` run, saved as ``selfplay-G-K.npz`` (its hash goes into the
    manifest);
-2. **positions**: the games replayed; a seeded ``keep`` share of the positions with a choice
-   becomes feature rows from the deciding seat's view (``value.Features``) with every
-   relative seat's result (1 win, 0 loss, 1/2 draw) as targets: ``data-G.npz``;
+2. **positions**: the games replayed; a seeded share of the positions with a choice (``keep``
+   of the many cheap greedy games, ``keep_search`` of the searching bots') becomes feature
+   rows from the deciding seat's view (``value.Features``) with every relative seat's
+   result (1 win, 0 loss, 1/2 draw) as targets: ``data-G.npz``;
 3. **training**: a multilayer perceptron (PyTorch, seeded, ``jobs`` threads) on the rows of
    the last ``window`` generations, warm-started from the previous generation, binary cross
    entropy per seat, 10% of the games held out for the value loss; a checkpoint after every
@@ -63,18 +64,19 @@ class TrainSettings:
     modes: tuple[str, ...] = ("free_for_all",)  # one network serves all of them
     seed: int = 1
     generations: int = 3  # generation 0 and its successors
-    greedy_games: int = 3000  # generation 0: greedy against greedy
+    greedy_games: int = 20000  # generation 0: greedy against greedy (cheap: 2 ms a game)
     mcts_games: int = 300  # generation 0: mcts against itself
     mcts_iterations: int = 24
-    games: int = 500  # each later generation: the expert against itself
+    games: int = 800  # each later generation: the expert against itself
     expert_iterations: int = 40
-    keep: float = 0.25  # share of positions with a choice kept as rows
+    keep: float = 0.1  # share of the greedy games' positions with a choice kept as rows
+    keep_search: float = 1.0  # the same for games of searching bots (fewer, dearer)
     window: int = 2  # generations of rows a generation trains on
     hidden: tuple[int, ...] = (256, 128)
-    epochs: int = 6
+    epochs: int = 8
     batch: int = 512
     lr: float = 1e-3
-    weight_decay: float = 1e-5
+    weight_decay: float = 1e-4
     max_steps: int = 0  # > 0: stop each generation's training after this many steps (smoke)
     eval_games: int = 40
     eval_time: float = 0.1
@@ -226,7 +228,8 @@ class Trainer:
                          f"{time.perf_counter() - started:.0f} s")
             data = selfplay.load(games_file)
             hashes.append(_sha256(games_file))
-            x, y, g = rows_of(data, s.keep, seed)
+            keep = s.keep if bots[0] == "greedy" else s.keep_search
+            x, y, g = rows_of(data, keep, seed)
             parts.append((x, y, g + offset))
             offset += data.games
         x = np.concatenate([p[0] for p in parts])
