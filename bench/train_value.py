@@ -5,7 +5,7 @@
 Resumable: run the same command again after an interruption and it goes on from the last
 finished stage (or epoch). Prints the learning curve and writes curve.csv and curve.png in
 the run directory; ``--ship`` copies the last generation into the package
-(src/kaladan/bots/data/value-Np.npz and .json). Needs ``kaladan[train]`` (PyTorch).
+(src/kaladan/expert/data/value-Np.npz and .json). Needs ``kaladan[train]`` (PyTorch).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from kaladan.learn.value_train import Trainer, TrainError, TrainSettings, ship
 
-DATA = Path(__file__).resolve().parents[1] / "src/kaladan/bots/data"
+DATA = Path(__file__).resolve().parents[1] / "src/kaladan/expert/data"
 
 
 def main(argv: list[str] | None = None) -> int:

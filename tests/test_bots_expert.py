@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from kaladan.bots.base import SeatView
-from kaladan.bots.expert import ExpertBot, ExpertParams
+from kaladan.expert.bot import ExpertBot, ExpertParams
 from kaladan.bots.mcts import candidates
 from kaladan.bots.registry import make_bot
-from kaladan.bots.value import (
+from kaladan.expert.value import (
     FEATURES_VERSION,
     SHIPPED,
     Features,
@@ -183,7 +183,7 @@ def test_the_shipped_weights_load_and_judge_without_torch() -> None:
     """Playing needs NumPy only: with torch made unimportable, the network loads and a
     game is judged."""
     code = ("import sys; sys.modules['torch'] = None\n"
-            "from kaladan.bots.value import load_for\n"
+            "from kaladan.expert.value import load_for\n"
             "from kaladan.rules.config import Config\n"
             "from kaladan.rules.setup import new_game\n"
             "c = Config(players=2); s = new_game(c, 1)\n"

@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from kaladan.bots.value import FEATURES_VERSION, ValueNet, load_for  # noqa: E402
+from kaladan.expert.value import FEATURES_VERSION, ValueNet, load_for  # noqa: E402
 from kaladan.learn.value_train import Trainer, TrainError, TrainSettings  # noqa: E402
 from kaladan.rules.config import Config  # noqa: E402
 from kaladan.rules.setup import new_game  # noqa: E402

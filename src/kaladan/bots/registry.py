@@ -2,8 +2,9 @@
 
 The built-in bots are listed here; others register themselves as ``kaladan.bots`` entry
 points (pyproject.toml): a name and a factory taking the parameters, loaded only when the
-name is asked for. Kaladan's own ``ppo`` bot is one (``kaladan.env.policy``), so that this
-package never imports the research environments above it.
+name is asked for. Kaladan's own ``ppo`` bot (``kaladan.env.policy``) and ``expert`` bot
+(``kaladan.expert``, whose network reads the environments' observation vector) are two, so
+that this package never imports the research environments above it.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ _FACTORIES: dict[str, Factory] = {
     "random": lambda params: RandomBot(),
     "greedy": lambda params: _greedy_bot(),
     "mcts": lambda params: _mcts_bot(params),
-    "expert": lambda params: _expert_bot(params),
 }
 PLUGIN_GROUP = "kaladan.bots"
 
@@ -47,12 +47,6 @@ def _mcts_bot(params: dict[str, str]) -> Bot:
     return MctsBot(MctsParams.parse(params))
 
 
-def _expert_bot(params: dict[str, str]) -> Bot:
-    from .expert import expert_bot  # brings NumPy and the value network
-
-    return expert_bot(params)
-
-
 def _plugins() -> dict[str, EntryPoint]:
     """The bots other packages (and kaladan's own ``ppo``) register as entry points (read
     when a code is not built in: ``importlib.metadata`` brings zipfile, csv and pathlib,
@@ -68,8 +62,10 @@ def _plugin(name: str, params: dict[str, str]) -> Bot:
     try:
         factory: Factory = entry.load()
     except ImportError as exc:
-        raise ConfigError(f"the {name} bot cannot be loaded ({entry.value}): {exc}; the ppo "
-                          "bot needs torch and sb3-contrib: install kaladan[train]") from exc
+        needs = ("; the ppo bot needs torch and sb3-contrib: install kaladan[train]"
+                 if name == "ppo" else "")
+        raise ConfigError(f"the {name} bot cannot be loaded ({entry.value}): {exc}{needs}"
+                          ) from exc
     return factory(params)
 
 

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..bots.value import FEATURES_VERSION, FORMAT, Features, Manifest, serving_key
+from ..expert.value import FEATURES_VERSION, FORMAT, Features, Manifest, serving_key
 from ..rules.config import Config, Mode
 from ..rules.errors import KaladanError
 from ..rules.setup import new_game

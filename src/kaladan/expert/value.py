@@ -37,7 +37,7 @@ from ..rules.scoring import score, team_score
 from ..rules.state import GameState
 from ..rules.units import CROWN, OWNER_SHIFT, type_of, unit_value
 from ..rules.world import Terrain, World
-from .mcts import evaluate
+from ..bots.mcts import evaluate
 
 FORMAT: Final = "kaladan-value"
 FEATURES_VERSION: Final = 1  # the layout of ``Features``: a network trained on another refuses
@@ -222,6 +222,8 @@ class ValueNet:
                                 f"manifest says {manifest.input_size}")
         self._features: dict[int, Features] = {}  # by id(world): one encoder per world
         self._row = np.zeros(manifest.input_size, dtype=np.float32)
+        self._hidden = [(w, b, np.zeros(w.shape[1], dtype=np.float32))
+                        for w, b in self.layers[:-1]]
 
     @classmethod
     def load(cls, path: str | Path) -> ValueNet:
@@ -275,12 +277,13 @@ class ValueNet:
         row = self._row
         features.write(state, observer, row)
         h = row
-        last = len(self.layers) - 1
-        for i, (w, b) in enumerate(self.layers):
-            h = h @ w + b
-            if i < last:
-                np.maximum(h, 0.0, out=h)
-        relative = h.tolist()
+        for w, b, buf in self._hidden:  # one row at a time: into buffers, no allocation
+            np.dot(h, w, out=buf)
+            buf += b
+            np.maximum(buf, 0.0, out=buf)
+            h = buf
+        w, b = self.layers[-1]
+        relative = (h @ w + b).tolist()
         out = [0.0] * n
         for i, logit in enumerate(relative):
             out[(observer + i) % n] = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, logit))))

@@ -36,9 +36,9 @@ from ..rules.config import Config
 from ..rules.errors import ConfigError
 from ..rules.legal import legal_actions
 from ..rules.state import GameState
-from .base import SeatView
-from .greedy import GreedyBot
-from .mcts import candidates
+from ..bots.base import SeatView
+from ..bots.greedy import GreedyBot
+from ..bots.mcts import candidates
 from .value import ValueNet, load_for
 
 _GREEDY = GreedyBot()
