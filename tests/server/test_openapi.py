@@ -51,13 +51,13 @@ def test_schemathesis_finds_no_failure_and_its_games_replay(tmp_path: Path) -> N
     calls = tmp_path / "calls.txt"
     env = {**os.environ, "SCHEMATHESIS_HOOKS": "schemathesis_hooks", "KALADAN_CALLS": str(calls),
            "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
-    # Scenarios long enough to go create -> join -> view -> act. The replay and rematch
-    # endpoints answer finished games only, the chat changes no game, a hand-over's code
-    # only moves a seat already played: the stateful phase leaves them to the others.
+    # Scenarios long enough to go create -> join -> view -> act. The replay, analysis and
+    # rematch endpoints answer finished games only, the chat changes no game, a hand-over's
+    # code only moves a seat already played: the stateful phase leaves them to the others.
     (tmp_path / "schemathesis.toml").write_text(
         "[phases.stateful]\nmax-steps = 20\n\n[[operations]]\n"
-        'include-operation-id = ["getReplay", "getRounds", "getChat", "sendChat", '
-        '"muteChat", "getRematch", "rematch", "handOverSeat"]\n'
+        'include-operation-id = ["getReplay", "getRounds", "getAnalysis", "getChat", '
+        '"sendChat", "muteChat", "getRematch", "rematch", "handOverSeat"]\n'
         "phases.stateful.enabled = false\n")
     with LiveServer(app) as server, watch_log() as log:
         run = subprocess.run(
@@ -119,10 +119,10 @@ def test_every_operation_documents_its_errors_in_the_servers_shape(
         schema: dict[str, Any]) -> None:
     assert "HTTPValidationError" not in str(schema) and "ValidationError" not in str(schema)
     operations = [op for item in schema["paths"].values() for op in item.values()]
-    # 13 of games (a seat's hand-over too), 1 of clocks, 5 of chat and rematch, 9 of
-    # accounts (3 more with a mail server), 2 of players, 5 of quick match, my games and
-    # turn mails
-    assert len(operations) == 35
+    # 14 of games (a seat's hand-over and a finished game's analysis too), 1 of clocks, 5 of
+    # chat and rematch, 9 of accounts (3 more with a mail server), 2 of players, 5 of quick
+    # match, my games and turn mails
+    assert len(operations) == 36
     for operation in operations:
         statuses = {int(s) for s in operation["responses"]}
         assert set(ALWAYS) <= statuses, operation["operationId"]

@@ -23,7 +23,6 @@ from websockets.exceptions import ConnectionClosed
 from ws_support import Socket, run_async
 
 from kaladan.rules.actions import Action
-from kaladan.rules.state import GameState
 from kaladan.server import create_app
 from kaladan.server.botpool import BotPool
 from kaladan.server.shared_limits import ALIVE, SharedLimits
@@ -146,7 +145,7 @@ def test_bot_searches_per_client_are_counted_over_processes(redis_server: RedisS
     running = 0
     most = 0
 
-    async def think(spec: str, state: GameState, seat: int, seed: int) -> Action:
+    async def in_worker(work: Any, args: tuple[Any, ...]) -> Action:
         nonlocal running, most
         running += 1
         most = max(most, running)
@@ -159,7 +158,7 @@ def test_bot_searches_per_client_are_counted_over_processes(redis_server: RedisS
         await both(a, b)
         pools = [BotPool(1, 1, 1.0, shared) for shared in (a, b)]
         for pool in pools:
-            pool._think = think  # type: ignore[method-assign]  # no worker processes
+            pool._in_worker = in_worker  # type: ignore[method-assign,assignment]  # no workers
         state: Any = None
         chosen = await asyncio.gather(*(pools[i % 2].choose("owner", "mcts", state, 0, i)
                                         for i in range(4)))

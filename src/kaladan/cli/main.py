@@ -12,7 +12,8 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..bots.registry import check_bots, parse_bot_list
 from ..rules.errors import KaladanError
@@ -48,6 +49,8 @@ def cmd_record(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    if not args.analyse and (args.iterations is not None or args.net or args.json):
+        raise UsageError("--iterations, --net and --json go with --analyse")
     try:
         record = json.loads(Path(args.file).read_text("utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
@@ -62,6 +65,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"replay diverges: {exc}", file=sys.stderr)
         return 1
     result = game.state.result
+    if args.analyse:
+        return _analyse(record, seats, args)
     if args.verify:
         print(f"ok: {len(game.steps)} decisions replay identically"
               + (f"; end {result.end}, winner {result.winner}" if result else ""))
@@ -75,6 +80,22 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         print(json.dumps({"decisions": len(game.steps),
                           "result": record.get("result")}))
+    return 0
+
+
+def _analyse(record: Mapping[str, Any], seats: tuple[str, ...] | None,
+             args: argparse.Namespace) -> int:
+    """``replay --analyse``: the win-probability curve and the costliest decisions."""
+    from ..analysis import DEFAULT_ITERATIONS, analyse
+    from .analysis_text import render
+
+    iterations = DEFAULT_ITERATIONS if args.iterations is None else args.iterations
+    analysis = analyse(record, iterations, args.net)
+    if args.json:
+        print(analysis.dumps())
+    else:
+        for line in render(analysis, seats):
+            print(line)
     return 0
 
 
@@ -168,6 +189,17 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--list", action="store_true", help="print one line per decision")
     p.add_argument("--lang", choices=("en", "nl", "de"), default="en",
                    help="language of the step-through view and the listing")
+    p.add_argument("--analyse", "--analyze", action="store_true",
+                   help="analyse a finished game: every seat's chance to win along the game "
+                        "(the value network) and its three costliest decisions with the "
+                        "expert bot's choice there (docs/analysis.md)")
+    p.add_argument("--iterations", type=int, metavar="N",
+                   help="with --analyse: the expert bot's search per costly decision "
+                        "(default 200)")
+    p.add_argument("--net", metavar="FILE.npz",
+                   help="with --analyse: judge with this value network, not the shipped one")
+    p.add_argument("--json", action="store_true",
+                   help="with --analyse: print the analysis as one JSON object")
     p.set_defaults(func=cmd_replay)
     p = sub.add_parser("cards", help="list the magic cards with their texts")
     p.add_argument("--realm", help="only this realm's five cards")

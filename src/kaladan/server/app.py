@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from .. import __version__, i18n
 from . import (
     routes_accounts,
+    routes_analysis,
     routes_docs,
     routes_health,
     routes_lobby,
@@ -25,6 +26,7 @@ from . import (
     routes_ws,
 )
 from .accounts import Accounts
+from .analyses import Analyses
 from .errors import install_handlers
 from .limits import LimitsMiddleware
 from .logs import RequestLogMiddleware
@@ -124,6 +126,7 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
     app.state.shared_limits = shared
     app.state.matchmaker = matchmaker
     app.state.notifier = notifier
+    app.state.analyses = Analyses(service)  # finished games' analyses, kept (analyses.py)
     install_handlers(app)
     app.add_middleware(StrictJsonMiddleware)  # inside the limits: reads capped bodies
     app.add_middleware(SessionMiddleware, accounts=accounts)  # the signed-in player, CSRF
@@ -139,6 +142,7 @@ def create_app(database_url: str | None = None, settings: ServerSettings | None 
     app.include_router(routes_match.router)
     app.include_router(routes_match.pages)
     app.include_router(routes_play.router)
+    app.include_router(routes_analysis.router)
     app.include_router(routes_social.router)
     app.include_router(routes_ws.router)
     app.include_router(routes_players.router)

@@ -9,7 +9,7 @@ the order they asked. A game asks for one decision at a time, so games take turn
 pool. With several server processes (``shared``, ``shared_limits``) the per-client count is
 over all of them: a search that finds the client's slots taken elsewhere waits, asking
 again every ``SHARED_POLL`` seconds (across processes the line is not first come, first
-served).
+served). A finished game's analysis (``analyses``) is such a job too, in the same line.
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import pickle
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..bots.worker import lower_priority, think
 from ..rules.actions import Action
@@ -28,6 +29,7 @@ from ..rules.state import GameState
 if TYPE_CHECKING:  # the cluster extra (redis), imported only when a broker is set
     from .shared_limits import SharedLimits
 
+T = TypeVar("T")
 SHARED_POLL = 0.2  # seconds between two asks for a slot held by other processes
 
 
@@ -55,6 +57,14 @@ class BotPool:
                      seed: int) -> Action:
         """The bot's decision for ``seat``, computed in a worker when the client's turn in
         line comes (the caller checks it is still legal when it applies it)."""
+        action: Action = await self.run(client, think, spec, pickle.dumps(state), seat, seed,
+                                        self.cap)
+        return action
+
+    async def run(self, client: str, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` in a worker when the client's turn in line comes: any CPU-bound
+        job of a client (a bot's search, a game's analysis) waits in the same line. ``work``
+        and its arguments go to another process: module-level and picklable."""
         slot = self._slots.get(client)
         if slot is None:
             slot = self._slots[client] = asyncio.Semaphore(self.per_client)
@@ -63,27 +73,24 @@ class BotPool:
                 while not await self.shared.acquire("bot_jobs", client, self.per_client):
                     await asyncio.sleep(SHARED_POLL)
             try:
-                action = await self._think(spec, state, seat, seed)
+                result = await self._in_worker(work, args)
             finally:
                 if self.shared is not None:
                     await self.shared.release("bot_jobs", client)
         if not slot.locked() and len(self._slots) > 1000:
             self._slots = {k: v for k, v in self._slots.items() if v.locked()}
-        return action
+        return result
 
-    async def _think(self, spec: str, state: GameState, seat: int, seed: int) -> Action:
+    async def _in_worker(self, work: Callable[..., T], args: tuple[Any, ...]) -> T:
         loop = asyncio.get_running_loop()
-        data = pickle.dumps(state)
         self.running += 1
         try:
-            action: Action = await loop.run_in_executor(self._pool(), think, spec, data,
-                                                        seat, seed, self.cap)
+            return await loop.run_in_executor(self._pool(), work, *args)
         except BrokenProcessPool:
             self._executor = None  # a worker died (killed, out of memory): start afresh
             raise
         finally:
             self.running -= 1
-        return action
 
     def pids(self) -> list[int]:
         """The worker processes' ids (for operators' tools and tests)."""

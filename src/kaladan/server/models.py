@@ -620,7 +620,8 @@ ERROR_STATUSES: dict[int, str] = {
          "already_joined, time_ran_out, not_taken_over), the player sits at another seat "
          "(already_seated), a name that is taken (name_taken)",
     413: "a request body or custom world over the server's limit (too_large)",
-    422: "an action the rules forbid now (illegal_action, with the rule id in 'rule')",
+    422: "an action the rules forbid now (illegal_action, with the rule id in 'rule'); a "
+         "finished game no value network of the server judges (no_network)",
     429: "too many requests, games created, games brought back from storage or replayed "
          "from this address, or chat messages from this author (rate_limited)",
     503: "the database refused or cannot be read; nothing changed, try again "

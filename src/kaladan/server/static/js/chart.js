@@ -15,7 +15,7 @@ export const METRICS = ["score", "gold", "units"];
 const WIDTH = 320;
 const HEIGHT = 150;
 const PAD = {left: 28, right: 16, top: 8, bottom: 22};  // right: half the last round label ("Ende")
-const SHAPES = ["circle", "square", "triangle", "diamond", "down", "cross"];
+export const SHAPES = ["circle", "square", "triangle", "diamond", "down", "cross"];
 const DASHES = [null, "6 3", "2 2"];  // a team's first, second and third member
 
 /** A team game's teams ([] in a free-for-all), from the view's `teams`. */
@@ -29,7 +29,7 @@ function dashOf(teams, seat) {
 }
 
 /** A marker of the seat's shape at (x, y). */
-function marker(shape, x, y, color) {
+export function marker(shape, x, y, color) {
   const r = 3.2;
   const path = {
     square: `M${x - r} ${y - r}h${2 * r}v${2 * r}h${-2 * r}z`,
@@ -103,7 +103,7 @@ export function lineChart(rounds, observation, metric) {
 }
 
 /** A legend's key: a short line (with its dash pattern) and the marker on it. */
-function key(shape, color, dash = null) {
+export function key(shape, color, dash = null) {
   return s("svg", {viewBox: "0 0 24 12", class: "chart-key", "aria-hidden": "true"},
     s("line", {x1: 1, x2: 23, y1: 6, y2: 6, stroke: color, "stroke-width": 2, "stroke-dasharray": dash}),
     marker(shape, 12, 6, color));

@@ -1,11 +1,13 @@
 // The end screen: how the game ended, scores with their parts (R22.1, from the log's game_over
-// entry), tie-break rolls (R22.4), a chart of the game round by round and the way to its
-// replay, and for a seat the rematch (docs/ui.md "Rematch").
+// entry), tie-break rolls (R22.4), a chart of the game round by round, every seat's chance to
+// win decision by decision with its costliest decisions (winchart.js), the way to its replay,
+// and for a seat the rematch (docs/ui.md "Rematch").
 
 import {api, storeToken} from "./api.js";
 import {byId, h, mount} from "./dom.js";
 import {seatColor} from "./board.js";
 import {renderChart} from "./chart.js";
+import {analysisBody} from "./winchart.js";
 import {scoreFormula, sixGatesRule} from "./howto.js";
 import {playerLabel} from "./panels.js";
 import {t} from "./i18n.js";
@@ -33,6 +35,14 @@ function chartBody(view) {
 function redrawChart(view) {
   const el = byId("end-chart-body");
   if (el && chart.gameId === view.game_id) mount(el, chartBody(view));
+}
+
+/** The analysis part of the end screen (asked for once per game, drawn when it has come). */
+function analysisPart(view) {
+  return analysisBody(view.game_id, view.observation, {redraw: () => {
+    const el = byId("end-analysis-body");
+    if (el && shownFor === view.game_id) mount(el, analysisPart(view));
+  }});
 }
 
 const PARTS = ["trophies", "castles", "scalps", "tiles", "gold", "six_gates"];
@@ -149,6 +159,8 @@ export function renderEnd(view, log, {token = null} = {}) {
     h("p", {class: "muted"}, t("end.tie_rules")),
     h("section", {class: "end-chart", "aria-labelledby": "end-chart-title"},
       h("h3", {id: "end-chart-title"}, t("chart.title")), h("div", {id: "end-chart-body"}, chartBody(view))),
+    h("section", {class: "end-analysis", "aria-labelledby": "end-analysis-title"},
+      h("h3", {id: "end-analysis-title"}, t("analysis.title")), h("div", {id: "end-analysis-body"}, analysisPart(view))),
     h("p", {class: "end-links"}, h("a", {href: `/replay/${encodeURIComponent(view.game_id)}`, id: "end-replay"}, t("end.replay")),
       " · ", h("a", {href: `/api/games/${encodeURIComponent(view.game_id)}/record`, download: `${view.game_id}.json`},
         t("end.record")), " · ", h("a", {href: "/"}, t("nav.lobby"))),

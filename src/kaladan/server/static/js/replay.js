@@ -1,19 +1,23 @@
 // The replay page (/replay/{game_id}): a finished game told again decision by decision, as a
 // spectator saw it (GET /api/games/{id}/replay/{version}, docs/api.md "Replays and round
 // figures"), on the game page's board, panels, battle view and log. Step forward and back,
-// jump to a round's start or to any decision.
+// jump to a round's start or to any decision. Under the controls the game round by round
+// (chart.js) and, once opened, every seat's chance to win with its costliest decisions
+// (winchart.js), each a way to jump there.
 
 import {api} from "./api.js";
 import {byId, h, mount, toast} from "./dom.js";
 import {renderBoard} from "./board.js";
 import {renderChart} from "./chart.js";
+import {analysisBody} from "./winchart.js";
 import {layout} from "./game.js";
 import {renderStory} from "./story.js";
 import {setSeatRealms, t} from "./i18n.js";
 
 const replay = {id: null, summary: null, rounds: [], shown: null, log: [], battle: null,
   target: 0,  // the version asked for; shown.version follows once it has arrived
-  loading: false, chart: {metric: "score"}};
+  loading: false, chart: {metric: "score"},
+  analysis: false};  // the analysis asked for (when its part is first opened: seconds of work)
 
 const path = (version, since) => `/api/games/${encodeURIComponent(replay.id)}/replay/${version}`
   + (since === null ? "" : `?since=${since}`);
@@ -73,15 +77,19 @@ function controls(shown) {
         onchange: (e) => go(Number(e.target.value))})),
     replay.rounds.length ? h("details", {class: "replay-chart"}, h("summary", {}, t("chart.title")),
       renderChart(replay.rounds, shown.observation, replay.chart, (metric) => { replay.chart.metric = metric; render(); })) : null,
+    h("details", {class: "replay-analysis", ontoggle: (e) => {
+      if (e.target.open && !replay.analysis) { replay.analysis = true; render(); }
+    }}, h("summary", {}, t("analysis.title")),
+    replay.analysis ? analysisBody(replay.id, shown.observation, {redraw: render, current: version, onJump: go}) : null),
     h("p", {}, h("a", {href: "/"}, t("nav.lobby")))];
 }
 
 /** Re-rendering replaces the controls: keep keyboard focus on the same one. */
 function render() {
   const focused = document.activeElement?.id;
-  const chartOpen = document.querySelector(".replay-chart")?.open;
+  const open = [".replay-chart", ".replay-analysis"].filter((part) => document.querySelector(part)?.open);
   draw();
-  if (chartOpen) document.querySelector(".replay-chart").open = true;
+  for (const part of open) document.querySelector(part).open = true;
   const again = focused && byId(focused);
   if (again) again.focus();
 }
@@ -122,7 +130,7 @@ function fatal(message) {
 
 /** Open the replay page of a finished game, at its start. */
 export async function showReplay(root, gameId) {
-  Object.assign(replay, {id: gameId, shown: null, log: [], battle: null, target: 0});
+  Object.assign(replay, {id: gameId, shown: null, log: [], battle: null, target: 0, analysis: false});
   try {
     replay.summary = await api("GET", `/api/games/${encodeURIComponent(gameId)}`);
     replay.rounds = (await api("GET", `/api/games/${encodeURIComponent(gameId)}/rounds`)).rounds;
