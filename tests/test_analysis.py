@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from kaladan.analysis import COSTLY, Analysis, AnalysisError, analyse, states_of
-from kaladan.bots.value import ValueNetError
+from kaladan.expert.value import ValueNetError
 from kaladan.game import is_gift
 from kaladan.record import dumps, replay
 from kaladan.rules.actions import GIFT

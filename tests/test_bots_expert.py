@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from kaladan.bots.base import SeatView
-from kaladan.expert.bot import ExpertBot, ExpertParams
 from kaladan.bots.mcts import candidates
 from kaladan.bots.registry import make_bot
+from kaladan.expert.bot import ExpertBot, ExpertParams
 from kaladan.expert.value import (
     FEATURES_VERSION,
     SHIPPED,

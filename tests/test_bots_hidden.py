@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 
 from kaladan.bots.base import SeatView
-from kaladan.expert.bot import ExpertBot
 from kaladan.bots.mcts import MctsBot
 from kaladan.bots.registry import make_bot
+from kaladan.expert.bot import ExpertBot
 from kaladan.expert.value import Features
 from kaladan.rules import actions as A
 from kaladan.rules import magic

@@ -2,7 +2,7 @@
 that cost each seat the most, with what the expert bot would have done there (docs/analysis.md).
 
 The game is replayed from its record. Before each decision the value network
-(``bots.value``) judges every seat's chance that its side wins, from the view of the seat to
+(``expert.value``) judges every seat's chance that its side wins, from the view of the seat to
 decide; after the last decision the point is the exact result (1, 0, or 0.5 each for a draw).
 A decision's cost to its seat is the drop of that seat's chance from the point before it to
 the point after it (the next decision's, or the result). For each seat the three costliest of
@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from .bots.base import SeatView
-from .bots.expert import ExpertBot, ExpertParams
-from .bots.value import ValueNet, load_for
+from .expert.bot import ExpertBot, ExpertParams
+from .expert.value import ValueNet, load_for
 from .game import Game
 from .record import replay
 from .rules.actions import GIFT, Action

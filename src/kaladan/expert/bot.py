@@ -30,15 +30,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..bots.base import SeatView
+from ..bots.greedy import GreedyBot
+from ..bots.mcts import candidates
 from ..rules.actions import Action
 from ..rules.apply import apply_unchecked
 from ..rules.config import Config
 from ..rules.errors import ConfigError
 from ..rules.legal import legal_actions
 from ..rules.state import GameState
-from ..bots.base import SeatView
-from ..bots.greedy import GreedyBot
-from ..bots.mcts import candidates
 from .value import ValueNet, load_for
 
 _GREEDY = GreedyBot()

@@ -29,6 +29,7 @@ from typing import Any, Final
 import numpy as np
 from numpy.typing import NDArray
 
+from ..bots.mcts import evaluate
 from ..env.observation import ObservationEncoder
 from ..rules.combat import attack_pool, defence_pool
 from ..rules.config import Config
@@ -37,7 +38,6 @@ from ..rules.scoring import score, team_score
 from ..rules.state import GameState
 from ..rules.units import CROWN, OWNER_SHIFT, type_of, unit_value
 from ..rules.world import Terrain, World
-from ..bots.mcts import evaluate
 
 FORMAT: Final = "kaladan-value"
 FEATURES_VERSION: Final = 1  # the layout of ``Features``: a network trained on another refuses

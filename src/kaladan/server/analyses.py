@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..analysis import DEFAULT_ITERATIONS
-from ..bots.value import ValueNetError
+from ..expert.value import ValueNetError
 from ..record import to_record
 from .analysis_view import analysis_json
 from .errors import ApiError
