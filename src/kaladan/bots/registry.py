@@ -1,6 +1,7 @@
 """Bots by short code, with parameters: ``random``, ``greedy``, ``mcts:iterations=400,c=0.5``.
 
-The built-in bots are listed here; others register themselves as ``kaladan.bots`` entry
+A level's name (``adept``, ``levels``) stands for the bot spec it plays. The built-in bots
+are listed here; others register themselves as ``kaladan.bots`` entry
 points (pyproject.toml): a name and a factory taking the parameters, loaded only when the
 name is asked for. Kaladan's own ``ppo`` bot (``kaladan.env.policy``) and ``expert`` bot
 (``kaladan.expert``, whose network reads the environments' observation vector) are two, so
@@ -19,6 +20,7 @@ from ..rules.actions import Action
 from ..rules.config import Config
 from ..rules.errors import ConfigError, KaladanError
 from .base import Bot, SeatView
+from .levels import find_level, level_names, levels
 from .random_bot import RandomBot
 
 if TYPE_CHECKING:
@@ -28,6 +30,7 @@ Factory = Callable[[dict[str, str]], Bot]
 _FACTORIES: dict[str, Factory] = {
     "random": lambda params: RandomBot(),
     "greedy": lambda params: _greedy_bot(),
+    "careless": lambda params: _careless_bot(params),
     "mcts": lambda params: _mcts_bot(params),
 }
 PLUGIN_GROUP = "kaladan.bots"
@@ -39,6 +42,12 @@ def _greedy_bot() -> Bot:
     from .greedy import GreedyBot
 
     return GreedyBot()
+
+
+def _careless_bot(params: dict[str, str]) -> Bot:
+    from .careless import careless_bot
+
+    return careless_bot(params)
 
 
 def _mcts_bot(params: dict[str, str]) -> Bot:
@@ -119,7 +128,8 @@ class CheckedBot:
 
 
 def make_bot(spec: str) -> Bot:
-    """Build a bot from ``code[:key=value,...]`` or ``path/to/file.py:ClassName``."""
+    """Build a bot from ``code[:key=value,...]``, a level's name or
+    ``path/to/file.py:ClassName``."""
     if ".py:" in spec:
         return load_bot_file(spec.strip())
     name, _, param_text = spec.strip().partition(":")
@@ -132,12 +142,51 @@ def make_bot(spec: str) -> Bot:
     code = name.lower()
     factory = _FACTORIES.get(code)
     if factory is None:
+        level = find_level(code)
+        if level is not None:
+            if param_text.strip():
+                raise ConfigError(f"the level {level.name} takes no parameters (it plays "
+                                  f"{level.bot}; name a bot to tune it), got {param_text!r}")
+            return make_bot(level.bot)
         if code in _plugins():
             return _plugin(code, params)
-        raise ConfigError(f"unknown bot {name!r}: available bots are {', '.join(bot_codes())}")
+        raise ConfigError(f"unknown bot {name!r}: available bots are {', '.join(bot_codes())}"
+                          f"; levels are {', '.join(level_names())}")
     if params and code in ("random", "greedy"):
         raise ConfigError(f"the {code} bot takes no parameters, got {param_text!r}")
     return factory(params)
+
+
+def check_config(spec: str, config: Config) -> None:
+    """Refuse, before a game of ``config`` starts, a bot that cannot play it (ConfigError
+    saying why): the expert bot where no shipped network serves ``config``, and a level
+    playing it — then the message names the strongest level that can."""
+    try:
+        _check(spec, config)
+    except ConfigError as exc:
+        level = find_level(spec) if ":" not in spec else None
+        if level is None:
+            raise
+        able = [other.name for other in levels() if other.rank < level.rank
+                and _serves(other.bot, config)]
+        advice = f"choose {able[-1]} or a weaker level" if able else "choose another bot"
+        raise ConfigError(f"the {level.name} level ({level.bot}) cannot play this game: "
+                          f"{exc}; {advice}") from exc
+
+
+def _check(spec: str, config: Config) -> None:
+    bot = make_bot(spec)
+    check: Callable[[Config], None] | None = getattr(bot, "check_config", None)
+    if check is not None:
+        check(config)
+
+
+def _serves(spec: str, config: Config) -> bool:
+    try:
+        _check(spec, config)
+    except ConfigError:
+        return False
+    return True
 
 
 def split_bot_list(text: str) -> list[str]:
