@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..bots.levels import default_level, level_names
+from ..bots.registry import check_config
 from ..game import Game
 from ..play.i18n import LANGS
 from ..play.savefile import (
@@ -29,7 +31,11 @@ from ..rules.errors import ConfigError
 if TYPE_CHECKING:  # the screen and session (Rich) load only when a game is played
     from ..play.screen import Screen
 
-DEFAULT_SEATS = "human,greedy"
+
+
+def default_seats() -> str:
+    """You against the middle level (bots/data/levels.json)."""
+    return f"human,{default_level().name}"
 
 
 def add_parser(sub: Any) -> None:
@@ -37,8 +43,10 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser("play", help="play a game in the terminal (against bots or hot-seat)",
                        description="Play Generals of Kaladan in the terminal: against bots, "
                                    "or hot-seat with friends (docs/play.md).")
-    p.add_argument("--seats", help="who plays each seat, comma-separated: human or a bot "
-                                   f"(random, greedy, mcts:time=1 ...); default {DEFAULT_SEATS}")
+    p.add_argument("--seats", help="who plays each seat, comma-separated: human, a level "
+                                   f"({', '.join(level_names())}: weakest first) or a bot "
+                                   "(random, greedy, mcts:time=1 ...; docs/bots.md); default "
+                                   f"{default_seats()}")
     p.add_argument("--mode", choices=MODES, help="free_for_all (default), team_2v2 or team_3v3")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a ruleset option of RULES.md R3.3 (repeatable)")
@@ -86,7 +94,19 @@ def _loaded(args: argparse.Namespace) -> tuple[Game, SeatPlan]:
     lang = args.lang or plan.lang
     plan = parse_seats(args.seats, lang) if args.seats else SeatPlan(plan.seats, lang)
     check_plan(plan, game.config.players)
+    _check_bots(plan, game.config)
     return game, plan
+
+
+def _check_bots(plan: SeatPlan, config: Config) -> None:
+    """Refuse a bot that cannot play this game before it starts (the expert bot, and the
+    levels playing it, without a value network for the player count)."""
+    for seat, spec in enumerate(plan.seats):
+        if not plan.is_human(seat):
+            try:
+                check_config(spec, config)
+            except ConfigError as exc:
+                raise ConfigError(f"seat {seat + 1} ({spec}): {exc}") from exc
 
 
 def _new(args: argparse.Namespace, screen: Screen) -> tuple[Game, SeatPlan] | None:
@@ -100,8 +120,9 @@ def _new(args: argparse.Namespace, screen: Screen) -> tuple[Game, SeatPlan] | No
             return None
         seats, mode, quick, lang = (",".join(answers.seats), answers.mode, answers.quick,
                                     answers.lang)
-    plan = parse_seats(DEFAULT_SEATS if seats is None else seats, lang or "en")
+    plan = parse_seats(default_seats() if seats is None else seats, lang or "en")
     config = _config(len(plan.seats), args, quick, mode or "free_for_all")
+    _check_bots(plan, config)
     seed = args.seed if args.seed is not None else secrets.randbits(62)
     return Game.new(config, seed), plan
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..bots.registry import make_bot
+from ..bots.levels import default_level, level_names
+from ..bots.registry import check_config
+from ..rules.config import Config, Mode
 from ..rules.errors import KaladanError
 from . import i18n
 from .screen import Screen
@@ -51,15 +53,17 @@ def ask_setup(screen: Screen, lang: str | None) -> SetupAnswers:
             break
         screen.say(i18n.text(lang, "setup_again", reason=f"free_for_all / {team}"), "yellow")
     seats: list[str] = []
+    config = Config(players=players, mode=Mode(mode))  # what a bot must be able to play
     for seat in range(players):
-        default = "human" if seat == 0 else "greedy"
+        default = "human" if seat == 0 else default_level().name
         while True:
-            answer = _ask(screen, i18n.text(lang, "setup_seat", n=seat + 1, default=default))
+            answer = _ask(screen, i18n.text(lang, "setup_seat", n=seat + 1, default=default,
+                                            levels=", ".join(level_names())))
             spec = answer or default
             if spec == "human":
                 break
             try:
-                make_bot(spec)
+                check_config(spec, config)  # an unknown bot, or one that cannot play here
                 break
             except KaladanError as exc:
                 screen.say(i18n.text(lang, "setup_again", reason=exc), "yellow")
