@@ -16,9 +16,13 @@ from pathlib import Path
 import pytest
 from play_helpers import ANSI, KALADAN, drive, env, game_args, saves, spawn_pipe
 
+from kaladan.bots.levels import default_level, level_names
+from kaladan.bots.registry import check_config
 from kaladan.odds import odds_for_attack
 from kaladan.play.savefile import read_save
 from kaladan.rules.catalog import MAGIC_CARDS
+from kaladan.rules.config import Config
+from kaladan.rules.errors import ConfigError
 from kaladan.rules.gamelog import Moved
 
 ALWAYS_FIRST = "1\n" * 3000
@@ -187,6 +191,35 @@ def test_bad_arguments_exit_2(tmp_path: Path, args: list[str], words: list[str])
     assert "Traceback" not in result.stderr
     for word in words:
         assert word in result.stderr
+
+
+def test_the_default_opponent_is_the_middle_level(tmp_path: Path, user_data: Path) -> None:
+    result = run(["play", "--quick", "--seed", "4"], tmp_path, "1\n")
+    assert result.returncode == 0, result.stderr
+    [saved] = saves(user_data).iterdir()
+    assert read_save(saved)[1].seats == ("human", default_level().name) == ("human", "adept")
+    helped = " ".join(run(["play", "--help"], tmp_path).stdout.split())
+    assert f"a level ({', '.join(level_names())}: weakest first)" in helped
+    assert "default human,adept" in helped
+
+
+def test_a_level_that_cannot_play_the_game_exits_2_before_it_starts(tmp_path: Path) -> None:
+    players = next((n for n in range(3, 7) if not _serves("master", n)), None)
+    if players is None:
+        pytest.skip("every player count has a value network")
+    seats = ",".join(["human", "master"] + ["random"] * (players - 2))
+    result = run(["play", "--seats", seats, "--quick"], tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "seat 2 (master): the master level" in result.stderr
+    assert "choose adept or a weaker level" in result.stderr
+
+
+def _serves(spec: str, players: int) -> bool:
+    try:
+        check_config(spec, Config(players=players))
+    except ConfigError:
+        return False
+    return True
 
 
 def test_load_refuses_new_rules_and_wrong_seats(tmp_path: Path) -> None:
