@@ -49,17 +49,21 @@ class SeatToken:
 # text names this game's tiles and units and an index points into this moment's legal list
 # (400 invalid_action, bad_index), and the rules decide what is allowed now (422).
 STATE_REFUSALS = {"invalid_action", "bad_index", "illegal_action"}
+# The value networks the server ships decide which games an expert seat (or a level playing
+# it) can play: the player count, mode and world of the whole request (422).
+BOT_REFUSALS = {"bot_cannot_play"}
 
 
 @schemathesis.hook
 def filter_failure(context: Any, failure: Any, case: Any, response: Any) -> bool:
-    """Keep every failure but a decision the game's state refuses (``STATE_REFUSALS``,
-    docs/api.md "OpenAPI")."""
+    """Keep every failure but a decision the game's state refuses (``STATE_REFUSALS``) and
+    a bot seat no shipped network serves (``BOT_REFUSALS``; docs/api.md "OpenAPI")."""
     try:
         code = response.json()["error"]["code"]
     except (ValueError, KeyError, TypeError):
         return True
     if failure.code == "ST202":
-        return not (case.operation.definition.raw.get("operationId") == "act"
-                    and code in STATE_REFUSALS)
+        operation = case.operation.definition.raw.get("operationId")
+        return not ((operation == "act" and code in STATE_REFUSALS)
+                    or (operation in ("createGame", "joinMatch") and code in BOT_REFUSALS))
     return True

@@ -1,7 +1,8 @@
-"""Advice on request (issue 15, item 8): a per-game option, on by default when a bot plays
-and off when every seat is human, stored with the game; a hint is the greedy bot's choice
-from the seat's own view (and an attack's exact odds), refused when the option is off, and
-the same for every game that looks the same to the seat (R5.13: nothing hidden is used)."""
+"""Advice on request (issues 15 and 44): a per-game option, on by default when a bot plays
+and off when every seat is human, stored with the game; a hint is the expert bot's choice
+(the greedy bot's where no value network serves the game) from the seat's own view (and an
+attack's exact odds), refused when the option is off, and the same for every game that looks
+the same to the seat (R5.13: nothing hidden is used)."""
 
 from __future__ import annotations
 
@@ -9,15 +10,17 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from live_support import GENEROUS, live_game, sqlite_url
 from server_support import auth, create, join_all, wait_for_humans
 
 from kaladan.bots.base import SeatView
+from kaladan.rules.config import Config
 from kaladan.rules.legal import legal_actions
 from kaladan.rules.observe import observe
 from kaladan.server import create_app
-from kaladan.server.hints import advice
+from kaladan.server.hints import GREEDY, advice, adviser
 
 
 def error_code(response: Any) -> str:
@@ -86,6 +89,7 @@ def test_hints_are_legal_decisions_with_the_odds_of_an_attack(client: TestClient
         again = client.get(f"/api/games/{game_id}/hint", headers=auth(token)).json()
         assert hint == again  # the same advice for the same moment
         assert hint["version"] == view["version"]
+        assert hint["adviser"] == "expert"  # the shipped 2-player network serves the game
         whole = client.get(f"/api/games/{game_id}/legal", headers=auth(token)).json()["legal"]
         action = hint["action"]
         assert whole[action["index"]] == action  # one of the seat's legal actions
@@ -104,12 +108,14 @@ def test_hints_are_legal_decisions_with_the_odds_of_an_attack(client: TestClient
 def test_a_hint_uses_nothing_the_seat_cannot_see() -> None:
     """R5.13: every state that looks the same to the seat (other hands and pools, the face-
     down cards, the deck's order and every future die drawn anew from its observation) gets
-    the same advice."""
-    compared = 0
+    the same advice, from the expert bot (a small budget) where a network serves the game
+    and from the greedy bot."""
+    compared = {GREEDY: 0, "expert": 0}
     for players, seed in ((2, 3), (3, 4), (4, 5)):
         live = live_game(players, seed, quick=True, **({"mode": "team_2v2"} if players == 4
                                                        else {}))
         game = live.game
+        searched = adviser(game.config, 12)
         rng = random.Random(seed)
         for step in range(160):
             if game.is_over:
@@ -118,12 +124,25 @@ def test_a_hint_uses_nothing_the_seat_cannot_see() -> None:
             seat = state.pending.seat
             if step % 4 == 0:
                 salt = f"g_test:{step}:{seat}"
-                shown = advice(state, seat, salt)
-                for k in range(3):
-                    other = SeatView(state, seat).determinize(random.Random(k))
-                    assert observe(other, seat) == observe(state, seat)
-                    assert advice(other, seat, salt) == shown
-                    compared += 1
+                for spec in {GREEDY, searched}:
+                    shown = advice(state, seat, salt, spec)
+                    for k in range(3):
+                        other = SeatView(state, seat).determinize(random.Random(k))
+                        assert observe(other, seat) == observe(state, seat)
+                        assert advice(other, seat, salt, spec) == shown, (spec, step)
+                        compared[spec.partition(":")[0]] += 1
             legal = legal_actions(state)
             game.play(legal[rng.randrange(len(legal))], seat)
-    assert compared > 200
+    assert compared[GREEDY] > 200 and compared["expert"] > 50, compared
+
+
+def test_a_game_no_network_serves_is_advised_by_the_greedy_bot(client: TestClient) -> None:
+    players = next((n for n in range(3, 7) if adviser(Config(players=n), 8) == GREEDY), None)
+    if players is None:
+        pytest.skip("every player count has a value network")
+    created = create(client, ["human"] + ["random"] * (players - 1), quick=True, seed=2)
+    tokens = join_all(client, created)
+    game_id = created["game_id"]
+    view = wait_for_humans(client, game_id, tokens)
+    hint = client.get(f"/api/games/{game_id}/hint", headers=auth(tokens[view["seat"]])).json()
+    assert hint["adviser"] == GREEDY

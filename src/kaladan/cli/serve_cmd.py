@@ -21,6 +21,8 @@ LIMIT_FLAGS = (
     ("bot_seconds", "SECONDS", "the most a bot may think per decision, whatever its "
                                "parameters"),
     ("bot_jobs_per_client", "N", "searches of one client's games running at once"),
+    ("hint_iterations", "N", "iterations of the expert bot's search for a hint"),
+    ("hint_seconds", "SECONDS", "the most a hint's search may take"),
     ("rate", "N", "write requests a second per client address"),
     ("read_rate", "N", "read requests a second per client address"),
     ("load_rate", "N", "stored games brought back into memory a second per client address"),

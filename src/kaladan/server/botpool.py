@@ -1,7 +1,8 @@
 """Searching bots think in worker processes, apart from request handling.
 
-A search (``mcts``) holds a CPU for seconds; on a thread it would share the interpreter lock
-with the event loop and every quick bot. Here it runs in a process of its own that gets only
+A search (``mcts``, ``expert``, the levels playing them; advice, ``hints``) holds a CPU for
+seconds; on a thread it would share the interpreter lock with the event loop and every quick
+bot. Here it runs in a process of its own that gets only
 the CPU nothing else wants (``bots.worker.lower_priority``: SCHED_IDLE), with a hard cap on
 its thinking time whatever its parameters (``ServerSettings.bot_seconds``), and each client
 may have only a few searches running at once (``bot_jobs_per_client``), waiting in line in
@@ -54,11 +55,14 @@ class BotPool:
         return self._executor
 
     async def choose(self, client: str, spec: str, state: GameState, seat: int,
-                     seed: int) -> Action:
+                     seed: int, cap: float | None = None, gifts: bool = True) -> Action:
         """The bot's decision for ``seat``, computed in a worker when the client's turn in
-        line comes (the caller checks it is still legal when it applies it)."""
+        line comes (the caller checks it is still legal when it applies it); ``cap``: a
+        shorter limit on its seconds than the pool's, ``gifts``: whether it may give gold
+        (``worker.think``)."""
+        limit = self.cap if cap is None else min(cap, self.cap)
         action: Action = await self.run(client, think, spec, pickle.dumps(state), seat, seed,
-                                        self.cap)
+                                        limit, gifts)
         return action
 
     async def run(self, client: str, work: Callable[..., T], *args: Any) -> T:

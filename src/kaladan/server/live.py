@@ -26,7 +26,8 @@ from .clocks import Clock, wall_clock
 from .decision_random import DecisionRandom
 from .entry_text import entry_head
 
-QUICK_BOTS = frozenset({"random", "greedy", "ppo"})  # no search: not in worker processes
+# No search: not in worker processes (a level counts as the bot it plays).
+QUICK_BOTS = frozenset({"random", "greedy", "careless", "ppo"})
 
 
 @dataclass(slots=True)

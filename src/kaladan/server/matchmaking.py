@@ -122,9 +122,11 @@ class Matchmaker:
                       bots: str) -> dict[str, Any]:
         """Put ``account`` in the queue of (mode, players, time control), in place of any
         earlier place or match of theirs; 400 for a game the rules refuse or an unknown
-        bot, 409 ``matching`` while their game is being made."""
-        make_config(mode, players, {}, None, False)  # 400 invalid_config
+        bot, 422 for a bot that cannot play it (no value network for the expert), 409
+        ``matching`` while their game is being made."""
+        config = make_config(mode, players, {}, None, False)  # 400 invalid_config
         bots = check_bot_spec(bots, self.service.settings.ppo_policy)
+        await self.service.check_seats([bots], config)  # 422: it cannot play this game
         if time_control is not None and len(json.dumps(time_control)) > MAX_TIME_CONTROL:
             raise ApiError(400, "invalid_config", f"a time control has at most "
                            f"{MAX_TIME_CONTROL} characters of JSON")

@@ -19,6 +19,7 @@ from pydantic import (
     model_validator,
 )
 
+from ..bots.levels import level_names
 from ..bots.registry import bot_codes
 from .clocks import MAX_SECONDS as MAX_CLOCK
 from .service import BOT_LIMITS, HUMAN, PPO
@@ -69,24 +70,33 @@ _TIME = (rf"(?:{_TIME_LIMIT}(?:\.0{{1,6}})?|{upto(_TIME_LIMIT - 1)}(?:\.[0-9]{{1
          rf"|{_FRACTION})")
 
 
-def _mcts_pattern() -> str:
-    """``mcts`` with ``key=value`` parameters (docs/bots.md) within ``service.BOT_LIMITS``:
-    a budget of either iterations or time, never both (``MctsParams.parse``)."""
+def _search_pattern(name: str, extra: tuple[str, ...] = ()) -> str:
+    """``mcts`` or ``expert`` with ``key=value`` parameters (docs/bots.md) within
+    ``service.BOT_LIMITS``: a budget of either iterations or time, never both
+    (``MctsParams.parse``, ``ExpertParams.parse``); never a file (the expert's ``net``)."""
     shared = [f"c={_POSITIVE}", f"horizon={upto(int(BOT_LIMITS['horizon']))}",
-              f"width={upto(int(BOT_LIMITS['width']))}"]
+              f"width={upto(int(BOT_LIMITS['width']))}", *extra]
     by_count = "(?:" + "|".join([f"iterations={upto(int(BOT_LIMITS['iterations']))}",
                                  *shared]) + ")"
     by_time = "(?:" + "|".join([f"time={_TIME}", *shared]) + ")"
-    return rf"mcts(?::(?:{by_count}(?:,{by_count})*|{by_time}(?:,{by_time})*))?"
+    return rf"{name}(?::(?:{by_count}(?:,{by_count})*|{by_time}(?:,{by_time})*))?"
+
+
+# The careless bot's chance of a random action: above 0, at most 1.
+_CARELESS = rf"careless(?::p=(?:1(?:\.0{{1,6}})?|{_FRACTION}))?"
+SEARCHING = ("mcts", "expert")  # their parameters have patterns of their own
+WITH_PARAMETERS = (*SEARCHING, "careless")
 
 
 def seat_pattern(ppo: bool) -> str:
-    """The seat kinds a client may ask for: ``human``, the registry's bots (mcts with its
-    parameters), and with ``ppo`` the kind ``ppo`` exactly (the operator's policy, never a
-    path: ``ServerSettings.ppo_policy``)."""
-    plain = [code for code in bot_codes() if code not in ("mcts", PPO)]
-    assert "mcts" in bot_codes(), "the seat pattern knows the mcts bot's parameters"
-    return "^(?:" + "|".join([HUMAN, *plain, *([PPO] if ppo else []), _mcts_pattern()]) + ")$"
+    """The seat kinds a client may ask for: ``human``, the levels, the registry's bots (mcts,
+    expert and careless with their parameters), and with ``ppo`` the kind ``ppo`` exactly
+    (the operator's policy, never a path: ``ServerSettings.ppo_policy``)."""
+    plain = [code for code in bot_codes() if code not in (*WITH_PARAMETERS, PPO)]
+    assert set(WITH_PARAMETERS) <= set(bot_codes()), "the seat pattern knows their parameters"
+    return "^(?:" + "|".join([HUMAN, *level_names(), *plain, *([PPO] if ppo else []),
+                              _search_pattern("mcts"),
+                              _search_pattern("expert", ("reuse=[01]",)), _CARELESS]) + ")$"
 
 
 SEAT_PATTERN = seat_pattern(ppo=False)  # what every server takes
@@ -141,10 +151,13 @@ class CreateGame(Strict):
         "seats (R23.1): team_2v2 has 4 seats, team_3v3 6")
     seats: list[SeatKind] = Field(
         min_length=2, max_length=6,
-        description="per seat 'human' or a bot code of the registry: random, greedy, mcts "
-        "with optional parameters iterations (or time, in seconds), c, horizon, width, "
-        "within the server's caps: e.g. 'mcts:time=1', 'mcts:iterations=400,c=0.5'; 'ppo' "
-        "plays the trained policy of a server started with --ppo-policy")
+        description=f"per seat 'human', a level ({', '.join(level_names())}: weakest first) "
+        "or a bot code of the registry: random, greedy, careless (p: the chance of a random "
+        "action), mcts and expert with optional parameters iterations (or time, in "
+        "seconds), c, horizon, width (expert: reuse), within the server's caps: e.g. "
+        "'mcts:time=1', 'expert:iterations=400,c=0.5'; 'ppo' plays the trained policy of a "
+        "server started with --ppo-policy. An expert seat (or a level playing it) needs a "
+        "value network for the game's player count and mode: 422 otherwise")
     options: dict[str, str] = Field(default_factory=dict, max_length=20,
                                     description="R3.3 options by name, e.g. "
                                     "{'mountain_defence': 'drop_lowest'}; world=custom comes "
@@ -159,7 +172,7 @@ class CreateGame(Strict):
                         "starting units instead of asking for them")
     name: str = Field("", max_length=100)
     hints: bool | None = Field(None, strict=True, description="advice on request: a seat may "
-                               "ask what the greedy bot would do from its own view (GET "
+                               "ask what the strongest bot would do from its own view (GET "
                                ".../hint); absent: on when the game has a bot seat, off when "
                                "every seat is human")
     rated: bool = Field(False, strict=True, description="a rated game: only signed-in players "
@@ -361,11 +374,14 @@ class OddsList(BaseModel):
 
 
 class Hint(BaseModel):
-    """What the greedy bot would decide for the seat, from the seat's view only."""
+    """What the strongest bot would decide for the seat, from the seat's view only."""
 
     version: int
     action: LegalAction = Field(description="the advised action, as the whole list lists it")
     odds: AttackOdds | None = Field(description="an attack's exact odds; null otherwise")
+    adviser: Literal["expert", "greedy"] = Field(
+        description="the bot that advises: the expert bot, or the greedy bot where no value "
+        "network serves the game")
 
 
 class LegalList(BaseModel):
@@ -620,8 +636,9 @@ ERROR_STATUSES: dict[int, str] = {
          "already_joined, time_ran_out, not_taken_over), the player sits at another seat "
          "(already_seated), a name that is taken (name_taken)",
     413: "a request body or custom world over the server's limit (too_large)",
-    422: "an action the rules forbid now (illegal_action, with the rule id in 'rule'); a "
-         "finished game no value network of the server judges (no_network)",
+    422: "an action the rules forbid now (illegal_action, with the rule id in 'rule'); a bot "
+         "seat no value network of the server serves (bot_cannot_play); a finished game no "
+         "value network of the server judges (no_network)",
     429: "too many requests, games created, games brought back from storage or replayed "
          "from this address, or chat messages from this author (rate_limited)",
     503: "the database refused or cannot be read; nothing changed, try again "

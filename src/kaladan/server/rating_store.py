@@ -42,11 +42,12 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
+from ..bots.levels import levels
 from ..rules.state import GameState
 from ..rules.units import REALMS
 from .accounts import name_key
 from .live import LiveGame
-from .ratings import ALL, Skill, bot_skill, categories, display, rate_game
+from .ratings import ALL, Skill, bot_kind, bot_skill, categories, display, rate_game
 from .storage import Store, accounts, games, metadata, stored_time
 
 log = logging.getLogger("kaladan.server")
@@ -95,6 +96,19 @@ def bot_ratings() -> dict[str, Skill]:
         encoding="utf-8")
     return {kind: Skill(float(v["mu"]), float(v["sigma"]))
             for kind, v in json.loads(text)["bots"].items()}
+
+
+@cache
+def seat_ratings() -> dict[str, Skill]:
+    """The fixed rating of every kind a bot seat may be: the measured ones, and a level the
+    league has not measured as the bot it plays (``adept`` as ``mcts``)."""
+    table = bot_ratings()
+    out = dict(table)
+    for level in levels():
+        kind = bot_kind(level.bot)
+        if level.name not in out and kind in table:
+            out[level.name] = table[kind]
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +181,7 @@ def _record(c: Connection, game: FinishedGame) -> bool:
     if _is_rated(c, game.game_id):
         return False
     people = [s.account for s in game.seats if s.account is not None]
-    bots = bot_ratings()
+    bots = seat_ratings()
     for cat in categories(game.mode, game.players):
         rows = {r.account_id: r for r in c.execute(
             select(ratings).where(ratings.c.category == cat, ratings.c.account_id.in_(people))

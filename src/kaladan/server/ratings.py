@@ -73,7 +73,8 @@ def categories(mode: str, players: int) -> tuple[str, ...]:
 
 def bot_kind(spec: str) -> str:
     """The kind a bot seat is rated as: its name without parameters (``mcts:time=1`` →
-    ``mcts``). Every budget of a bot shares its kind's fixed rating."""
+    ``mcts``; a level by its name, ``adept``). Every budget of a bot shares its kind's fixed
+    rating."""
     return spec.strip().partition(":")[0].lower()
 
 

@@ -28,11 +28,13 @@ Service = Annotated[GameService, Depends(service_of)]
 GameId = Annotated[str, Path(max_length=200, description="the id returned at creation")]
 
 
-@router.post("", status_code=201, response_model=Created, responses=errors(),
+@router.post("", status_code=201, response_model=Created, responses=errors(422),
              summary="Create a game", operation_id="createGame")
 async def create_game(body: CreateGame, request: Request, service: Service) -> Any:
     """Create a game; every human seat gets a one-time join link, everyone the spectator
-    link. Bots start once every human seat has joined."""
+    link. Bots start once every human seat has joined. 422 ``bot_cannot_play`` for an
+    expert seat (or a level playing it) without a value network for the game's player
+    count, mode and world."""
     live, codes = await service.create(
         mode=body.mode, seats=body.seats, options=body.options, world=body.world,
         seed=body.seed, quick=body.quick, name=body.name,

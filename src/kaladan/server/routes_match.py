@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
+from ..bots.levels import default_level
 from .accounts import Account
 from .matchmaking import Matchmaker
 from .models import SeatKind, Strict, TimeControlBody, errors
@@ -47,8 +48,9 @@ class MatchRequest(Strict):
         "wait with those who chose the same one")
     wait: int = Field(60, strict=True, ge=10, le=600, description="seconds to wait for other "
                       "players before bots of ``bots`` fill the empty seats")
-    bots: SeatKind = Field("greedy", description="the bot code of the seats nobody took "
-                           "(a bot of the registry, as in createGame's seats)")
+    bots: SeatKind = Field(default_level().name, description="the level or bot code of the "
+                           "seats nobody took (as in createGame's seats; default the middle "
+                           "level)")
 
 
 class MatchStatus(BaseModel):
@@ -88,7 +90,7 @@ class Unsubscribed(BaseModel):
     notify_email: Literal[False]
 
 
-@router.post("/match", response_model=MatchStatus, responses=errors(401, 403, 409),
+@router.post("/match", response_model=MatchStatus, responses=errors(401, 403, 409, 422),
              summary="Join the quick-match queue", operation_id="joinMatch",
              openapi_extra=SESSION_WRITE)
 async def join_match(body: MatchRequest, account: SignedIn,

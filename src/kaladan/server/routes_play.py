@@ -23,7 +23,7 @@ from .models import (
     View,
     errors,
 )
-from .service import GameService
+from .service import GameService, digest
 from .views import all_odds, full_legal, hint_view, replay_view, view_text
 
 router = APIRouter(prefix="/api/games", tags=["play"])
@@ -73,26 +73,32 @@ async def odds(game_id: GameId, request: Request, service: Service) -> Any:
 
 
 @router.get("/{game_id}/hint", response_model=Hint, responses=errors(403, 404, 409),
-            summary="Advice: what the greedy bot would decide for the seat now",
+            summary="Advice: what the strongest bot would decide for the seat now",
             operation_id="getHint")
 async def hint(game_id: GameId, request: Request, service: Service) -> Any:
-    """The greedy bot's choice for the seat's pending decision, from the seat's own view
-    (its observation and legal actions, nothing hidden from it), and for an attack the exact
-    odds. 403 ``hints_off`` when the game was created without advice, 409 when another seat
-    decides or the game is over."""
+    """The choice of the strongest level's bot (the expert bot, searching
+    ``hint_iterations`` times within ``hint_seconds``; the greedy bot where no value network
+    serves the game) for the seat's pending decision, from the seat's own view (its
+    observation and legal actions, nothing hidden from it), and for an attack the exact
+    odds; ``adviser`` names the bot. 403 ``hints_off`` when the game was created without
+    advice, 409 when another seat decides or the game is over."""
     live = await service.get(game_id, client_address(request.scope))
     seat = seat_of(request, live, required=True)
     assert seat is not None
     if not live.hints:
         raise ApiError(403, "hints_off", "this game gives no advice: it was created without "
                        "hints")
-    state = live.snapshot.state if live.snapshot is not None else live.game.state
+    snapshot = live.snapshot
+    assert snapshot is not None  # a game in memory is published
+    state = snapshot.state
     if state.is_over:
         raise ApiError(409, "game_over", "the game is over")
     if state.pending.seat != seat:
         raise ApiError(409, "not_your_turn", f"seat {state.pending.seat + 1} is to decide, "
                        f"not seat {seat + 1}: advice is for the seat's own decision", "R6.5")
-    return await asyncio.to_thread(hint_view, live, seat)  # a bot's thinking: off the loop
+    action, adviser = await service.advisor.ask(live.game_id, snapshot.version, state, seat,
+                                                digest(client_address(request.scope)))
+    return await asyncio.to_thread(hint_view, state, snapshot.version, action, adviser)
 
 
 @router.post("/{game_id}/actions", response_model=View,

@@ -40,7 +40,8 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.exc import IntegrityError
 
 from ..bots.base import Bot, SeatView
-from ..bots.registry import bot_codes, make_bot
+from ..bots.levels import find_level, level_names, resolve
+from ..bots.registry import bot_codes, check_config, make_bot
 from ..game import Game, is_gift
 from ..record import ReplayError
 from ..rules.actions import Action
@@ -53,6 +54,7 @@ from .botpool import BotPool
 from .chat import Chat
 from .clocks import Clock, TimeControl, TimeControlError, stored_deadline, wall_clock
 from .errors import SESSION_CHALLENGE, ApiError
+from .hints import Advisor
 from .history import History, HistoryCache, build_history
 from .leases import LeaseLost, NotOwner
 from .live import QUICK_BOTS, LiveGame, SeatInfo
@@ -83,6 +85,7 @@ HUMAN = "human"
 # The largest bot parameters a client may ask for; every search is also stopped after
 # ``ServerSettings.bot_seconds`` whatever its parameters (botpool).
 BOT_LIMITS = {"time": 10.0, "iterations": 20_000, "horizon": 200, "width": 50}
+FILE_PARAMETERS = frozenset({"net", "path"})  # bot parameters that name a file on the server
 BOT_BURST = 100  # quick bot decisions per worker call when bots do not pause
 INSTANT_BOTS = frozenset({"random"})  # decide in microseconds: on the event loop
 RETRY_MAX = 30.0  # seconds: the longest pause of a bot waiting for storage to come back
@@ -126,14 +129,16 @@ def check_time_control(data: Mapping[str, Any] | None) -> TimeControl | None:
 
 
 def check_bot_spec(spec: str, ppo_policy: str | None = None) -> str:
-    """A bot of the registry (``random``, ``greedy``, ``mcts:...``): never a file path, which
-    would let a client run code on the server. ``ppo`` (exactly that) is the operator's
-    policy (``ServerSettings.ppo_policy``), refused when the server has none. Returns the
-    seat kind as stored; ``PolicyBots.make`` makes its bot."""
+    """A level (``adept``) or a bot of the registry (``random``, ``greedy``, ``mcts:...``):
+    never a file path, which would let a client run code on the server. ``ppo`` (exactly
+    that) is the operator's policy (``ServerSettings.ppo_policy``), refused when the server
+    has none. Returns the seat kind as stored (a level by its name); ``PolicyBots.make``
+    makes its bot."""
     name = spec.strip().partition(":")[0].lower()
-    if name not in bot_codes() or ".py" in spec or "/" in spec:
-        raise ApiError(400, "unknown_bot", f"unknown seat kind {spec!r}: use 'human' or one "
-                       f"of {', '.join(bot_codes())}", input=spec)
+    if (name not in bot_codes() and find_level(name) is None) or ".py" in spec or "/" in spec:
+        raise ApiError(400, "unknown_bot", f"unknown seat kind {spec!r}: use 'human', a level "
+                       f"({', '.join(level_names())}) or a bot "
+                       f"({', '.join(bot_codes())})", input=spec)
     if name == PPO:
         if spec.strip() != PPO:  # a client never names a file, nor tunes the policy
             raise ApiError(400, "unknown_bot", f"seat kind {spec!r}: the ppo seat takes no "
@@ -148,11 +153,27 @@ def check_bot_spec(spec: str, ppo_policy: str | None = None) -> str:
         raise ApiError(400, "unknown_bot", str(exc), input=spec) from exc
     for item in filter(None, spec.partition(":")[2].split(",")):
         key, _, value = item.partition("=")
+        if key.strip() in FILE_PARAMETERS:
+            raise ApiError(400, "unknown_bot", f"seat kind {spec!r}: a client never names a "
+                           f"file ({key.strip()}=); the server plays its shipped ones",
+                           input=spec)
         limit = BOT_LIMITS.get(key.strip())
         if limit is not None and float(value) > limit:  # make_bot checked it is a number
             raise ApiError(400, "bot_too_slow", f"{key.strip()}={value.strip()} is over this "
                            f"server's limit of {limit:g} per decision", input=spec)
     return spec.strip()
+
+
+def check_serves(kind: str, config: Config) -> None:
+    """422 ``bot_cannot_play`` when the bot of a seat of ``kind`` cannot play games of
+    ``config``: the expert bot, or a level playing it, without a value network for the
+    player count and mode (refused before the game, never at the bot's first decision).
+    The first call for a network reads it (milliseconds): callers on the event loop call
+    ``GameService.check_seats`` first, which reads it on a thread."""
+    try:
+        check_config(kind, config)
+    except KaladanError as exc:
+        raise ApiError(422, "bot_cannot_play", str(exc), input=kind) from exc
 
 
 class PolicyBots:
@@ -173,8 +194,10 @@ class PolicyBots:
     def make(self, kind: str, config: Config, world: World) -> Bot:
         """The bot of a seat of ``kind`` (as ``check_bot_spec`` returned it) in a game of
         ``config`` on ``world``; ApiError 400 ``unknown_bot`` when it cannot play there (no
-        policy, or a policy trained for another player count)."""
+        policy, or a policy trained for another player count), 422 ``bot_cannot_play`` for
+        an expert seat no value network serves (``check_serves``)."""
         if kind != PPO:
+            check_serves(kind, config)
             return make_bot(kind)
         if self.ppo is None:
             raise ApiError(400, "unknown_bot", NO_POLICY, input=kind)
@@ -271,6 +294,7 @@ class GameService:
                                            thread_name_prefix="kaladan-bot")
         self.searches = BotPool(settings.bot_workers, settings.bot_jobs_per_client,
                                 settings.bot_seconds)
+        self.advisor = Advisor(self.searches, settings.hint_iterations, settings.hint_seconds)
         self.creations: AddressRate = PerAddress(settings.games_per_minute, per=60.0)
         self.loads: AddressRate = PerAddress(settings.load_rate)
         self.histories = HistoryCache()
@@ -481,6 +505,7 @@ class GameService:
             raise ApiError(429, "rate_limited", f"at most {settings.games_per_minute} new "
                            "games a minute per address")
         config = make_config(mode, len(kinds), options, world, quick)
+        await self.check_seats(kinds, config)
         seed_public = seed is not None
         if seed is None:
             seed = secrets.randbits(63)
@@ -509,6 +534,18 @@ class GameService:
                                     hints=hints, rated=rated, open_seats=open_seats,
                                     control=control)
         return live, codes
+
+    async def check_seats(self, kinds: Sequence[str], config: Config) -> None:
+        """422 ``bot_cannot_play`` for a bot seat that cannot play games of ``config``
+        (``check_serves``), checked on a thread: the first look reads a network."""
+        bots = sorted({kind for kind in kinds if kind not in (HUMAN, PPO)})
+
+        def check() -> None:
+            for kind in bots:
+                check_serves(kind, config)
+
+        if bots:
+            await asyncio.to_thread(check)
 
     async def open_game(self, game_id: str, name: str, game: Game, infos: list[SeatInfo], *,
                         owner: str, seed_public: bool = False, hints: bool = False,
@@ -1438,14 +1475,15 @@ def bot_name(spec: str) -> str:
 
 
 def quick(spec: str) -> bool:
-    """A bot that decides in a few milliseconds at most (no search): random and greedy, and
-    ppo (a few passes of a small network, on the policy the server loaded once)."""
-    return bot_name(spec) in QUICK_BOTS
+    """A bot that decides in a few milliseconds at most (no search): random, greedy and
+    careless, and ppo (a few passes of a small network, on the policy the server loaded
+    once); a level as the bot it plays. The others search in the worker processes."""
+    return bot_name(resolve(spec)) in QUICK_BOTS
 
 
 def instant(spec: str) -> bool:
     """A bot that decides in microseconds (random): it plays on the event loop."""
-    return bot_name(spec) in INSTANT_BOTS
+    return bot_name(resolve(spec)) in INSTANT_BOTS
 
 
 def stored_summary(row: StoredGame) -> dict[str, Any]:

@@ -25,6 +25,10 @@ class ServerSettings:
     bot_workers: int = field(default_factory=lambda: max(1, _cpus() - 1))  # search processes
     bot_seconds: float = 10.0  # the most a bot may think per decision, whatever its settings
     bot_jobs_per_client: int = 1  # searches of one client's games running at the same time
+    # Advice (hints.py): the expert bot searches this many iterations for a hint (the same
+    # answer on every machine), and stops at this many seconds whatever it has done by then.
+    hint_iterations: int = 400
+    hint_seconds: float = 1.0
     bot_games: bool = True  # games without a human seat (bots only, for spectators)
     # A trained policy file (bench/train_ppo.py) played by the seat kind "ppo"; chosen by
     # the operator, never by a client. None: the server offers no ppo seat.
@@ -80,14 +84,15 @@ class ServerSettings:
     clock: Callable[[], float] | None = None
 
     def __post_init__(self) -> None:
-        for name in ("bot_workers", "bot_jobs_per_client", "games_per_minute", "sockets",
+        for name in ("bot_workers", "bot_jobs_per_client", "hint_iterations", "games_per_minute",
+                     "sockets",
                      "max_body", "max_message", "max_world", "max_name", "live_games"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
         if self.gc_threshold < 0:
             raise ValueError("gc_threshold must be >= 0")
-        for name in ("bot_seconds", "rate", "read_rate", "load_rate", "ws_rate", "db_timeout",
-                     "lease_seconds", "sign_in_rate", "sign_up_rate"):
+        for name in ("bot_seconds", "hint_seconds", "rate", "read_rate", "load_rate", "ws_rate",
+                     "db_timeout", "lease_seconds", "sign_in_rate", "sign_up_rate"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be above 0")
         if self.bot_delay < 0:

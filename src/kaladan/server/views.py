@@ -19,7 +19,6 @@ from ..rules.scoring import parts, team_parts
 from ..rules.state import GameState
 from ..rules.world import Terrain
 from .choices import action_tiles, args, compact, refs, split
-from .hints import advice
 from .history import History
 from .jsontext import dumps
 from .live import CachedView, LiveGame, ShownEntry, Snapshot
@@ -130,18 +129,14 @@ def odds_json(odds: Odds) -> dict[str, Any]:
             "expected_defender_losses": float(odds.expected_defender_losses)}
 
 
-def hint_view(live: LiveGame, seat: int) -> dict[str, Any]:
-    """What the greedy bot would decide for ``seat`` now, from the seat's view only
-    (``hints.advice``), as a listed action with its index, and for an attack its exact odds;
-    the caller has checked that the game gives hints and that the seat decides."""
-    snapshot = live.snapshot
-    assert snapshot is not None
-    state = snapshot.state
-    action = advice(state, seat, f"{live.game_id}:{snapshot.version}:{seat}")
+def hint_view(state: GameState, version: int, action: Action, adviser: str) -> dict[str, Any]:
+    """The advice ``action`` for the seat deciding in ``state`` (the published state of
+    ``version``; ``hints.Advisor``) as a listed action with its index, for an attack with its
+    exact odds, and the kind of bot that gave it."""
     index = list(legal_actions(state)).index(action)
     odds = attack_odds(state, action) if action.kind == ATTACK else None
-    return {"version": snapshot.version, "action": action_json(index, action, state),
-            "odds": odds}
+    return {"version": version, "action": action_json(index, action, state), "odds": odds,
+            "adviser": adviser}
 
 
 def full_legal(live: LiveGame, seat: int) -> dict[str, Any]:
