@@ -8,10 +8,11 @@ step and no server round trip for card texts, names and costs:
     src/kaladan/server/static/data/rules.json     the rules the pages read from the engine: terrain
                                                   (capacity, bonus dice), phase orders, scoring,
                                                   the ruleset options (R3.3) with their values
-                                                  (the default first), and the grammar of action
-                                                  texts (rules/kinds.py)
+                                                  (the default first), the grammar of action
+                                                  texts (rules/kinds.py), and the levels the
+                                                  lobby offers (bots/data/levels.json)
 
-Run after changing ``src/kaladan/rules/data``; tests/e2e/test_ui_data.py checks that the committed
+Run after changing ``src/kaladan/rules/data`` or the levels; tests/e2e/test_ui_data.py checks that the committed
 files equal this script's output.
 
     python scripts/build_ui_data.py [--check]
@@ -25,6 +26,7 @@ from dataclasses import fields
 from importlib import resources
 from pathlib import Path
 
+from kaladan.bots.levels import default_level, level_names
 from kaladan.rules.catalog import END_GAME_CARDS, EVENT_CARDS, GLOSSARY, MAGIC_CARDS, REALMS, Text
 from kaladan.rules.combat import bonus_dice
 from kaladan.rules.config import OPTIONS, PLAYERS_OF_MODE, Config
@@ -127,8 +129,10 @@ def rules() -> dict[str, object]:
     """What the pages show of the rules, read from the engine: "How to play" (terrain,
     scoring, phase orders), the lobby (the modes with their player counts, R5.1 and R23.1,
     and the options of R3.3, the default first), the phase
-    tracker (the phase orders of R6.2), and the grammar the browser composes actions with."""
+    tracker (the phase orders of R6.2), the grammar the browser composes actions with, and
+    the levels the lobby offers as seats (weakest first, the default opponent)."""
     return {"terrain": terrain(), "scoring": scoring(),
+            "bots": {"levels": level_names(), "default": default_level().name},
             "phase_orders": {name: [p.label for p in order]
                              for name, order in PHASE_ORDERS.items()},
             "options": {name: list(values) for name, values in OPTIONS.items()},

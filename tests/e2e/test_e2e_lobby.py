@@ -1,8 +1,9 @@
-"""The lobby and advice on request (issue 15, items 8 and 10): the hints option follows the
-seats (on with a bot, off when every seat is human) until chosen; a one-person game opens
-with "Play now"; the Hint button shows the greedy bot's choice from the seat's view and can
-be followed; no gap under "Game created"; the rules options' values are not cut off (default
-names in the chosen language: test_e2e_words.py)."""
+"""The lobby and advice on request (issues 15 and 44): the seats offer the levels by their
+names, weakest first, the middle one by default; the hints option follows the seats (on with
+a bot, off when every seat is human) until chosen; a one-person game opens with "Play now";
+the Hint button shows the strongest bot's choice from the seat's view and can be followed;
+no gap under "Game created"; the rules options' values are not cut off (default names in the
+chosen language: test_e2e_words.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from e2e_support import (
 def test_hints_follow_the_seats_and_a_one_person_game_plays_now(page: Any, server: str) -> None:
     page.goto(server + "/")
     page.wait_for_selector("#create")
-    assert page.is_checked("#hints")  # a greedy bot at seat 2 by default
+    assert page.is_checked("#hints")  # a bot at seat 2 by default
     page.select_option("#seat-1", "human")
     assert not page.is_checked("#hints")  # every seat human: off
     page.select_option("#seat-1", "random")
@@ -47,13 +48,46 @@ def test_hints_follow_the_seats_and_a_one_person_game_plays_now(page: Any, serve
         text = advice.get_attribute("data-hint")
         whole = http_json(server, "GET", f"/api/games/{game_id}/legal", token=token)["legal"]
         assert text in {e["text"] for e in whole}
-        assert "greedy bot" in advice.inner_text()
+        assert "the strongest bot would" in advice.inner_text()  # the expert: 2 players
         before = version(page)
         page.click("#hint-do")
         if page.locator("#confirm").is_visible():  # an attack: its odds first
             page.click("#confirm-ok")
         send_if_asked(page)  # a move or a purchase: the confirm bar
         wait_past(page, before)
+
+
+def test_the_seats_offer_the_levels_by_name_the_middle_one_by_default(
+        page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("#create")
+    assert page.eval_on_selector("#seat-1", "s => s.value") == "adept"
+    assert page.eval_on_selector("#seat-0", "s => s.value") == "human"
+    groups = page.eval_on_selector_all("#seat-1 optgroup", """groups => groups.map((g) =>
+      [g.label, [...g.children].map((o) => [o.value, o.textContent])])""")
+    assert groups == [
+        ["Levels (weakest first)", [["beginner", "Beginner"], ["casual", "Casual"],
+                                    ["adept", "Adept"], ["veteran", "Veteran"],
+                                    ["master", "Master"]]],
+        ["Other bots", [["random", "Random bot"], ["greedy", "Greedy bot"],
+                        ["mcts:time=1", "MCTS bot (time=1)"]]]]
+    page.select_option("#players", "3")
+    assert page.eval_on_selector("#seat-2", "s => s.value") == "adept"
+    page.click("#create")
+    page.locator("#created").wait_for()
+    game_id = (page.locator("#spectate-link").get_attribute("href") or "").rsplit("/", 1)[-1]
+    seats = http_json(server, "GET", f"/api/games/{game_id}")["seats"]
+    assert [s["bot"] for s in seats] == [None, "adept", "adept"]
+    row = page.locator(f"#games tr[data-game='{game_id}']")
+    row.wait_for()
+    assert "Human, Adept, Adept" in row.inner_text()
+    # In Dutch the levels carry their Dutch names.
+    page.evaluate("localStorage.setItem('kaladan.lang', 'nl')")
+    page.reload()
+    page.wait_for_selector("#create")
+    names = page.eval_on_selector_all("#seat-1 optgroup:first-of-type option",
+                                      "options => options.map((o) => o.textContent)")
+    assert names == ["Beginner", "Liefhebber", "Gevorderd", "Veteraan", "Meester"]
 
 
 def test_no_hint_button_when_every_seat_is_human(page: Any, server: str) -> None:

@@ -187,15 +187,16 @@ function allActions(view, all, onAction, onToggle) {
     : h("p", {class: "muted"}, t("actions.loading"))) : null);
 }
 
-/** Advice on request (a game option): the Hint button, and what the greedy bot would do from
- * this seat's view with an attack's exact odds once asked (hint: {version, action, odds}). */
+/** Advice on request (a game option): the Hint button, and what the strongest bot (the greedy
+ * bot where no network serves the game) would do from this seat's view with an attack's exact
+ * odds once asked (hint: {version, action, odds, adviser}). */
 function hintBox(view, hint, onAsk, onAction) {
   const pct = (x) => `${(100 * x).toFixed(1)}%`;
   const fresh = hint && hint.version === view.version ? hint : null;
   return h("section", {class: "hint-box", id: "hint"},
     h("button", {type: "button", id: "hint-button", onclick: onAsk}, t("hint.button")),
     fresh ? h("div", {class: "hint-advice", "data-hint": textOf(fresh.action)},
-      h("p", {}, t("hint.would"), " ", h("b", {}, actionLabel(fresh.action))),
+      h("p", {}, t(fresh.adviser === "greedy" ? "hint.would_greedy" : "hint.would"), " ", h("b", {}, actionLabel(fresh.action))),
       fresh.odds ? h("p", {class: "muted"}, t("hint.odds", {p: pct(fresh.odds.attacker_wins),
         exact: fresh.odds.attacker_wins_exact, a: fresh.odds.expected_attacker_losses.toFixed(2),
         d: fresh.odds.expected_defender_losses.toFixed(2)})) : null,

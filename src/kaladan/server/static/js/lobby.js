@@ -1,12 +1,12 @@
 // The lobby: create a game (mode, seats, world, R3.3 options), hand out the links, list games.
 
 import {api, currentSession} from "./api.js";
+import {botLabel, botSelect, defaultLevel} from "./bots.js";
 import {byId, h, mount, toast} from "./dom.js";
 import {currentLang, rulesData, t} from "./i18n.js";
 import {renderOpenGames, showQuickMatch} from "./match.js";
 import {teamGroups, teamLine, teamList} from "./teams.js";
 
-const SEAT_KINDS = ["human", "random", "greedy", "mcts:time=1"];
 // The R3.3 options offered in the lobby, with their values (the default first), as the
 // engine has them (rules.json); the world has a field of its own.
 const lobbyOptions = () => Object.entries(rulesData().options).filter(([name]) => name !== "world");
@@ -21,14 +21,15 @@ const LIST_LIMIT = 25;
 const CLOCKS = {none: null, live: {kind: "live", decision: 60, reserve: 300},
   blitz: {kind: "live", decision: 20, reserve: 120}, day: {kind: "turn", turn: 86400}};  // the newest games; a busy server lists many
 
-const form = {mode: "free_for_all", players: 2, seats: ["human", "greedy", "greedy", "greedy", "greedy", "greedy"],
+// seats: "human" and the middle level (the default opponent) until the first form is drawn
+const form = {mode: "free_for_all", players: 2, seats: null,
   world: null, quick: true, name: "", options: {},  // world null: the option's default
   hints: null,  // advice on request: null follows the seats (on when a bot plays)
   openSeats: false, rated: false, clock: "none"};  // signed-in players only: free seats for anyone signed in, rated
 let created = null;
 let listTimer = null;
 
-const kindLabel = (kind) => t(`seat.${kind.split(":")[0]}`) + (kind.includes(":") ? ` (${kind.split(":")[1]})` : "");
+const kindLabel = botLabel;
 
 function select(id, values, current, label, onchange, format = optionLabel) {
   return h("label", {for: id}, h("span", {}, label),
@@ -45,9 +46,11 @@ function optionLabel(value) {
 function renderForm(el) {
   const fixed = counts(form.mode).length === 1;
   const players = seatsOf(form.mode, form.players);
+  form.seats ??= ["human", ...Array(5).fill(defaultLevel())];
   const seatRows = Array.from({length: players}, (_, i) => h("li", {},
-    select(`seat-${i}`, SEAT_KINDS, form.seats[i], t("lobby.seat", {n: i + 1}),
-      (v) => { form.seats[i] = v; if (form.hints === null) renderForm(el); }, kindLabel)));
+    h("label", {for: `seat-${i}`}, h("span", {}, t("lobby.seat", {n: i + 1})),
+      botSelect(`seat-${i}`, form.seats[i], (v) => { form.seats[i] = v; if (form.hints === null) renderForm(el); },
+        ["human"]))));
   mount(el,
     h("h2", {}, t("lobby.create")),
     h("form", {id: "create-form", onsubmit: (e) => { e.preventDefault(); createGame(); }},

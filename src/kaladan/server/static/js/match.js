@@ -4,12 +4,12 @@
 // and "your turn" wherever the player is: the tab's title, the chime, a browser notification.
 
 import {api, ApiError, currentSession} from "./api.js";
+import {botLabel, botSelect, defaultLevel} from "./bots.js";
 import {h, mount, toast} from "./dom.js";
 import {t} from "./i18n.js";
 import {chime} from "./sound.js";
 import {teamGroups, teamLine} from "./teams.js";
 
-const BOT_LEVELS = ["random", "greedy", "mcts:time=1"];
 const WAITS = [30, 60, 120, 300, 600];
 const MATCH_POLL = 2000;  // ms between two looks at the queue while waiting
 const TURN_POLL = 20000;  // ms between two looks at the player's games
@@ -17,7 +17,7 @@ const signInLink = () => h("a", {href: "/signin?next=/", class: "signin-to-play"
 
 // --- quick match ------------------------------------------------------------------------
 
-const choice = {players: 2, wait: 60, bots: "greedy"};
+const choice = {players: 2, wait: 60, bots: null};  // bots: the middle level until chosen
 let matchTimer = null;
 
 export function showQuickMatch(el) {
@@ -57,17 +57,18 @@ function renderQueue(el, status) {
   const select = (id, values, current, label, format, set) => h("label", {for: id}, h("span", {}, label),
     h("select", {id, onchange: (e) => set(e.target.value)},
       values.map((v) => h("option", {value: v, selected: String(v) === String(current)}, format(v)))));
+  choice.bots ??= defaultLevel();
   mount(el, h("h2", {}, t("match.quick")),
     h("p", {class: "muted"}, t("match.quick_hint")),
     h("form", {id: "match-form", onsubmit: (e) => { e.preventDefault(); join(el); }},
       select("match-players", [2, 3, 4, 5, 6], choice.players, t("lobby.players"), String, (v) => { choice.players = Number(v); }),
       select("match-wait", WAITS, choice.wait, t("match.wait"), (v) => t("match.seconds", {n: v}), (v) => { choice.wait = Number(v); }),
-      select("match-bots", BOT_LEVELS, choice.bots, t("match.bots"), botLabel, (v) => { choice.bots = v; }),
+      h("label", {for: "match-bots"}, h("span", {}, t("match.bots")),
+        botSelect("match-bots", choice.bots, (v) => { choice.bots = v; })),
       h("button", {type: "submit", id: "match-join", class: "primary"}, t("match.find"))),
     status.status === "matched" ? h("p", {}, h("a", {href: status.url, id: "match-game"}, t("match.last_game"))) : null);
 }
 
-const botLabel = (kind) => t(`seat.${String(kind).split(":")[0]}`);
 
 async function join(el) {
   try {
