@@ -20,6 +20,7 @@ from kaladan.bots.levels import (
     default_level,
     find_level,
     level_names,
+    levels,
     parse_levels,
     resolve,
     strongest,
@@ -163,3 +164,11 @@ def test_a_capped_expert_stops_at_the_cap_whatever_its_budget() -> None:
     worker.think(spec, pickle.dumps(state), state.pending.seat, 1, 0.2)
     done = worker._bots[spec].iterations_done  # type: ignore[attr-defined]
     assert 0 < done < 20000
+
+
+def test_docs_list_the_levels_of_the_data_file() -> None:
+    docs = (Path(__file__).resolve().parents[1] / "docs/bots.md").read_text("utf-8")
+    section = docs.split("## Levels", 1)[1].split("\n## ", 1)[0]
+    listed = [line.split("|")[1:3] for line in section.splitlines() if line.startswith("| `")]
+    assert [(name.strip(" `"), bot.strip(" `")) for name, bot in listed] == [
+        (level.name, level.bot) for level in levels()]
