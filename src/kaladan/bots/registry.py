@@ -159,8 +159,9 @@ def make_bot(spec: str) -> Bot:
 
 def check_config(spec: str, config: Config) -> None:
     """Refuse, before a game of ``config`` starts, a bot that cannot play it (ConfigError
-    saying why): the expert bot where no shipped network serves ``config``, and a level
-    playing it — then the message names the strongest level that can."""
+    saying why): a bot with a ``check_config`` method says why (the expert bot: no shipped
+    network serves ``config``); for a level playing such a bot the message names the
+    strongest level that can."""
     try:
         _check(spec, config)
     except ConfigError as exc:
@@ -172,6 +173,13 @@ def check_config(spec: str, config: Config) -> None:
         advice = f"choose {able[-1]} or a weaker level" if able else "choose another bot"
         raise ConfigError(f"the {level.name} level ({level.bot}) cannot play this game: "
                           f"{exc}; {advice}") from exc
+
+
+def check_bots(config: Config, specs: Sequence[str]) -> None:
+    """Refuse, before any game starts, a bot of ``specs`` that cannot play ``config``
+    (``check_config``)."""
+    for spec in specs:
+        check_config(spec, config)
 
 
 def _check(spec: str, config: Config) -> None:
@@ -211,12 +219,3 @@ def parse_bot_list(text: str) -> list[str]:
     for spec in specs:
         make_bot(spec)
     return specs
-
-
-def check_bots(config: Config, specs: Sequence[str]) -> None:
-    """Refuse, before any game starts, a bot that cannot play ``config``: a bot with a
-    ``check_config`` method says why (the expert bot: no network serves the game)."""
-    for spec in specs:
-        check = getattr(make_bot(spec), "check_config", None)
-        if check is not None:
-            check(config)
