@@ -12,8 +12,8 @@ step and no server round trip for card texts, names and costs:
                                                   texts (rules/kinds.py), and the levels the
                                                   lobby offers (bots/data/levels.json)
 
-Run after changing ``src/kaladan/rules/data`` or the levels; tests/e2e/test_ui_data.py checks that the committed
-files equal this script's output.
+Run after changing ``src/kaladan/rules/data`` or the levels; tests/e2e/test_ui_data.py checks
+that the committed files equal this script's output.
 
     python scripts/build_ui_data.py [--check]
 """
