@@ -106,10 +106,15 @@ class ExpertBot:
         self.last_values: dict[Action, float] = {}
         self.last_value = 0.5  # the chosen edge's mean value: the search's own estimate
         self._kept: tuple[tuple[Any, ...], _Node] | None = None
+        self._nets: dict[Config, ValueNet] = {}
 
     def network(self, config: Config) -> ValueNet:
-        """The network that judges games of ``config`` (ValueNetError if none)."""
-        return load_for(config, self.params.net)
+        """The network that judges games of ``config`` (ValueNetError if none); looked up
+        once per configuration, not at every decision (``load_for`` resolves a path)."""
+        known = self._nets.get(config)
+        if known is None:
+            known = self._nets[config] = load_for(config, self.params.net)
+        return known
 
     def check_config(self, config: Config) -> None:
         """Refuse, before a game starts, a configuration no network serves."""

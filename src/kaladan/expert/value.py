@@ -264,14 +264,9 @@ class ValueNet:
     def win_probabilities(self, state: GameState, seat: int | None = None) -> list[float]:
         """Every seat's chance that its side wins, judged from ``seat``'s view (default: the
         seat to decide); exact once the game is over."""
-        result = state.result
+        if state.result is not None:
+            return evaluate(state)  # the result itself: 1 / 0, 1/2 each for a draw
         n = state.n
-        if result is not None:
-            if result.team is not None:
-                return [1.0 if state.team[p] == result.team else 0.0 for p in range(n)]
-            if result.winner is None:
-                return [0.5] * n
-            return [1.0 if p == result.winner else 0.0 for p in range(n)]
         observer = state.pending.seat if seat is None else seat
         features = self.features_for(state)
         row = self._row
