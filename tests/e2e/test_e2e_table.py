@@ -191,8 +191,12 @@ def test_forced_no_card_is_answered_without_a_click(page: Any, server: str) -> N
     assert play_until_only_no_card(page, auto_on=True), "no forced no-card decision came"
     page.wait_for_function("() => document.getElementById('game').dataset.autoAnswered")
     assert int(page.get_attribute("#game", "data-auto-answered") or 0) >= 1
-    log = public_view(server, created["game_id"])["log"]
-    assert any(e["kind"] == "no_card" and e["seat"] == 0 for e in log)  # the engine asked
+    # the engine asked, and the page's answer reached it (the counter is set as it is sent)
+    deadline = time.monotonic() + 15
+    while not any(e["kind"] == "no_card" and e["seat"] == 0
+                  for e in public_view(server, created["game_id"])["log"]):
+        assert time.monotonic() < deadline, "the page's no-card answer never reached the game"
+        time.sleep(0.1)
 
 
 # Hides every "no magic card" button as the actions are drawn (through the CSSOM, which the
