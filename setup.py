@@ -39,7 +39,7 @@ ALSO_COMPILED: list[str] = ["src/kaladan/odds.py", "src/kaladan/bots/greedy.py",
                              "src/kaladan/bots/mcts.py", "src/kaladan/bots/base.py",
                              "src/kaladan/bots/random_bot.py", "src/kaladan/sim/seats.py",
                              "src/kaladan/env/encoding.py", "src/kaladan/env/observation.py",
-                             "src/kaladan/env/vector.py"]
+                             "src/kaladan/env/vector.py", "src/kaladan/expert/figures.py"]
 
 
 # pip runs this script for metadata too; the notice belongs to the build itself, once.

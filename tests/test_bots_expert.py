@@ -12,11 +12,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_info
 
 from kaladan.bots.base import SeatView
 from kaladan.bots.mcts import candidates
 from kaladan.bots.registry import make_bot
 from kaladan.expert.bot import ExpertBot, ExpertParams
+from kaladan.expert.figures import FIGURES, PER_PLAYER
 from kaladan.expert.value import (
     FEATURES_VERSION,
     SHIPPED,
@@ -26,10 +28,12 @@ from kaladan.expert.value import (
     load_for,
     serving_key,
 )
+from kaladan.odds import odds_for_attack
 from kaladan.rules.config import Config
 from kaladan.rules.errors import ConfigError
 from kaladan.rules.kinds import format_action
 from kaladan.rules.legal import legal_actions
+from kaladan.rules.scoring import score
 from kaladan.rules.setup import new_game
 from kaladan.rules.state import GameState
 from kaladan.sim.runner import play_game
@@ -149,6 +153,47 @@ def test_the_features_name_every_figure_after_the_observation() -> None:
     row = np.zeros(features.size, dtype=np.float32)
     features.write(state, 1, row)
     assert np.isfinite(row).all()
+
+
+def test_r16_the_figures_are_the_score_and_exact_odds_of_the_position() -> None:
+    """Seat 0's army on T4 beats seat 1's lone Crown on T5 and its Archer on T1 at the same
+    exact odds (R16.14, R16.27); seat 1 has nothing that wins an attack on seat 0."""
+    state = two_targets()
+    features = Features(state.config, state.world)
+    figures = dict(zip(FIGURES, features.extras(state, 0)[:PER_PLAYER], strict=True))
+    theirs = dict(zip(FIGURES, features.extras(state, 0)[PER_PLAYER:], strict=True))
+    names = state.world.names
+    on_crown = odds_for_attack(state, names.index("T4"), names.index("T5")).attacker_wins
+    assert figures["best attack chance"] == pytest.approx(float(on_crown))
+    assert theirs["worst attack on own Crown"] == pytest.approx(float(on_crown))
+    assert figures["attacks above 1/2 /5"] == pytest.approx((2 if on_crown > 0.5 else 0) / 5)
+    assert figures["score/40"] == pytest.approx(score(state, 0) / 40)
+    assert theirs["score/40"] == pytest.approx(score(state, 1) / 40)
+    assert figures["tiles/20"] == pytest.approx(2 / 20) and theirs["tiles/20"] == 2 / 20
+    # Seen from seat 1 the same figures, seat 1's first.
+    assert features.extras(state, 1) == features.extras(state, 0)[PER_PLAYER:] + \
+        features.extras(state, 0)[:PER_PLAYER]
+
+
+def test_the_search_multiplies_on_one_blas_thread_and_gives_the_threads_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A leaf is one row: OpenBLAS's threads would only fight the other games' processes."""
+    def blas_threads() -> set[int]:
+        return {pool["num_threads"] for pool in threadpool_info()
+                if pool["user_api"] == "blas"}
+
+    seen: list[set[int]] = []
+    judge = ValueNet.win_probabilities
+
+    def spying(self: ValueNet, state: GameState, seat: int | None = None) -> list[float]:
+        seen.append(blas_threads())
+        return judge(self, state, seat)
+
+    before = blas_threads()
+    monkeypatch.setattr(ValueNet, "win_probabilities", spying)
+    choose(ExpertBot(ExpertParams(iterations=12)), new_game(Config(players=4), 3))
+    assert seen and all(threads == {1} for threads in seen)
+    assert blas_threads() == before
 
 
 def test_the_manifest_refuses_a_configuration_the_network_was_not_trained_for() -> None:

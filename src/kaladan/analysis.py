@@ -25,7 +25,7 @@ from typing import Any, Final, Literal
 
 from .bots.base import SeatView
 from .expert.bot import ExpertBot, ExpertParams
-from .expert.value import ValueNet, load_for
+from .expert.value import ValueNet, load_for, one_blas_thread
 from .game import Game
 from .record import replay
 from .rules.actions import GIFT, Action
@@ -123,7 +123,8 @@ def analyse(record: Mapping[str, Any], iterations: int = DEFAULT_ITERATIONS,
         raise AnalysisError(f"the game is not over after its {len(game.steps)} recorded "
                             "decisions: only a finished game is analysed")
     value_net = load_for(game.config, net)
-    return analyse_states(states_of(game), game, iterations, value_net, net)
+    with one_blas_thread():  # the same figures on any machine, and no threads fighting
+        return analyse_states(states_of(game), game, iterations, value_net, net)
 
 
 def analysis_text(record: Mapping[str, Any], iterations: int = DEFAULT_ITERATIONS) -> str:

@@ -39,7 +39,7 @@ from ..rules.config import Config
 from ..rules.errors import ConfigError
 from ..rules.legal import legal_actions
 from ..rules.state import GameState
-from .value import ValueNet, load_for
+from .value import ValueNet, load_for, one_blas_thread
 
 _GREEDY = GreedyBot()
 
@@ -143,18 +143,19 @@ class ExpertBot:
             root = kept[1]
         done = 0
         state: GameState | None = first
-        while True:
-            if deadline is None:
-                if done >= params.iterations:
+        with one_blas_thread():
+            while True:
+                if deadline is None:
+                    if done >= params.iterations:
+                        break
+                elif done and time.perf_counter() >= deadline:
                     break
-            elif done and time.perf_counter() >= deadline:
-                break
-            if cap is not None and done and time.perf_counter() >= cap:
-                break
-            self._iterate(root, state if state is not None else view.determinize(rng),
-                          root_candidates, net, rng)
-            state = None
-            done += 1
+                if cap is not None and done and time.perf_counter() >= cap:
+                    break
+                self._iterate(root, state if state is not None else view.determinize(rng),
+                              root_candidates, net, rng)
+                state = None
+                done += 1
         self.iterations_done = done
         searched = [a for a in root_candidates if a in root.children and root.children[a].visits]
         self.last_visits = {a: root.children[a].visits for a in searched}

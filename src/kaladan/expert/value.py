@@ -22,6 +22,7 @@ import hashlib
 import json
 import math
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -31,17 +32,14 @@ from numpy.typing import NDArray
 
 from ..bots.mcts import evaluate
 from ..env.observation import ObservationEncoder
-from ..rules.combat import attack_pool, defence_pool
 from ..rules.config import Config
 from ..rules.errors import ConfigError
-from ..rules.scoring import score, team_score
 from ..rules.state import GameState
-from ..rules.units import CROWN, OWNER_SHIFT, type_of, unit_value
-from ..rules.world import Terrain, World
+from ..rules.world import World
+from .figures import FIGURES, PER_PLAYER, ChanceMemo, player_figures
 
 FORMAT: Final = "kaladan-value"
 FEATURES_VERSION: Final = 1  # the layout of ``Features``: a network trained on another refuses
-PER_PLAYER: Final = 8  # figures per relative player after the observation
 SHIPPED: Final = Path(__file__).parent / "data"
 
 
@@ -67,19 +65,6 @@ def serving_key(config: Config) -> dict[str, Any]:
 # --- features --------------------------------------------------------------------------------
 
 
-def _win_chance(attack: tuple[int, ...], defence: tuple[int, ...], drop: bool, scales: bool,
-                need: int, memo: dict[tuple[Any, ...], float]) -> float:
-    key = (attack, defence, drop, scales, need)
-    chance = memo.get(key)
-    if chance is None:
-        from ..odds import hit_distribution  # the odds module is large; bots import it late
-
-        hits = hit_distribution(attack, defence, drop, scales)
-        won = sum(rolls for _, on_defender, rolls in hits.counts if on_defender >= need)
-        chance = memo[key] = won / hits.total
-    return chance
-
-
 class Features:
     """Writes the feature vector of a state from one seat's view (module docstring)."""
 
@@ -89,76 +74,22 @@ class Features:
         self.n = config.players
         self.observation = ObservationEncoder(config, world)
         self.size = self.observation.size + self.n * PER_PLAYER
-        self._memo: dict[tuple[Any, ...], float] = {}
+        self._memo: ChanceMemo = {}
         self._drop_on = (config.mountain_defence == "drop_lowest")
 
     def names(self) -> list[str]:
         """One name per figure after the observation (documentation and tests)."""
-        per = ("score/40", "unit worth/40", "heuristic value", "best attack chance",
-               "worst attack on own Crown", "attacks above 1/2 /5", "castles/5", "tiles/20")
-        return [f"player {i}: {name}" for i in range(self.n) for name in per]
+        return [f"player {i}: {name}" for i in range(self.n) for name in FIGURES]
 
     def write(self, state: GameState, seat: int, out: NDArray[np.float32]) -> None:
         """The features of ``state`` seen by ``seat`` into ``out`` (length ``size``)."""
         size = self.observation.size
         out[:size] = self.observation.write(state, seat)
-        out[size:] = self.extras(state, seat)
+        out[size:] = player_figures(state, seat, self._drop_on, self._memo)
 
     def extras(self, state: GameState, seat: int) -> list[float]:
-        n = self.n
-        board = state.board
-        world = state.world
-        terrain = world.terrain
-        team = state.team
-        worth = [0.0] * n
-        crown_tiles: list[list[int]] = [[] for _ in range(n)]
-        for tile, units in enumerate(board):
-            for c in units:
-                if type_of(c) == CROWN:
-                    crown_tiles[c >> OWNER_SHIFT].append(tile)
-                else:
-                    worth[c >> OWNER_SHIFT] += unit_value(c)[0]
-        best = [0.0] * n
-        threat = [0.0] * n
-        good = [0] * n
-        memo = self._memo
-        scales = state.scales
-        for a_tile, units in enumerate(board):
-            if not units:
-                continue
-            attacker = units[0] >> OWNER_SHIFT
-            attack: tuple[int, ...] | None = None
-            for d_tile in world.neighbours[a_tile]:
-                d_units = board[d_tile]
-                if not d_units or team[d_units[0] >> OWNER_SHIFT] == team[attacker]:
-                    continue
-                if attack is None:
-                    attack = tuple(sorted(attack_pool(state, a_tile, d_tile)))
-                defence = tuple(sorted(defence_pool(state, d_tile)))
-                drop = self._drop_on and terrain[d_tile] == Terrain.MOUNTAIN
-                chance = _win_chance(attack, defence, drop, scales, len(d_units), memo)
-                if chance > best[attacker]:
-                    best[attacker] = chance
-                if chance > 0.5:
-                    good[attacker] += 1
-                for c in d_units:
-                    if type_of(c) == CROWN:
-                        victim = c >> OWNER_SHIFT
-                        if chance > threat[victim]:
-                            threat[victim] = chance
-        heuristic = evaluate(state)
-        if state.teams:
-            points = [float(team_score(state, team[p])) for p in range(n)]
-        else:
-            points = [0.0 if state.eliminated[p] else float(score(state, p)) for p in range(n)]
-        out: list[float] = []
-        for i in range(n):
-            p = (seat + i) % n
-            tiles = state.controlled(p)
-            castles = sum(1 for t in tiles if terrain[t] == Terrain.CASTLE)
-            out += [points[p] / 40.0, worth[p] / 40.0, heuristic[p], best[p], threat[p],
-                    good[p] / 5.0, castles / 5.0, len(tiles) / 20.0]
-        return out
+        """The figures after the observation (``figures.player_figures``)."""
+        return player_figures(state, seat, self._drop_on, self._memo)
 
 
 # --- the network -----------------------------------------------------------------------------
@@ -286,6 +217,21 @@ class ValueNet:
 
 
 _LOADED: dict[str, ValueNet] = {}
+_THREADPOOLS: list[Any] = []  # threadpoolctl's controller, made at the first search
+
+
+def one_blas_thread() -> AbstractContextManager[Any]:
+    """Within it, NumPy's matrix products run on one thread. A leaf is one feature row, too
+    small to share out, and OpenBLAS's threads (one per core by default) fight the other
+    games and bots on the same cores: on a busy 2-core machine a first-layer product took
+    150 us threaded and 46 us on one thread, and whole searches ran 2-3 times fewer
+    iterations (docs/value.md, "Speed")."""
+    if not _THREADPOOLS:
+        from threadpoolctl import ThreadpoolController
+
+        _THREADPOOLS.append(ThreadpoolController())
+    limit: AbstractContextManager[Any] = _THREADPOOLS[0].limit(limits=1, user_api="blas")
+    return limit
 
 
 def shipped_path(players: int) -> Path:
