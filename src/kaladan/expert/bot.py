@@ -14,6 +14,9 @@ old bot loses games:
   action: attack, card, casualties, invasion…), so the search of a step starts with what
   the step before learnt about it.
 
+The network's matrix products run on one BLAS thread while the bot searches
+(``value.one_blas_thread``): OpenBLAS's threads would fight the machine's other games.
+
 Budgets as for ``mcts``: ``expert:iterations=N`` (deterministic under the bot's rng) or
 ``expert:time=SECONDS`` per decision. ``net=PATH`` judges with another network (training
 uses it); by default the shipped one for the game's player count. A configuration no
