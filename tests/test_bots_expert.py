@@ -157,7 +157,8 @@ def test_the_features_name_every_figure_after_the_observation() -> None:
 
 def test_r16_the_figures_are_the_score_and_exact_odds_of_the_position() -> None:
     """Seat 0's army on T4 beats seat 1's lone Crown on T5 and its Archer on T1 at the same
-    exact odds (R16.14, R16.27); seat 1 has nothing that wins an attack on seat 0."""
+    exact odds (R16.14, R16.27): its best attack, two above 1/2, the threat to seat 1's
+    Crown; scores by R22.1; each seat holds two tiles."""
     state = two_targets()
     features = Features(state.config, state.world)
     figures = dict(zip(FIGURES, features.extras(state, 0)[:PER_PLAYER], strict=True))
