@@ -85,7 +85,7 @@ class Features:
         """The features of ``state`` seen by ``seat`` into ``out`` (length ``size``)."""
         size = self.observation.size
         out[:size] = self.observation.write(state, seat)
-        out[size:] = player_figures(state, seat, self._drop_on, self._memo)
+        out[size:] = self.extras(state, seat)
 
     def extras(self, state: GameState, seat: int) -> list[float]:
         """The figures after the observation (``figures.player_figures``)."""
