@@ -14,6 +14,10 @@ Every game is appended to ``OUT.jsonl`` as it ends; run the same command again a
 games already there are not played again (change ``--seed``, ``--players`` or ``--quick``
 and they are other games).
 
+``--reach K`` pairs each entry only with the K entries after it in the order given (list them
+weakest first): a chain of neighbours, which the ratings join into one scale, instead of
+every pairing. The level steps are always played, so a step is measured head to head.
+
 ``--players 4 --hero X --rival Y`` is the 4-player benchmark instead: one hero against three
 rivals, the hero's seat rotated over each seed (``k % 4``).
 
@@ -78,6 +82,20 @@ def entries(given: Sequence[str]) -> list[Entry]:
         if name not in entry.names:
             entry.names.append(name)
     return list(out.values())
+
+
+def pairings_of(league: list[Entry], reach: int) -> list[tuple[Entry, Entry]]:
+    """The pairings a league plays, each in the order given: every one (``reach`` 0), or
+    each entry with the ``reach`` entries after it and each level with the level below."""
+    if reach == 0:
+        return list(combinations(league, 2))
+    index = {id(e): i for i, e in enumerate(league)}
+    entry_of = {name: e for e in league for name in e.names}
+    ranked = [entry_of[lv.name] for lv in levels() if lv.name in entry_of]
+    steps = {frozenset((index[id(a)], index[id(b)]))
+             for a, b in zip(ranked, ranked[1:], strict=False) if a is not b}
+    return [(a, b) for (i, a), (j, b) in combinations(enumerate(league), 2)
+            if j - i <= reach or frozenset((i, j)) in steps]
 
 
 # --- the games, kept in a JSON-lines file ----------------------------------------------------
@@ -172,10 +190,17 @@ def level_steps(league: list[Entry], scores: dict[tuple[str, str], list[float]],
     return steps
 
 
+def reach_text(reach: int) -> str:
+    if reach == 0:
+        return "every pairing"
+    return (f"each bot against the {reach} after it" if reach > 1
+            else "each bot against the next") + " and each level against the one below"
+
+
 def markdown(data: dict[str, Any]) -> str:
     lines = [f"League of {data['games_per_pairing']} 2-player games per pairing "
              f"({'quick setup' if data['quick'] else 'standard setup'}, seed {data['seed']}, "
-             f"{data['date']}): `{data['command']}`", "",
+             f"{data['date']}; {reach_text(data.get('reach', 0))}): `{data['command']}`", "",
              "| bot | rating | 95% interval | games | score |", "|---|---|---|---|---|"]
     for s in data["ratings"]:
         lines.append(f"| {s['bot']} | {s['rating']:.0f} | {s['low']:.0f}–{s['high']:.0f} | "
@@ -212,7 +237,7 @@ def league(args: argparse.Namespace, config: Config, play: Player, done: dict[st
         check_config(entry.spec, config)
     scores: dict[tuple[str, str], list[float]] = {}
     matches: list[Match] = []
-    for a, b in combinations(league_entries, 2):
+    for a, b in pairings_of(league_entries, args.reach):
         key = key_of(2, args.seed, args.quick, a.spec, b.spec)
         mine = scores[(a.label, b.label)] = play_match(
             play, config, a.spec, b.spec, args.games, args.seed, done.setdefault(key, {}),
@@ -268,6 +293,8 @@ def parse(argv: Iterable[str] | None) -> argparse.Namespace:
                         f"{','.join(BOTS)} and the levels)")
     parser.add_argument("--games", type=int, default=200,
                         help="games per pairing (an even number plays every seed both ways)")
+    parser.add_argument("--reach", type=int, default=0,
+                        help="pair each entry with the next REACH only (0: every pairing)")
     parser.add_argument("--players", type=int, default=2, choices=(2, 4))
     parser.add_argument("--hero", help="4 players: the bot in one seat")
     parser.add_argument("--rival", help="4 players: the bot in the other seats")
@@ -280,6 +307,8 @@ def parse(argv: Iterable[str] | None) -> argparse.Namespace:
     args = parser.parse_args(list(argv) if argv is not None else None)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.reach < 0:
+        parser.error("--reach must be 0 (every pairing) or more")
     if args.players == 4 and not (args.hero and args.rival):
         parser.error("--players 4 needs --hero and --rival")
     if args.players == 2 and (args.hero or args.rival):
@@ -310,6 +339,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     data |= {"command": command, "date": datetime.now(UTC).date().isoformat(),
              "seed": args.seed, "quick": args.quick, "games_per_pairing": args.games,
+             "reach": args.reach,
              "seconds": round(time.monotonic() - started)}
     text = four_markdown(data) if args.players == 4 else markdown(data)
     args.out.with_suffix(".json").write_text(json.dumps(data, indent=2) + "\n", "utf-8")

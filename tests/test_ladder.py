@@ -96,6 +96,26 @@ def test_a_league_pairs_every_bot_with_paired_seeds_and_resumes(
         check_games(played, hero, rival, 2, 7)
 
 
+def test_reach_pairs_neighbours_and_every_level_step(ladder: ModuleType,
+                                                     tmp_path: Path) -> None:
+    out = tmp_path / "chain"
+    assert ladder.main(["--specs", "beginner,random,careless:p=0.9,casual", "--reach", "1",
+                        "--games", "2", "--seed", "5", "--bootstrap", "20",
+                        "--out", str(out)]) == 0
+    data = json.loads(out.with_suffix(".json").read_text("utf-8"))
+    pairs = {(p["a"], p["b"]) for p in data["pairings"]}
+    # the three neighbours, and beginner against casual (a level step two places apart);
+    # random never meets greedy, nor careless:p=0.9 the beginner's careless:p=0.5
+    assert pairs == {("careless:p=0.5 (beginner)", "random"),
+                     ("random", "careless:p=0.9"),
+                     ("careless:p=0.9", "greedy (casual)"),
+                     ("careless:p=0.5 (beginner)", "greedy (casual)")}
+    assert len(rows(out.with_suffix(".jsonl"))) == 4
+    assert [s["games"] for s in data["ratings"]] == [4] * 4  # two pairings of two games each
+    assert data["reach"] == 1 and "each bot against the next" in out.with_suffix(
+        ".md").read_text("utf-8")
+
+
 def test_four_players_rotate_the_hero_over_every_seat(ladder: ModuleType,
                                                       tmp_path: Path) -> None:
     out = tmp_path / "four"
@@ -122,3 +142,5 @@ def test_mistakes_are_refused_with_a_message(ladder: ModuleType, tmp_path: Path,
     assert "unknown bot 'wizard'" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         ladder.main(["--players", "4", "--out", out])  # no hero nor rival
+    with pytest.raises(SystemExit):
+        ladder.main(["--specs", "random,greedy", "--reach", "-1", "--out", out])
