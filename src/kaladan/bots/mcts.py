@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..rules import actions as A
@@ -72,16 +72,85 @@ class MctsParams:
         return cls(**values)  # type: ignore[arg-type]
 
 
-class _Node:
+class Node:
     """Statistics of the edge into this node, and the children by action."""
 
     __slots__ = ("children", "visits", "available", "value")
 
     def __init__(self) -> None:
-        self.children: dict[Action, _Node] = {}
+        self.children: dict[Action, Node] = {}
         self.visits = 0
         self.available = 0
-        self.value = 0.0  # summed reward of the seat that chose the edge
+        self.value = 0.0  # summed value to the seat that chose the edge
+
+
+def run_budget(iterations: int, seconds: float | None, cap_seconds: float | None,
+               iterate: Callable[[int], None]) -> int:
+    """Call ``iterate(k)`` for k = 0, 1, … ``iterations`` times, or for ``seconds`` when
+    given (at least once); ``cap_seconds`` (a server's hard limit) stops either sooner.
+    Returns how many iterations ran. The search loop of ``mcts`` and ``expert``."""
+    start = time.perf_counter()
+    deadline = None if seconds is None else start + seconds
+    cap = None if cap_seconds is None else start + cap_seconds
+    done = 0
+    while True:
+        if deadline is None:
+            if done >= iterations:
+                break
+        elif done and time.perf_counter() >= deadline:
+            break
+        if cap is not None and done and time.perf_counter() >= cap:
+            break
+        iterate(done)
+        done += 1
+    return done
+
+
+def descend(root: Node, state: GameState, root_candidates: list[Action], c: float,
+            width: int) -> list[tuple[Node, int]]:
+    """One walk down the tree on the determinization ``state``, played along: UCB with
+    availability counts among a node's candidates, until a node has an untried candidate
+    (expanded, greedy's choice first) or the game ends. Returns the edges walked, each with
+    the seat that chose it; ``state`` is left at the leaf for the caller to value."""
+    path: list[tuple[Node, int]] = []
+    node = root
+    options = root_candidates
+    while True:
+        seat = state.pending.seat
+        for action in options:
+            child = node.children.get(action)
+            if child is not None:
+                child.available += 1
+        untried = [a for a in options if a not in node.children]
+        if untried:
+            action = untried[0]  # candidate order: greedy's choice first
+            child = node.children[action] = Node()
+            child.available = 1
+            path.append((child, seat))
+            apply_unchecked(state, action)
+            return path
+        best_score = -1.0
+        best: tuple[Action, Node] | None = None
+        for action in options:
+            child = node.children[action]
+            ucb = (child.value / child.visits
+                   + c * math.sqrt(math.log(child.available) / child.visits))
+            if ucb > best_score:
+                best_score, best = ucb, (action, child)
+        assert best is not None
+        action, node = best
+        path.append((node, seat))
+        apply_unchecked(state, action)
+        if state.is_over:
+            return path
+        options = candidates(SeatView(state, state.pending.seat), legal_actions(state), width)
+
+
+def backup(path: list[tuple[Node, int]], values: Sequence[float]) -> None:
+    """Add one visit and the choosing seat's value to every edge of ``path``."""
+    for child, seat in path:
+        child.visits += 1
+        child.value += values[seat]
 
 
 class MctsBot:
@@ -100,71 +169,22 @@ class MctsBot:
         if len(legal) == 1:
             return legal[0]
         params = self.params
-        root = _Node()
+        root = Node()
         root_candidates = candidates(view, legal, params.width)
         if len(root_candidates) == 1:
             return root_candidates[0]
-        start = time.perf_counter()
-        deadline = None if params.time is None else start + params.time
-        cap = None if self.max_seconds is None else start + self.max_seconds
-        done = 0
-        while True:
-            if deadline is None:
-                if done >= params.iterations:
-                    break
-            elif done and time.perf_counter() >= deadline:
-                break
-            if cap is not None and done and time.perf_counter() >= cap:
-                break
-            self._iterate(root, view.determinize(rng), root_candidates, rng)
-            done += 1
-        self.iterations_done = done
+
+        def iterate(_: int) -> None:
+            state = view.determinize(rng)
+            path = descend(root, state, root_candidates, params.c, params.width)
+            backup(path, self._playout(state, rng))
+
+        self.iterations_done = run_budget(params.iterations, params.time, self.max_seconds,
+                                          iterate)
         self.last_visits = {a: child.visits for a, child in root.children.items()}
         # The most visited action; ties to the candidate order (greedy's choice first).
         return max(root_candidates,
                    key=lambda a: root.children[a].visits if a in root.children else -1)
-
-    def _iterate(self, root: _Node, state: GameState, root_candidates: list[Action],
-                 rng: random.Random) -> None:
-        params = self.params
-        path: list[tuple[_Node, int]] = []
-        node = root
-        options = root_candidates
-        while True:
-            seat = state.pending.seat
-            for action in options:
-                child = node.children.get(action)
-                if child is not None:
-                    child.available += 1
-            untried = [a for a in options if a not in node.children]
-            if untried:
-                action = untried[0]  # candidate order: greedy's choice first
-                child = node.children[action] = _Node()
-                child.available = 1
-                path.append((child, seat))
-                apply_unchecked(state, action)
-                break
-            best_score = -1.0
-            best: tuple[Action, _Node] | None = None
-            c = params.c
-            for action in options:
-                child = node.children[action]
-                ucb = (child.value / child.visits
-                       + c * math.sqrt(math.log(child.available) / child.visits))
-                if ucb > best_score:
-                    best_score, best = ucb, (action, child)
-            assert best is not None
-            action, node = best
-            path.append((node, seat))
-            apply_unchecked(state, action)
-            if state.is_over:
-                break
-            options = candidates(SeatView(state, state.pending.seat),
-                                 legal_actions(state), params.width)
-        rewards = self._playout(state, rng)
-        for child, seat in path:
-            child.visits += 1
-            child.value += rewards[seat]
 
     def _playout(self, state: GameState, rng: random.Random) -> list[float]:
         for _ in range(self.params.horizon):

@@ -28,20 +28,18 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..bots.base import SeatView
 from ..bots.greedy import GreedyBot
-from ..bots.mcts import candidates
+from ..bots.mcts import Node, backup, candidates, descend, run_budget
 from ..rules.actions import Action
 from ..rules.apply import apply_unchecked
 from ..rules.config import Config
 from ..rules.errors import ConfigError
 from ..rules.legal import legal_actions
-from ..rules.state import GameState
 from .value import ValueNet, load_for, one_blas_thread
 
 _GREEDY = GreedyBot()
@@ -84,18 +82,6 @@ class ExpertParams:
         return cls(**values)
 
 
-class _Node:
-    """Statistics of the edge into this node, and the children by action."""
-
-    __slots__ = ("children", "visits", "available", "value")
-
-    def __init__(self) -> None:
-        self.children: dict[Action, _Node] = {}
-        self.visits = 0
-        self.available = 0
-        self.value = 0.0  # summed value of the seat that chose the edge
-
-
 class ExpertBot:
     name = "expert"
 
@@ -108,7 +94,7 @@ class ExpertBot:
         # Mean value to the deciding seat of each searched root action (analysis, hints).
         self.last_values: dict[Action, float] = {}
         self.last_value = 0.5  # the chosen edge's mean value: the search's own estimate
-        self._kept: tuple[tuple[Any, ...], _Node] | None = None
+        self._kept: tuple[tuple[Any, ...], Node] | None = None
         self._nets: dict[Config, ValueNet] = {}
 
     def network(self, config: Config) -> ValueNet:
@@ -131,35 +117,31 @@ class ExpertBot:
         root_candidates = candidates(view, legal, params.width)
         if len(root_candidates) == 1:
             return root_candidates[0]
-        start = time.perf_counter()
-        deadline = None if params.time is None else start + params.time
-        cap = None if self.max_seconds is None else start + self.max_seconds
         first = view.determinize(rng)
         # Public facts that tell one game and moment from another (a worker's bot object
         # serves many games): a kept tree is used only for the decision it was kept for.
         moment = (view.seat, first.decisions, id(view.world), tuple(first.realm),
                   tuple(first.home))
-        root = _Node()
+        root = Node()
         kept = self._kept
         self._kept = None
         if kept is not None and kept[0] == moment:
             root = kept[1]
-        done = 0
-        state: GameState | None = first
+
+        def iterate(k: int) -> None:
+            state = first if k == 0 else view.determinize(rng)
+            path = descend(root, state, root_candidates, params.c, params.width)
+            for _ in range(params.horizon):
+                if state.is_over:
+                    break
+                legal = legal_actions(state)
+                apply_unchecked(state, legal[0] if len(legal) == 1 else _GREEDY.choose(
+                    SeatView(state, state.pending.seat), legal, rng))
+            backup(path, net.win_probabilities(state))
+
         with one_blas_thread():
-            while True:
-                if deadline is None:
-                    if done >= params.iterations:
-                        break
-                elif done and time.perf_counter() >= deadline:
-                    break
-                if cap is not None and done and time.perf_counter() >= cap:
-                    break
-                self._iterate(root, state if state is not None else view.determinize(rng),
-                              root_candidates, net, rng)
-                state = None
-                done += 1
-        self.iterations_done = done
+            self.iterations_done = run_budget(params.iterations, params.time,
+                                              self.max_seconds, iterate)
         searched = [a for a in root_candidates if a in root.children and root.children[a].visits]
         self.last_visits = {a: root.children[a].visits for a in searched}
         self.last_values = {a: root.children[a].value / root.children[a].visits
@@ -174,54 +156,6 @@ class ExpertBot:
                 self._kept = ((view.seat, first.decisions + 1, id(view.world),
                                tuple(first.realm), tuple(first.home)), child)
         return best
-
-    def _iterate(self, root: _Node, state: GameState, root_candidates: list[Action],
-                 net: ValueNet, rng: random.Random) -> None:
-        params = self.params
-        path: list[tuple[_Node, int]] = []
-        node = root
-        options = root_candidates
-        while True:
-            seat = state.pending.seat
-            for action in options:
-                child = node.children.get(action)
-                if child is not None:
-                    child.available += 1
-            untried = [a for a in options if a not in node.children]
-            if untried:
-                action = untried[0]  # candidate order: greedy's choice first
-                child = node.children[action] = _Node()
-                child.available = 1
-                path.append((child, seat))
-                apply_unchecked(state, action)
-                break
-            best_score = -1.0
-            best: tuple[Action, _Node] | None = None
-            c = params.c
-            for action in options:
-                child = node.children[action]
-                ucb = (child.value / child.visits
-                       + c * math.sqrt(math.log(child.available) / child.visits))
-                if ucb > best_score:
-                    best_score, best = ucb, (action, child)
-            assert best is not None
-            action, node = best
-            path.append((node, seat))
-            apply_unchecked(state, action)
-            if state.is_over:
-                break
-            options = candidates(SeatView(state, state.pending.seat),
-                                 legal_actions(state), params.width)
-        for _ in range(params.horizon):
-            if state.is_over:
-                break
-            legal = legal_actions(state)
-            apply_unchecked(state, legal[0] if len(legal) == 1 else _GREEDY.choose(
-                SeatView(state, state.pending.seat), legal, rng))
-        values = net.win_probabilities(state)
-        for child, seat in path:
-            child.visits += 1
-            child.value += values[seat]
 
 
 def expert_bot(params: dict[str, str]) -> ExpertBot:
