@@ -3,10 +3,11 @@
 setup) it prints the iterations per decision of ``expert`` and of ``mcts`` at the same
 budget, and the expert's again with NumPy's matrix products left on OpenBLAS's default
 threads instead of one (``--threads default``). ``--busy N`` keeps N other processes
-spinning meanwhile, as the other game of ``--jobs 2`` does in a benchmark. Nothing is
-asserted on time.
+spinning meanwhile, as the other game of ``--jobs 2`` does in a benchmark. ``--levels``
+prints instead the CPU milliseconds each level (bots/data/levels.json) takes per searched decision
+on the same positions. Nothing is asserted on time.
 
-    PYTHONPATH=src python bench/bench_expert.py [--time 0.1] [--busy 1]
+    PYTHONPATH=src python bench/bench_expert.py [--time 0.1] [--busy 1] [--levels]
 """
 
 from __future__ import annotations
@@ -16,15 +17,19 @@ import contextlib
 import multiprocessing
 import random
 import statistics
+import time
 from collections.abc import Callable
 
 from kaladan.bots.base import SeatView
 from kaladan.bots.greedy import GreedyBot
+from kaladan.bots.levels import levels
 from kaladan.bots.mcts import MctsBot, MctsParams
+from kaladan.bots.registry import check_config, make_bot
 from kaladan.expert import bot as expert_module
 from kaladan.expert.bot import ExpertBot, ExpertParams
 from kaladan.rules.apply import apply_unchecked
 from kaladan.rules.config import Config
+from kaladan.rules.errors import ConfigError
 from kaladan.rules.legal import legal_actions
 from kaladan.rules.setup import new_game
 from kaladan.rules.state import GameState
@@ -57,6 +62,33 @@ def iterations(make: Callable[[], ExpertBot | MctsBot], states: list[GameState])
     return done
 
 
+def seconds(spec: str, states: list[GameState]) -> list[float]:
+    """The CPU seconds ``spec`` takes per decision of ``states`` (a kept tree never serves
+    another position)."""
+    bot = make_bot(spec)
+    out = []
+    for k, state in enumerate(states):
+        start = time.process_time()
+        bot.choose(SeatView(state, state.pending.seat), legal_actions(state), random.Random(k))
+        out.append(time.process_time() - start)
+    return out
+
+
+def level_times(seeds: int) -> None:
+    print("CPU milliseconds per decision of each level (median, 90th percentile, max)")
+    for players in (2, 4):
+        states = positions(players, seeds)
+        for level in levels():
+            try:
+                check_config(level.bot, Config(players=players))
+            except ConfigError:
+                continue
+            took = sorted(1000 * s for s in seconds(level.bot, states))
+            print(f"{players} players, {len(states)} positions, {level.name:9} "
+                  f"{level.bot:24} {statistics.median(took):7.1f} "
+                  f"{took[int(0.9 * (len(took) - 1))]:7.1f} {took[-1]:7.1f}", flush=True)
+
+
 def spin() -> None:
     while True:
         pass
@@ -67,7 +99,11 @@ def main() -> None:
     parser.add_argument("--time", type=float, default=0.1, help="seconds per decision")
     parser.add_argument("--seeds", type=int, default=4, help="greedy games per player count")
     parser.add_argument("--busy", type=int, default=0, help="spinning processes meanwhile")
+    parser.add_argument("--levels", action="store_true", help="each level's seconds instead")
     args = parser.parse_args()
+    if args.levels:
+        level_times(args.seeds)
+        return
     busy = [multiprocessing.Process(target=spin, daemon=True) for _ in range(args.busy)]
     for process in busy:
         process.start()
