@@ -130,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     started = time.monotonic()
     if args.ladder is not None:
+        if not args.ladder.is_file():
+            print(f"bot_league: no such file: {args.ladder}", file=sys.stderr)
+            return 2
         results = ladder_games(args.ladder)
         if not results:
             print(f"bot_league: no 2-player games in {args.ladder}", file=sys.stderr)

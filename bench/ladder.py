@@ -24,7 +24,7 @@ rivals, the hero's seat rotated over each seed (``k % 4``).
 Time budgets (``mcts:time=…``, ``expert:time=…``) depend on the machine and its load: run
 with ``--jobs`` at most the number of idle cores. Never fails on time.
 
-    PYTHONPATH=src python bench/ladder.py --games 200 --jobs 2 --out bench/out/league
+    PYTHONPATH=src python bench/ladder.py --reach 1 --games 200 --jobs 2 --out bench/out/league
     PYTHONPATH=src python bench/ladder.py --players 4 --hero master --rival adept \\
         --games 200 --out bench/out/four
 """
@@ -51,8 +51,10 @@ from kaladan.sim.runner import GameSpec, GameSummary, Player, player
 from kaladan.sim.stats import wilson
 from kaladan.sim.tournament import Match, standings
 
-BOTS = ["random", "greedy", "mcts:time=0.05", "mcts:time=0.1", "mcts:time=0.2",
-        "expert:time=0.05", "expert:time=0.1", "expert:time=0.2"]
+# The published league (docs/bots.md), weakest first: every level and the bot kinds at
+# budgets of iterations, whose strength does not depend on the machine's speed or load.
+BOTS = ["random", "careless:p=0.5", "greedy", "mcts:iterations=25", "mcts:iterations=250",
+        "expert:iterations=100", "expert:iterations=400"]
 
 
 def default_specs() -> list[str]:
@@ -73,7 +75,8 @@ class Entry:
 
 
 def entries(given: Sequence[str]) -> list[Entry]:
-    """The league's entries in the order first given; a level joins its bot's entry."""
+    """The league's entries in the order first given; a level joins its bot's entry, named
+    or not (``greedy`` is ``casual`` too)."""
     out: dict[str, Entry] = {}
     for name in given:
         level = find_level(name) if ":" not in name else None
@@ -81,6 +84,10 @@ def entries(given: Sequence[str]) -> list[Entry]:
         entry = out.setdefault(spec, Entry(spec))
         if name not in entry.names:
             entry.names.append(name)
+    for level in levels():
+        entry = out.get(level.bot)
+        if entry is not None and level.name not in entry.names:
+            entry.names.append(level.name)
     return list(out.values())
 
 

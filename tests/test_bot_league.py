@@ -53,7 +53,7 @@ def test_a_ladder_league_rates_levels_by_name_and_kinds_by_their_strongest_budge
     assert "casual" in capsys.readouterr().out
 
 
-def test_a_ladder_file_without_two_player_games_is_refused(
+def test_a_missing_ladder_file_or_one_without_two_player_games_is_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     league = load("bot_league")
     empty = tmp_path / "empty.jsonl"
@@ -61,3 +61,5 @@ def test_a_ladder_file_without_two_player_games_is_refused(
     out = tmp_path / "ratings.json"
     assert league.main(["--ladder", str(empty), "--out", str(out)]) == 2
     assert "no 2-player games" in capsys.readouterr().err and not out.exists()
+    assert league.main(["--ladder", str(tmp_path / "none.jsonl"), "--out", str(out)]) == 2
+    assert "no such file" in capsys.readouterr().err and not out.exists()

@@ -99,12 +99,13 @@ def test_a_league_pairs_every_bot_with_paired_seeds_and_resumes(
 def test_reach_pairs_neighbours_and_every_level_step(ladder: ModuleType,
                                                      tmp_path: Path) -> None:
     out = tmp_path / "chain"
-    assert ladder.main(["--specs", "beginner,random,careless:p=0.9,casual", "--reach", "1",
+    assert ladder.main(["--specs", "careless:p=0.5,random,careless:p=0.9,casual", "--reach", "1",
                         "--games", "2", "--seed", "5", "--bootstrap", "20",
                         "--out", str(out)]) == 0
     data = json.loads(out.with_suffix(".json").read_text("utf-8"))
     pairs = {(p["a"], p["b"]) for p in data["pairings"]}
-    # the three neighbours, and beginner against casual (a level step two places apart);
+    # the three neighbours, and beginner against casual (a level step two places apart, the
+    # beginner given by the bot it plays);
     # random never meets greedy, nor careless:p=0.9 the beginner's careless:p=0.5
     assert pairs == {("careless:p=0.5 (beginner)", "random"),
                      ("random", "careless:p=0.9"),

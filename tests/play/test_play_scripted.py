@@ -211,7 +211,7 @@ def test_a_level_that_cannot_play_the_game_exits_2_before_it_starts(tmp_path: Pa
     result = run(["play", "--seats", seats, "--quick"], tmp_path)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "seat 2 (master): the master level" in result.stderr
-    assert "choose adept or a weaker level" in result.stderr
+    assert "choose veteran or a weaker level" in result.stderr
 
 
 def _serves(spec: str, players: int) -> bool:

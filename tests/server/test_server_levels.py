@@ -19,6 +19,7 @@ from kaladan.bots.levels import default_level, level_names
 from kaladan.bots.registry import check_config
 from kaladan.rules.config import Config
 from kaladan.rules.errors import ConfigError
+from kaladan.server import rating_store
 from kaladan.server.errors import ApiError
 from kaladan.server.rating_store import bot_ratings, seat_ratings
 from kaladan.server.ratings import Skill, bot_kind, bot_skill
@@ -75,7 +76,7 @@ def test_searching_levels_think_in_the_pool_and_quick_ones_do_not() -> None:
 def test_an_expert_seat_no_network_serves_is_refused_before_the_game(
         client: TestClient) -> None:
     players = unserved_players()
-    for strong in ("master", "veteran", "expert:time=1"):
+    for strong in ("master", "expert:time=1"):
         seats = ["human", strong] + ["random"] * (players - 2)
         r = client.post("/api/games", json={"seats": seats, "quick": True})
         assert r.status_code == 422, r.text
@@ -84,7 +85,7 @@ def test_an_expert_seat_no_network_serves_is_refused_before_the_game(
         assert f"{players} players" in error["message"]
         if strong != "expert:time=1":
             assert f"the {strong} level" in error["message"]
-            assert "choose adept or a weaker level" in error["message"]
+            assert "choose veteran or a weaker level" in error["message"]
     seats = ["human", default_level().name] + ["random"] * (players - 2)
     assert create(client, seats, quick=True)["game_id"]  # the default level plays any game
 
@@ -102,10 +103,17 @@ def test_the_quick_match_queue_refuses_a_bot_that_cannot_play(tmp_path: Path) ->
         assert r.json()["bots"] == default_level().name  # the default: the middle level
 
 
-def test_a_level_is_rated_as_its_entry_else_as_the_bot_it_plays() -> None:
+def test_a_level_is_rated_as_its_entry_else_as_the_bot_it_plays(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     assert bot_kind("adept") == "adept" and bot_kind("mcts:time=1") == "mcts"
     measured = bot_ratings()
     table = seat_ratings()
-    assert table["adept"] == measured["mcts"] and table["casual"] == measured["greedy"]
-    assert bot_skill("adept", table) == measured["mcts"]
+    # the league measured every level: each has its own rating, adept's below mcts's best
+    assert all(table[name] == measured[name] for name in level_names())
+    assert table["adept"].mu < measured["mcts"].mu
+    assert bot_skill("adept", table) == measured["adept"]
+    # a level the table lacks is rated as the bot it plays
+    unmeasured = {k: v for k, v in measured.items() if k != "adept"}
+    monkeypatch.setattr(rating_store, "bot_ratings", lambda: unmeasured)
+    assert rating_store.seat_ratings.__wrapped__()["adept"] == measured["mcts"]
     assert bot_skill("adept", {**table, "adept": Skill(40.0, 2.0)}) == Skill(40.0, 2.0)
