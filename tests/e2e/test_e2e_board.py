@@ -58,14 +58,27 @@ def terrain_colours(page: Any) -> dict[str, list[str]]:
     return colours
 
 
+def styles(page: Any, selector: str, *props: str) -> list[str]:
+    """The computed ``props`` of the first element ``selector`` matches, once it is drawn: a
+    render can replace the element between finding and reading it, and a detached element
+    has no style."""
+    found = page.wait_for_function("""([selector, props]) => {
+      const el = document.querySelector(selector);
+      if (!el || !el.isConnected) return null;
+      const style = getComputedStyle(el);
+      const values = props.map((p) => style[p]);
+      return values.every((v) => v) ? values : null;
+    }""", arg=[selector, list(props)])
+    values: list[str] = found.json_value()
+    return values
+
+
 def test_tokens_marks_and_texts_stand_out(page: Any, server: str) -> None:
     game_id, _ = open_scripted(page, server, UPGRADE_SEED, free_upgrade)
     terrains = terrain_colours(page)
     # "You can act here": the mark and the tile's outline, on every terrain colour.
-    mark = page.locator("#board .act-mark").first
-    mark_colours = mark.evaluate("el => [getComputedStyle(el).fill, getComputedStyle(el).stroke]")
-    outline = page.locator("#board .tile.actionable .hex").first.evaluate(
-        "el => getComputedStyle(el).stroke")
+    mark_colours = styles(page, "#board .act-mark", "fill", "stroke")
+    [outline] = styles(page, "#board .tile.actionable .hex", "stroke")
     for terrain, colours in terrains.items():
         for colour in colours:
             assert stands_out(mark_colours, colour) >= GRAPHIC, (terrain, colour)
@@ -76,9 +89,8 @@ def test_tokens_marks_and_texts_stand_out(page: Any, server: str) -> None:
     wait_past(page, before)
     page.locator("#board .unit.upgraded").first.wait_for()
     # Tokens: a white halo and a dark ring around the realm's disc, on every terrain colour.
-    token = page.locator("#board .unit").first
-    halo = token.locator(".unit-halo").evaluate("el => getComputedStyle(el).fill")
-    ring = token.locator(".unit-ring").evaluate("el => getComputedStyle(el).fill")
+    [halo] = styles(page, "#board .unit .unit-halo", "fill")
+    [ring] = styles(page, "#board .unit .unit-ring", "fill")
     for terrain, colours in terrains.items():
         for colour in colours:
             assert stands_out([halo, ring], colour) >= GRAPHIC, (terrain, colour)
