@@ -235,15 +235,17 @@ def test_bots_pause_so_every_bot_decision_is_seen(tmp_path: object) -> None:
             sock = await Socket.open(f"{server.ws}/ws/games/{game_id}?token={tokens[0]}")
             bot_views: list[dict[str, object]] = []
             while len(bot_views) < 4:
-                view = (await sock.wait_for(lambda m: m["type"] == "view",
-                                            len(sock.messages) - 1))["view"]
+                message = await sock.wait_for(lambda m: m["type"] == "view",
+                                              len(sock.messages) - 1)
+                view = message["view"]
                 if view["your_turn"]:
                     sent = view["version"]
                     await sock.send({"type": "action", "index": 0, "version": sent})
                     await sock.wait_for(lambda m, sent=sent: m["type"] == "view"
                                         and m["view"]["version"] > sent)
                     continue
-                start = len(sock.messages)
+                # the view right after this one, even if more came meanwhile
+                start = next(i for i, m in enumerate(sock.messages) if m is message) + 1
                 nxt = (await sock.wait_for(lambda m: m["type"] == "view", start))["view"]
                 if view["to_move"] != 0:  # a bot's decision
                     bot_views.append(nxt)
