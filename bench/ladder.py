@@ -91,14 +91,19 @@ def entries(given: Sequence[str]) -> list[Entry]:
     return list(out.values())
 
 
+def level_entries(league: list[Entry]) -> list[tuple[str, Entry]]:
+    """The levels (weakest first) that are in the league, each with its entry."""
+    entry_of = {name: e for e in league for name in e.names}
+    return [(lv.name, entry_of[lv.name]) for lv in levels() if lv.name in entry_of]
+
+
 def pairings_of(league: list[Entry], reach: int) -> list[tuple[Entry, Entry]]:
     """The pairings a league plays, each in the order given: every one (``reach`` 0), or
     each entry with the ``reach`` entries after it and each level with the level below."""
     if reach == 0:
         return list(combinations(league, 2))
     index = {id(e): i for i, e in enumerate(league)}
-    entry_of = {name: e for e in league for name in e.names}
-    ranked = [entry_of[lv.name] for lv in levels() if lv.name in entry_of]
+    ranked = [entry for _, entry in level_entries(league)]
     steps = {frozenset((index[id(a)], index[id(b)]))
              for a, b in zip(ranked, ranked[1:], strict=False) if a is not b}
     return [(a, b) for (i, a), (j, b) in combinations(enumerate(league), 2)
@@ -179,12 +184,10 @@ def level_steps(league: list[Entry], scores: dict[tuple[str, str], list[float]],
                 rating: dict[str, float]) -> list[dict[str, Any]]:
     """Each level against the level below it: head to head and by rating, as far as both
     are in the league."""
-    entry_of = {name: e for e in league for name in e.names}
-    ranked = [lv for lv in levels() if lv.name in entry_of]
+    ranked = level_entries(league)
     steps = []
-    for lower, upper in zip(ranked, ranked[1:], strict=False):
-        low_e, up_e = entry_of[lower.name], entry_of[upper.name]
-        step: dict[str, Any] = {"level": upper.name, "below": lower.name}
+    for (lower, low_e), (upper, up_e) in zip(ranked, ranked[1:], strict=False):
+        step: dict[str, Any] = {"level": upper, "below": lower}
         if low_e is up_e:
             step["same_bot"] = up_e.spec
         else:
