@@ -11,6 +11,7 @@ the run directory; ``--ship`` copies the last generation into the package
 from __future__ import annotations
 
 import argparse
+import resource
 import sys
 import time
 from dataclasses import fields
@@ -19,6 +20,15 @@ from pathlib import Path
 from kaladan.learn.value_train import Trainer, TrainError, TrainSettings, ship
 
 DATA = Path(__file__).resolve().parents[1] / "src/kaladan/expert/data"
+
+
+def cpu_seconds() -> float:
+    """User and system time of this process and of its finished worker processes."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     except TrainError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print(f"done in {time.perf_counter() - started:.0f} s: {net}")
+    print(f"done in {time.perf_counter() - started:.0f} s, {cpu_seconds():.0f} s of CPU "
+          f"(this process and its workers): {net}")
     for row in trainer.curve():
         if row["win_rate"]:
             print(f"generation {row['generation']}: win rate {float(row['win_rate']):.1%} "

@@ -18,9 +18,9 @@ from kaladan.bots.base import SeatView
 from kaladan.bots.mcts import candidates
 from kaladan.bots.registry import make_bot
 from kaladan.expert.bot import ExpertBot, ExpertParams
-from kaladan.expert.figures import FIGURES, PER_PLAYER
+from kaladan.expert.figures import FIGURES, FIGURES_V2, PER_PLAYER, final_round_chance
 from kaladan.expert.value import (
-    FEATURES_VERSION,
+    LAYOUTS,
     SHIPPED,
     Features,
     ValueNet,
@@ -33,9 +33,11 @@ from kaladan.rules.config import Config
 from kaladan.rules.errors import ConfigError
 from kaladan.rules.kinds import format_action
 from kaladan.rules.legal import legal_actions
+from kaladan.rules.notation import parse_unit_ref
 from kaladan.rules.scoring import score
 from kaladan.rules.setup import new_game
 from kaladan.rules.state import GameState
+from kaladan.rules.units import unit_value
 from kaladan.sim.runner import play_game
 from positions import build, game_at
 
@@ -58,11 +60,12 @@ def test_shipped_networks_serve_the_standard_games_and_say_what_they_were_traine
     for config in (Config(players=2), Config(players=4), Config(players=4, mode="team_2v2")):
         net = load_for(config)
         assert serving_key(config) in net.manifest.serves
-        assert net.manifest.features == FEATURES_VERSION
+        assert net.manifest.features in LAYOUTS
         training = net.manifest.training
         assert training["script"].startswith("train_value")
         assert len(training["data_sha256"]) == 64
-        assert net.layers[0][0].shape[0] == Features(config, new_game(config, 0).world).size
+        world = new_game(config, 0).world
+        assert net.layers[0][0].shape[0] == Features(config, world, net.manifest.features).size
 
 
 def test_r21_1_the_search_takes_the_attack_that_ends_the_game() -> None:
@@ -160,7 +163,7 @@ def test_r16_the_figures_are_the_score_and_exact_odds_of_the_position() -> None:
     exact odds (R16.14, R16.27): its best attack, two above 1/2, the threat to seat 1's
     Crown; scores by R22.1; each seat holds two tiles."""
     state = two_targets()
-    features = Features(state.config, state.world)
+    features = Features(state.config, state.world, 1)
     figures = dict(zip(FIGURES, features.extras(state, 0)[:PER_PLAYER], strict=True))
     theirs = dict(zip(FIGURES, features.extras(state, 0)[PER_PLAYER:], strict=True))
     names = state.world.names
@@ -174,6 +177,68 @@ def test_r16_the_figures_are_the_score_and_exact_odds_of_the_position() -> None:
     # Seen from seat 1 the same figures, seat 1's first.
     assert features.extras(state, 1) == features.extras(state, 0)[PER_PLAYER:] + \
         features.extras(state, 0)[:PER_PLAYER]
+
+
+def test_layout_2_adds_worth_under_attack_and_the_cards_each_seat_may_see() -> None:
+    """Layout 2 keeps layout 1's figures and adds, per player, the worth of its units times
+    the best enemy attack's exact chance on their tile (the Crown left out), and the held
+    cards its side could declare (R16.5-R16.8: window W1/W2, side, condition) in its best
+    attack and against the attack on its Crown: only for hands the seat sees (R5.13)."""
+    state = two_targets()
+    # KHA-3 needs a Sword in the battle (T4 has two); KHA-1 is a W3 card, never declared
+    # at step B. KIM-3 needs Kimbria's special in reserve and room on the battle tile.
+    state.hand = [["KHA-1", "KHA-3"], ["KIM-3"]]
+    old, new = Features(state.config, state.world, 1), Features(state.config, state.world, 2)
+    per = len(FIGURES_V2)
+    mine, theirs = ({name: value for name, value in zip(FIGURES_V2, new.extras(state, seat)[:per],
+                                                        strict=True)} for seat in (0, 1))
+    seen_by_0 = new.extras(state, 0)
+    for i in range(2):  # layout 1's figures first in each player's block
+        assert seen_by_0[i * per:i * per + PER_PLAYER] == \
+            old.extras(state, 0)[i * PER_PLAYER:(i + 1) * PER_PLAYER]
+    names = state.world.names
+    chance = float(odds_for_attack(state, names.index("T4"), names.index("T1")).attacker_wins)
+    archer = unit_value(parse_unit_ref("1/archer"))[0]
+    assert theirs["worth under attack/40"] == pytest.approx(chance * archer / 40)
+    assert mine["cards for its best attack/3"] == pytest.approx(1 / 3)
+    assert theirs["cards against the attack on its Crown/3"] == pytest.approx(1 / 3)
+    # Seat 0 does not see seat 1's hand: seat 1's card figures read 0 from seat 0's view.
+    assert seen_by_0[per + PER_PLAYER + 1:2 * per] == [0.0, 0.0]
+    assert len(new.names()) == new.size - new.observation.size
+
+
+def test_r5_10_r21_2_the_chance_that_the_final_round_begins_soon() -> None:
+    """The end-game card lies equally likely at any of the deck's last 9 places (R5.10);
+    drawing it, or with no end-game card the last card, starts the final round (R21.2)."""
+    def deck_of(left: int, **options: object) -> GameState:
+        return build({"C2": "0/crown", "C1": "1/crown"}, deck=["EV01"] * left, **options)
+
+    assert final_round_chance(deck_of(30), 2) == 0.0  # the card is among the last 9
+    assert final_round_chance(deck_of(10), 2) == pytest.approx(1 / 9)
+    assert final_round_chance(deck_of(5), 2) == pytest.approx(2 / 5)
+    assert final_round_chance(deck_of(2, end_game_card="none"), 2) == 1.0
+    assert final_round_chance(deck_of(3, end_game_card="none"), 2) == 0.0
+    # deck_end: only the empty deck, or The Oracles (1 card in 4), starts it (R21.2 (b)).
+    assert final_round_chance(deck_of(5, end_game_trigger="deck_end"), 2) == \
+        pytest.approx(2 / 5 / 4)
+    scales_drawn = deck_of(3, end_game_trigger="deck_end")
+    scales_drawn.scales = True
+    assert final_round_chance(scales_drawn, 2) == 0.0
+    assert final_round_chance(scales_drawn, 4) == 1.0
+    final = deck_of(20)
+    final.final_slot = final.slot + 2
+    assert final_round_chance(final, 2) == 1.0
+
+
+def test_a_network_on_layout_1_is_judged_with_layout_1() -> None:
+    """Networks trained before layout 2 keep working: each is fed the layout its manifest
+    names; a layout this kaladan does not write is refused."""
+    config = Config(players=2)
+    world = new_game(config, 0).world
+    assert Features(config, world, 1).size + 2 * (len(FIGURES_V2) - PER_PLAYER) + 2 == \
+        Features(config, world, 2).size
+    with pytest.raises(ValueNetError, match="feature layout 9 is unknown"):
+        Features(config, world, 9)
 
 
 def test_the_search_multiplies_on_one_blas_thread_and_gives_the_threads_back(
@@ -216,7 +281,7 @@ def test_a_network_for_other_games_or_features_is_refused_with_the_reason(tmp_pa
                                             "world.*not 4 players"):
         load_for(Config(players=4), path)
     manifest = json.loads(path.with_suffix(".json").read_text())
-    manifest["features"] = FEATURES_VERSION + 1
+    manifest["features"] = max(LAYOUTS) + 1
     path.with_suffix(".json").write_text(json.dumps(manifest))
     with pytest.raises(ValueNetError, match="feature layout"):
         ValueNet.load(path).manifest.check(Config(players=2))

@@ -5,8 +5,10 @@ research environments (``env.observation``, R5.13: nothing the seat may not see)
 few figures per player that a strong player reads off the board but the vector holds only
 implicitly — the score (R22.1), the worth of its units, the exact chance of its best attack
 and of the worst attack on its Crown (R16, exact dice odds), attacks it wins more often than
-not, castles held, and the old hand-made evaluation (``mcts.evaluate``). Players are
-relative to the observer, as in the observation.
+not, castles held, and the old hand-made evaluation (``mcts.evaluate``); layout 2 adds the
+worth under attack, the held cards playable in those two battles, and the chance that the
+final round begins within one or two rounds (R5.10, R21.2). Players are relative to the
+observer, as in the observation.
 
 The network (``ValueNet``) is a multilayer perceptron with one sigmoid output per relative
 seat: the probability that that seat's side wins (team-mates share the target, R23.1). It is
@@ -36,10 +38,17 @@ from ..rules.config import Config
 from ..rules.errors import ConfigError
 from ..rules.state import GameState
 from ..rules.world import World
-from .figures import FIGURES, PER_PLAYER, ChanceMemo, player_figures
+from .figures import (
+    FIGURES,
+    FIGURES_V2,
+    GLOBALS_V2,
+    ChanceMemo,
+    player_figures,
+)
 
 FORMAT: Final = "kaladan-value"
-FEATURES_VERSION: Final = 1  # the layout of ``Features``: a network trained on another refuses
+FEATURES_VERSION: Final = 2  # the layout ``Features`` writes for a network trained now
+LAYOUTS: Final = (1, 2)  # the layouts this kaladan can write: a network on another refuses
 SHIPPED: Final = Path(__file__).parent / "data"
 
 
@@ -66,20 +75,29 @@ def serving_key(config: Config) -> dict[str, Any]:
 
 
 class Features:
-    """Writes the feature vector of a state from one seat's view (module docstring)."""
+    """Writes the feature vector of a state from one seat's view (module docstring), in
+    feature layout ``version`` (one of ``LAYOUTS``; a network's manifest names its own)."""
 
-    def __init__(self, config: Config, world: World) -> None:
+    def __init__(self, config: Config, world: World, version: int = FEATURES_VERSION) -> None:
+        if version not in LAYOUTS:
+            raise ValueNetError(f"feature layout {version} is unknown to this kaladan "
+                                f"(it writes {', '.join(map(str, LAYOUTS))})")
         self.config = config
         self.world = world
         self.n = config.players
+        self.version = version
         self.observation = ObservationEncoder(config, world)
-        self.size = self.observation.size + self.n * PER_PLAYER
+        self._per_player = FIGURES if version == 1 else FIGURES_V2
+        self._globals: tuple[str, ...] = () if version == 1 else GLOBALS_V2
+        self.size = (self.observation.size + self.n * len(self._per_player)
+                     + len(self._globals))
         self._memo: ChanceMemo = {}
         self._drop_on = (config.mountain_defence == "drop_lowest")
 
     def names(self) -> list[str]:
         """One name per figure after the observation (documentation and tests)."""
-        return [f"player {i}: {name}" for i in range(self.n) for name in FIGURES]
+        return [f"player {i}: {name}" for i in range(self.n)
+                for name in self._per_player] + list(self._globals)
 
     def write(self, state: GameState, seat: int, out: NDArray[np.float32]) -> None:
         """The features of ``state`` seen by ``seat`` into ``out`` (length ``size``)."""
@@ -89,7 +107,7 @@ class Features:
 
     def extras(self, state: GameState, seat: int) -> list[float]:
         """The figures after the observation (``figures.player_figures``)."""
-        return player_figures(state, seat, self._drop_on, self._memo)
+        return player_figures(state, seat, self._drop_on, self._memo, self.version)
 
 
 # --- the network -----------------------------------------------------------------------------
@@ -124,10 +142,11 @@ class Manifest:
     def check(self, config: Config) -> None:
         """Refuse ``config`` unless the network was trained for it (ValueNetError says so)."""
         key = serving_key(config)
-        if self.features != FEATURES_VERSION:
+        if self.features not in LAYOUTS:
             raise ValueNetError(f"the value network was trained on feature layout "
-                                f"{self.features}; this kaladan computes layout "
-                                f"{FEATURES_VERSION}: retrain it (bench/train_value.py)")
+                                f"{self.features}; this kaladan writes layouts "
+                                f"{', '.join(map(str, LAYOUTS))}: retrain it "
+                                "(bench/train_value.py)")
         if key not in self.serves:
             served = "; ".join(describe_key(k) for k in self.serves) or "nothing"
             raise ValueNetError(f"the value network serves {served}, not "
@@ -178,7 +197,8 @@ class ValueNet:
         features = self._features.get(id(state.world))
         if features is None or features.world is not state.world:
             self.manifest.check(state.config)
-            features = self._features[id(state.world)] = Features(state.config, state.world)
+            features = self._features[id(state.world)] = Features(
+                state.config, state.world, self.manifest.features)
         return features
 
     def predict(self, rows: NDArray[np.float32]) -> NDArray[np.float32]:
