@@ -23,7 +23,7 @@ echo "== ruff"
 echo "== mypy --strict"
 .venv/bin/python -m mypy --strict src/kaladan
 echo "== pytest ($(.venv/bin/python -c 'import kaladan; print(kaladan.engine_mode())') engine)"
-.venv/bin/python -m pytest -q -n "${KALADAN_TEST_JOBS:-auto}" "$@"
+.venv/bin/python -m pytest -q -n "${KALADAN_TEST_JOBS:-auto}" --durations=20 "$@"
 if [ "$#" -eq 0 ]; then
   echo "== pytest (pure engine): rules, invariants, golden records, formats"
   KALADAN_PURE=1 .venv/bin/python -m pytest -q -n "${KALADAN_TEST_JOBS:-auto}" \

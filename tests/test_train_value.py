@@ -76,6 +76,13 @@ def test_an_interrupted_run_resumes_without_redoing_finished_stages(tmp_path: Pa
     assert not any("train loss" in line for line in lines)  # nor trained again
     assert len([r for r in rows(out) if r["epoch"]]) == settings.epochs
     ValueNet.load(out / "gen-0.npz")
+    # One more generation continues the run: generation 0 is kept as it is.
+    lines.clear()
+    assert Trainer(replace(settings, generations=2), out, log=lines.append).run() == \
+        out / "gen-1.npz"
+    assert (out / "gen-0.npz").read_bytes() == weights
+    assert any("continuing to 2 generations" in line for line in lines)
+    assert not any(line.startswith("generation 0") for line in lines)
 
 
 def test_a_run_directory_refuses_other_settings(tmp_path: Path) -> None:

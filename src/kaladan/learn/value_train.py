@@ -35,7 +35,7 @@ import shutil
 import time
 import zipfile
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -181,11 +181,19 @@ class Trainer:
         stored = out / "settings.json"
         if stored.exists():
             previous = TrainSettings.from_json(json.loads(stored.read_text()))
-            if previous != settings:
+            # More (or fewer) generations continue the same run: no stage before changes.
+            if replace(previous, generations=settings.generations) != settings:
                 raise TrainError(f"{out} holds a run with other settings ({stored}): resume it "
-                                 "with the same settings or train into another directory")
-        else:
-            stored.write_text(json.dumps(settings.to_json(), indent=2) + "\n")
+                                 "with the same settings (--generations may differ) or train "
+                                 "into another directory")
+            if previous.generations != settings.generations:
+                log(f"{out}: continuing to {settings.generations} generations "
+                    f"(was {previous.generations})")
+        if not stored.exists() or stored.read_text() != self._settings_text():
+            _atomic(stored, lambda tmp: tmp.write_text(self._settings_text()))
+
+    def _settings_text(self) -> str:
+        return json.dumps(self.settings.to_json(), indent=2) + "\n"
 
     # --- stage 1 and 2 ---------------------------------------------------------------------
 
