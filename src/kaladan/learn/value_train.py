@@ -63,7 +63,7 @@ class TrainSettings:
     players: int = 2
     modes: tuple[str, ...] = ("free_for_all",)  # one network serves all of them
     seed: int = 1
-    generations: int = 3  # generation 0 and its successors
+    generations: int = 2  # generation 0 and its successors (a third did not play better)
     greedy_games: int = 20000  # generation 0: greedy against greedy (cheap: 2 ms a game)
     mcts_games: int = 300  # generation 0: mcts against itself
     mcts_iterations: int = 24
