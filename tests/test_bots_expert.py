@@ -23,6 +23,7 @@ from kaladan.expert.value import (
     LAYOUTS,
     SHIPPED,
     Features,
+    Manifest,
     ValueNet,
     ValueNetError,
     load_for,
@@ -235,8 +236,14 @@ def test_a_network_on_layout_1_is_judged_with_layout_1() -> None:
     names; a layout this kaladan does not write is refused."""
     config = Config(players=2)
     world = new_game(config, 0).world
-    assert Features(config, world, 1).size + 2 * (len(FIGURES_V2) - PER_PLAYER) + 2 == \
-        Features(config, world, 2).size
+    size = Features(config, world, 1).size
+    assert size + 2 * (len(FIGURES_V2) - PER_PLAYER) + 2 == Features(config, world, 2).size
+    rng = np.random.default_rng(3)
+    weights = [(rng.normal(size=(size, 8)).astype(np.float32), np.zeros(8, np.float32)),
+               (rng.normal(size=(8, 2)).astype(np.float32), np.zeros(2, np.float32))]
+    manifest = Manifest((serving_key(config),), 1, size, "", {})
+    values = ValueNet(weights, manifest).win_probabilities(new_game(config, 5))
+    assert len(values) == 2 and all(0.0 < v < 1.0 for v in values)
     with pytest.raises(ValueNetError, match="feature layout 9 is unknown"):
         Features(config, world, 9)
 
