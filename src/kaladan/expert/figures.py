@@ -22,10 +22,10 @@ from ..rules.world import Terrain
 FIGURES: Final = ("score/40", "unit worth/40", "heuristic value", "best attack chance",
                   "worst attack on own Crown", "attacks above 1/2 /5", "castles/5", "tiles/20")
 PER_PLAYER: Final = 8
-# Layout 2 adds, per player: the worth its units stand to lose to the best attack on each of
-# its tiles, and how many held cards it could play in its best attack and against the most
-# dangerous attack on its Crown; then, once, the chance the final round begins within one
-# and within two rounds of event draws.
+# Layout 2 adds, per player: the worth under attack (its units' worth, the Crown left out,
+# times the chance of the best enemy attack on their tile), and how many held cards it could
+# play in its best attack and against the most dangerous attack on its Crown; then, once,
+# the chance the final round begins within one and within two rounds of event draws.
 FIGURES_V2: Final = (*FIGURES, "worth under attack/40", "cards for its best attack/3",
                      "cards against the attack on its Crown/3")
 PER_PLAYER_V2: Final = 11
@@ -110,6 +110,14 @@ def player_figures(state: GameState, seat: int, drop_on_mountain: bool,
             points.append(float(team_score(state, team[p])))
         else:
             points.append(0.0 if state.eliminated[p] else float(score(state, p)))
+    under_attack = [0.0] * n
+    if version >= 2:
+        for tile, units in enumerate(board):
+            danger = tile_danger[tile]
+            if danger > 0.0:
+                for c in units:
+                    if type_of(c) != CROWN:
+                        under_attack[c >> OWNER_SHIFT] += danger * unit_value(c)[0]
     out: list[float] = []
     for i in range(n):
         p = (seat + i) % n
@@ -123,26 +131,12 @@ def player_figures(state: GameState, seat: int, drop_on_mountain: bool,
         if version >= 2:
             # Only the hands the seat sees: its own and its allies' (R5.13, R23.5).
             seen = team[p] == team[seat]
-            out += [worth_under_attack(state, p, tile_danger) / 40.0,
+            out += [under_attack[p] / 40.0,
                     cards_for(state, best_at[p], p) / 3.0 if seen else 0.0,
                     cards_for(state, threat_at[p], p) / 3.0 if seen else 0.0]
     if version >= 2:
         out += [final_round_chance(state, n), final_round_chance(state, 2 * n)]
     return out
-
-
-def worth_under_attack(state: GameState, p: int, tile_danger: list[float]) -> float:
-    """The worth of ``p``'s units (as ``unit_value``, the Crown left out) on each tile
-    times the chance of the best enemy attack on that tile."""
-    total = 0.0
-    for tile, units in enumerate(state.board):
-        danger = tile_danger[tile]
-        if danger <= 0.0:
-            continue
-        for c in units:
-            if c >> OWNER_SHIFT == p and type_of(c) != CROWN:
-                total += danger * unit_value(c)[0]
-    return total
 
 
 def cards_for(state: GameState, attack: tuple[int, int], p: int) -> int:

@@ -179,8 +179,9 @@ class Trainer:
         self.config = settings.config()
         out.mkdir(parents=True, exist_ok=True)
         stored = out / "settings.json"
-        if stored.exists():
-            previous = TrainSettings.from_json(json.loads(stored.read_text()))
+        previous = (TrainSettings.from_json(json.loads(stored.read_text()))
+                    if stored.exists() else None)
+        if previous is not None:
             # More (or fewer) generations continue the same run: no stage before changes.
             if replace(previous, generations=settings.generations) != settings:
                 raise TrainError(f"{out} holds a run with other settings ({stored}): resume it "
@@ -189,11 +190,9 @@ class Trainer:
             if previous.generations != settings.generations:
                 log(f"{out}: continuing to {settings.generations} generations "
                     f"(was {previous.generations})")
-        if not stored.exists() or stored.read_text() != self._settings_text():
-            _atomic(stored, lambda tmp: tmp.write_text(self._settings_text()))
-
-    def _settings_text(self) -> str:
-        return json.dumps(self.settings.to_json(), indent=2) + "\n"
+        if previous != settings:
+            text = json.dumps(settings.to_json(), indent=2) + "\n"
+            _atomic(stored, lambda tmp: tmp.write_text(text))
 
     # --- stage 1 and 2 ---------------------------------------------------------------------
 
