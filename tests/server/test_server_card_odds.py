@@ -18,6 +18,7 @@ from kaladan.rules.actions import ATTACK
 from kaladan.rules.config import Config
 from kaladan.rules.legal import legal_actions
 from kaladan.rules.state import Decision, GameState
+from kaladan.server.views import hint_view, odds_with_cards
 
 # A quick two-player game of this seed, greedy bots on both seats, reaches seat 0's Action
 # phase with an attack and Golden Charge (KIM-2) in hand, the defender holding a card too.
@@ -94,3 +95,20 @@ def test_the_card_odds_read_no_hidden_hand() -> None:
     for k in range(4):
         other = SeatView(state, 0).determinize(random.Random(k))
         assert [attack_card_odds(other, a.tile, a.tile2) for a in attacks] == shown
+
+
+def test_a_hint_for_an_attack_gives_the_odds_list_entry_with_its_cards() -> None:
+    """An advised attack carries the odds the odds list shows for it, the seat's own cards
+    included (R16.5-R16.8): the same figures whichever way the player asks."""
+    game, _ = scripted(SEED)
+    state = game.state
+    with_card = 0
+    for action in legal_actions(state):
+        if action.kind is not ATTACK:
+            continue
+        hinted = hint_view(state, 7, action, "expert")["odds"]
+        assert hinted == odds_with_cards(state, action)
+        assert [c["card"] for c in hinted["cards"]] == [
+            c.card for c in attack_card_odds(state, action.tile, action.tile2)]
+        with_card += bool(hinted["cards"])
+    assert with_card >= 1  # the position has an attack with a card, so the check can fail

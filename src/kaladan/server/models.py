@@ -378,7 +378,8 @@ class Hint(BaseModel):
 
     version: int
     action: LegalAction = Field(description="the advised action, as the whole list lists it")
-    odds: AttackOdds | None = Field(description="an attack's exact odds; null otherwise")
+    odds: AttackOdds | None = Field(description="an attack's exact odds, with the seat's "
+                                    "own cards as the odds list gives them; null otherwise")
     adviser: Literal["expert", "greedy"] = Field(
         description="the bot that advises: the expert bot, or the greedy bot where no value "
         "network serves the game")
@@ -420,7 +421,7 @@ class AttackOdds(BaseModel):
     expected_defender_losses: float
     cards: list[CardOdds] = Field(default_factory=list, description="the same with each "
                                   "card of the seat's own hand it may play in this battle "
-                                  "(the odds list only; never an opponent's hand)")
+                                  "(never an opponent's hand)")
 
 
 class LogEntry(BaseModel):

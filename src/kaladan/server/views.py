@@ -93,11 +93,20 @@ def all_odds(live: LiveGame, seat: int) -> dict[str, Any]:
         for group in offer(state).of_kind(ATTACK):
             action = group.action
             if action is not None:
-                chances = attack_odds(state, action)
+                chances = odds_with_cards(state, action)
                 if chances is not None:
-                    chances = {**chances, "cards": card_odds(state, action)}
                     odds[action_text(action, state)] = by_index[str(group.start)] = chances
     return {"version": snapshot.version, "odds": odds, "by_index": by_index}
+
+
+def odds_with_cards(state: GameState, action: Action) -> dict[str, Any] | None:
+    """An attack's odds as the deciding seat is shown them, in the odds list and in a hint
+    alike: without cards, and with each card of its own hand it may play (None where the
+    odds do not model the position)."""
+    chances = attack_odds(state, action)
+    if chances is None:
+        return None
+    return {**chances, "cards": card_odds(state, action)}
 
 
 def card_odds(state: GameState, action: Action) -> list[dict[str, Any]]:
@@ -132,9 +141,10 @@ def odds_json(odds: Odds) -> dict[str, Any]:
 def hint_view(state: GameState, version: int, action: Action, adviser: str) -> dict[str, Any]:
     """The advice ``action`` for the seat deciding in ``state`` (the published state of
     ``version``; ``hints.Advisor``) as a listed action with its index, for an attack with its
-    exact odds, and the kind of bot that gave it."""
+    exact odds as the odds list gives them (``odds_with_cards``), and the kind of bot that
+    gave it."""
     index = list(legal_actions(state)).index(action)
-    odds = attack_odds(state, action) if action.kind == ATTACK else None
+    odds = odds_with_cards(state, action) if action.kind == ATTACK else None
     return {"version": version, "action": action_json(index, action, state), "odds": odds,
             "adviser": adviser}
 
