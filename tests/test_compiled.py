@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -158,6 +159,49 @@ games = [play_spec(spec).to_json() for spec in specs]
 print(json.dumps(games, sort_keys=True))
 print(seats.__file__)
 """
+
+
+RANDOM_GAMES = """
+import hashlib, json, random, sys
+sys.path.insert(0, sys.argv[1])
+from test_invariants import random_config
+from kaladan.rules.apply import apply_unchecked
+from kaladan.rules.legal import legal_actions
+from kaladan.rules.notation import position_to_json
+from kaladan.rules.setup import new_game
+digest = hashlib.sha256()
+for index in range(int(sys.argv[2])):
+    config = random_config(index)
+    if config.players in (4, 6) and index % 2:
+        config = config.with_options(mode="team_2v2" if config.players == 4 else "team_3v3")
+    state = new_game(config, 10_000 + index)
+    rng = random.Random(index)
+    steps = 0
+    while not state.is_over:
+        legal = legal_actions(state)
+        apply_unchecked(state, legal[rng.randrange(len(legal))])
+        steps += 1
+        if steps % 40 == 0:
+            digest.update(json.dumps(position_to_json(state), sort_keys=True).encode())
+    digest.update(json.dumps(position_to_json(state), sort_keys=True).encode())
+print(digest.hexdigest())
+print(legal_actions.__module__, sys.modules["kaladan.rules.legal"].__file__)
+"""
+
+
+def test_compiled_and_pure_play_the_invariant_suites_games_alike() -> None:
+    # The pure-engine pass of scripts/test.sh leaves out the slow invariant suites: these are
+    # their games (every option drawn, custom worlds, team modes), positions compared every
+    # 40 decisions and at the end, so the invariants checked on the compiled engine hold for
+    # the pure one too.
+    if kaladan.engine_mode() != "compiled":
+        pytest.skip("the compiled engine is not built here")
+    args = (RANDOM_GAMES, str(Path(__file__).parent / "rules"), "200")
+    compiled = subprocess.run([sys.executable, "-c", *args], check=True, capture_output=True,
+                              text=True).stdout.splitlines()
+    pure = _pure(*args).splitlines()
+    assert compiled[0] == pure[0]
+    assert not compiled[1].endswith(".py") and pure[1].endswith(".py")
 
 
 def test_compiled_and_pure_simulations_give_the_same_games() -> None:

@@ -57,11 +57,11 @@ def check_units(state: GameState) -> None:
     places += state.removed
     if state.battle is not None:
         places += [c for c, _, _ in state.battle.set_aside]
-    for c in places:
+    for c, count in Counter(places).items():
         if type_of(c) == SPECIAL:
-            specials[realm_of(c)] += 1
+            specials[realm_of(c)] += count
         else:
-            seen[(owner_of(c), type_of(c))] += 1
+            seen[(owner_of(c), type_of(c))] += count
     for seat in range(state.n):
         for t in range(7):
             if t != SPECIAL:
@@ -99,9 +99,12 @@ def check_state(state: GameState) -> None:
             f"two sides on {state.world.names[t]}")
         assert list(units) == sorted(units)
     assert min(state.gold) >= 0
+    fresh: list[list[int]] = [[] for _ in range(state.n)]  # one pass over the board
+    for t, units in enumerate(state.board):
+        for seat in sorted({c >> 7 for c in units}):
+            fresh[seat].append(t)
     for seat in range(state.n):  # the engine's cache of controlled tiles is never stale
-        fresh = [t for t, units in enumerate(state.board) if any(c >> 7 == seat for c in units)]
-        assert state.controlled(seat) == fresh
+        assert state.controlled(seat) == fresh[seat], seat
     if not state.is_over:
         assert state.pending.kind != Decision.NONE
         assert not state.eliminated[state.pending.seat]

@@ -91,7 +91,8 @@ def test_an_outside_audit_finds_only_what_no_schema_can_say(tmp_path: Path) -> N
     with LiveServer(app) as server, watch_log() as log:
         run = subprocess.run(
             [sys.executable, "-m", "schemathesis.cli", "run", f"{server.http}/openapi.json",
-             "--checks", "all", "--seed", str(SEED), "--max-examples", "30", "--no-color",
+             "--checks", "all", "--seed", str(SEED), "--max-examples", str(EXAMPLES),
+             "--no-color",
              "--request-timeout", "30", "--report", "json", "--report-json-path", str(report)],
             cwd=tmp_path, env={k: v for k, v in os.environ.items()
                                if not k.startswith("SCHEMATHESIS")},
