@@ -13,12 +13,12 @@ from server_support import auth, create, join_all
 from kaladan.bots.base import SeatView
 from kaladan.bots.greedy import GreedyBot
 from kaladan.game import Game
-from kaladan.odds import attack_card_odds
+from kaladan.odds import attack_card_odds, odds_for_attack
 from kaladan.rules.actions import ATTACK
 from kaladan.rules.config import Config
 from kaladan.rules.legal import legal_actions
 from kaladan.rules.state import Decision, GameState
-from kaladan.server.views import hint_view, odds_with_cards
+from kaladan.server.views import hint_view
 
 # A quick two-player game of this seed, greedy bots on both seats, reaches seat 0's Action
 # phase with an attack and Golden Charge (KIM-2) in hand, the defender holding a card too.
@@ -107,8 +107,10 @@ def test_a_hint_for_an_attack_gives_the_odds_list_entry_with_its_cards() -> None
         if action.kind is not ATTACK:
             continue
         hinted = hint_view(state, 7, action, "expert")["odds"]
-        assert hinted == odds_with_cards(state, action)
-        assert [c["card"] for c in hinted["cards"]] == [
-            c.card for c in attack_card_odds(state, action.tile, action.tile2)]
-        with_card += bool(hinted["cards"])
+        plain = odds_for_attack(state, action.tile, action.tile2).attacker_wins
+        assert hinted["attacker_wins_exact"] == f"{plain.numerator}/{plain.denominator}"
+        want = [(c.card, f"{c.odds.attacker_wins.numerator}/{c.odds.attacker_wins.denominator}")
+                for c in attack_card_odds(state, action.tile, action.tile2)]
+        assert [(c["card"], c["attacker_wins_exact"]) for c in hinted["cards"]] == want
+        with_card += bool(want)
     assert with_card >= 1  # the position has an attack with a card, so the check can fail
