@@ -5,9 +5,12 @@ budget, and the expert's again with NumPy's matrix products left on OpenBLAS's d
 threads instead of one (``--threads default``). ``--busy N`` keeps N other processes
 spinning meanwhile, as the other game of ``--jobs 2`` does in a benchmark. ``--levels``
 prints instead the CPU milliseconds each level (bots/data/levels.json) takes per searched decision
-on the same positions. Nothing is asserted on time.
+on the same positions, ``--specs A,B`` those of the given bot specs (the expert's variants:
+``chance=1``, ``chance=2``). Nothing is asserted on time.
 
     PYTHONPATH=src python bench/bench_expert.py [--time 0.1] [--busy 1] [--levels]
+    PYTHONPATH=src python bench/bench_expert.py --specs \
+        expert:iterations=100,expert:iterations=100,chance=2 --players 2
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from kaladan.bots.base import SeatView
 from kaladan.bots.greedy import GreedyBot
 from kaladan.bots.levels import levels
 from kaladan.bots.mcts import MctsBot, MctsParams
-from kaladan.bots.registry import check_config, make_bot
+from kaladan.bots.registry import check_config, make_bot, split_bot_list
 from kaladan.expert import bot as expert_module
 from kaladan.expert.bot import ExpertBot, ExpertParams
 from kaladan.rules.apply import apply_unchecked
@@ -74,18 +77,19 @@ def seconds(spec: str, states: list[GameState]) -> list[float]:
     return out
 
 
-def level_times(seeds: int) -> None:
-    print("CPU milliseconds per decision of each level (median, 90th percentile, max)")
-    for players in (2, 4):
-        states = positions(players, seeds)
-        for level in levels():
+def spec_times(named: list[tuple[str, str]], seeds: int, players: tuple[int, ...]) -> None:
+    """The CPU milliseconds per decision of each (name, spec) on the same positions."""
+    print("CPU milliseconds per decision (median, 90th percentile, max)")
+    for n in players:
+        states = positions(n, seeds)
+        for name, spec in named:
             try:
-                check_config(level.bot, Config(players=players))
+                check_config(spec, Config(players=n))
             except ConfigError:
                 continue
-            took = sorted(1000 * s for s in seconds(level.bot, states))
-            print(f"{players} players, {len(states)} positions, {level.name:9} "
-                  f"{level.bot:24} {statistics.median(took):7.1f} "
+            took = sorted(1000 * s for s in seconds(spec, states))
+            print(f"{n} players, {len(states)} positions, {name:9} "
+                  f"{spec:24} {statistics.median(took):7.1f} "
                   f"{took[int(0.9 * (len(took) - 1))]:7.1f} {took[-1]:7.1f}", flush=True)
 
 
@@ -100,9 +104,16 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=4, help="greedy games per player count")
     parser.add_argument("--busy", type=int, default=0, help="spinning processes meanwhile")
     parser.add_argument("--levels", action="store_true", help="each level's seconds instead")
+    parser.add_argument("--specs", help="these bot specs' seconds instead (comma-separated)")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     args = parser.parse_args()
     if args.levels:
-        level_times(args.seeds)
+        spec_times([(level.name, level.bot) for level in levels()], args.seeds,
+                   tuple(args.players))
+        return
+    if args.specs:
+        spec_times([("", spec) for spec in split_bot_list(args.specs)], args.seeds,
+                   tuple(args.players))
         return
     busy = [multiprocessing.Process(target=spin, daemon=True) for _ in range(args.busy)]
     for process in busy:

@@ -320,6 +320,8 @@ def test_the_shipped_weights_load_and_judge_without_torch() -> None:
     ("expert:time=-1", "must be positive"),
     ("expert:time=inf", "must be positive"),
     ("expert:iterations=10,time=1", "not both"),
+    ("expert:chance=3", "use 0 .sampled dice., 1 .chance nodes. or 2"),
+    ("expert:chance=-1", "must be positive"),
 ])
 def test_bad_expert_parameters_are_clear_errors(spec: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):

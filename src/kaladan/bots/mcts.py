@@ -6,7 +6,8 @@ future dice redrawn) — and walks one tree shared by all determinizations: an e
 action, and a child's availability counts how often it was legal when its parent was
 visited, so UCB compares actions fairly when hidden cards make them legal only sometimes
 (Cowling, Powley and Whitehouse 2012). Chance is open loop: the dice are part of the
-determinization, not nodes of the tree.
+determinization, not nodes of the tree (the expert's ``chance`` option makes a battle's roll
+a chance node: ``descend(..., chance=True)``).
 
 The game's branching is wide (the action phase lists every sub-multiset of units that can
 move), so a node searches a small candidate set: the greedy bot's choice, every attack, the
@@ -27,14 +28,18 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..odds import hit_distribution
 from ..rules import actions as A
 from ..rules.actions import Action
 from ..rules.apply import apply_unchecked
+from ..rules.combat import compare
 from ..rules.errors import ConfigError
+from ..rules.gamelog import DiceRolled, Entry, PairsCompared
 from ..rules.legal import legal_actions
 from ..rules.scoring import score, team_score
-from ..rules.state import GameState
+from ..rules.state import BattleStep, GameState
 from ..rules.units import CROWN, owner_of, type_of, unit_value
+from ..rules.world import Terrain
 from .base import SeatView
 from .greedy import GreedyBot
 
@@ -73,15 +78,33 @@ class MctsParams:
 
 
 class Node:
-    """Statistics of the edge into this node, and the children by action."""
+    """Statistics of the edge into this node, and the children by action.
 
-    __slots__ = ("children", "visits", "available", "value")
+    With chance nodes (``descend(..., chance=True)``), an edge whose action rolled a battle's
+    dice is a chance node: the decisions after the roll hang under one outcome node per
+    outcome of hits, each with its exact probability, and the edge's value is the outcomes'
+    mean values weighted by those probabilities, not by how often the samples rolled them.
+    """
 
-    def __init__(self) -> None:
+    __slots__ = ("children", "visits", "available", "value", "outcomes", "weight", "raw",
+                 "rolled", "rolled_value")
+
+    def __init__(self, weight: float = 0.0) -> None:
         self.children: dict[Action, Node] = {}
         self.visits = 0
         self.available = 0
-        self.value = 0.0  # summed value to the seat that chose the edge
+        # Summed value to the seat that chose the edge; of a chance node, its estimate of
+        # the mean value times its visits.
+        self.value = 0.0
+        # Of a chance node: the node after each outcome, keyed by (hits on the attacker,
+        # hits on the defender) as rolled (R16.16-R16.20).
+        self.outcomes: dict[tuple[int, int], Node] | None = None
+        self.weight = weight  # of an outcome node: the outcome's exact probability
+        # Of a chance node: the summed values as backed up, and the visits that went on
+        # through an outcome node with their summed values.
+        self.raw = 0.0
+        self.rolled = 0
+        self.rolled_value = 0.0
 
 
 def run_budget(iterations: int, seconds: float | None, cap_seconds: float | None,
@@ -107,11 +130,18 @@ def run_budget(iterations: int, seconds: float | None, cap_seconds: float | None
 
 
 def descend(root: Node, state: GameState, root_candidates: list[Action], c: float,
-            width: int) -> list[tuple[Node, int]]:
+            width: int, chance: bool = False,
+            before: list[tuple[GameState, Action]] | None = None) -> list[tuple[Node, int]]:
     """One walk down the tree on the determinization ``state``, played along: UCB with
     availability counts among a node's candidates, until a node has an untried candidate
     (expanded, greedy's choice first) or the game ends. Returns the edges walked, each with
-    the seat that chose it; ``state`` is left at the leaf for the caller to value."""
+    the seat that chose it; ``state`` is left at the leaf for the caller to value.
+
+    ``chance``: an action that rolls a battle's dice leads on through the node of the
+    outcome this determinization rolled; the dice stay sampled, and ``backup`` weighs the
+    outcomes by their exact probabilities (``odds.hit_distribution``). ``before`` receives
+    the state before the expanded action and the action when that action can roll, so the
+    caller can judge the new chance node over every outcome (``outcome_states``)."""
     path: list[tuple[Node, int]] = []
     node = root
     options = root_candidates
@@ -127,7 +157,9 @@ def descend(root: Node, state: GameState, root_candidates: list[Action], c: floa
             child = node.children[action] = Node()
             child.available = 1
             path.append((child, seat))
-            apply_unchecked(state, action)
+            if before is not None and chance and _may_roll(state, action):
+                before.append((state.copy(), action))
+            _play(child, state, action, chance, path, seat)
             return path
         best_score = -1.0
         best: tuple[Action, Node] | None = None
@@ -140,17 +172,200 @@ def descend(root: Node, state: GameState, root_candidates: list[Action], c: floa
         assert best is not None
         action, node = best
         path.append((node, seat))
-        apply_unchecked(state, action)
+        node = _play(node, state, action, chance, path, seat)
         if state.is_over:
             return path
         options = candidates(SeatView(state, state.pending.seat), legal_actions(state), width)
 
 
+def _play(node: Node, state: GameState, action: Action, chance: bool,
+          path: list[tuple[Node, int]], seat: int) -> Node:
+    """Apply the action of the edge into ``node``; returns the node the walk goes on from:
+    with ``chance``, the outcome's node when the action rolled a battle's dice (added to
+    ``path`` with the same seat, so it gathers the values of the visits that rolled it)."""
+    if not chance or not _may_roll(state, action):
+        apply_unchecked(state, action)
+        return node
+    sink: list[Entry] = []
+    apply_unchecked(state, action, sink)
+    rolled = _rolled(state, sink)
+    if rolled is None:
+        return node
+    key, weight = rolled
+    if node.outcomes is None:
+        node.outcomes = {}
+        node.raw = node.value  # the sampled sum so far: no estimate has replaced it yet
+    after = node.outcomes.get(key)
+    if after is None:
+        after = node.outcomes[key] = Node(weight)
+    path.append((after, seat))
+    return after
+
+
+def _may_roll(state: GameState, action: Action) -> bool:
+    """Whether applying ``action`` can reach a battle's roll (R16.15): an attack, or any
+    decision of a battle before its dice (declarations, W1 choices, an evasion). Only such
+    an apply is logged, which costs time."""
+    if action.kind == A.ATTACK or action.kind == A.VOLLEY:
+        return True
+    battle = state.battle
+    return battle is not None and battle.step in _BEFORE_ROLL
+
+
+_BEFORE_ROLL = (BattleStep.DECLARE, BattleStep.W1, BattleStep.EVADE)
+# A battle's pools: the die sizes of each side, the mountain's dropped die, EG2's scales.
+Pools = tuple[tuple[int, ...], tuple[int, ...], bool, bool]
+# The exact probability of each (hits on the attacker, hits on the defender) by sorted
+# pools: a float per outcome, made once per pools from the memoised ``hit_distribution``.
+_OUTCOME_ODDS: dict[Pools, dict[tuple[int, int], float]] = {}
+
+
+def _outcome_odds(attack: tuple[int, ...], defence: tuple[int, ...], drop: bool,
+                  scales: bool) -> dict[tuple[int, int], float]:
+    pools = (tuple(sorted(attack, reverse=True)), tuple(sorted(defence, reverse=True)), drop,
+             scales)
+    odds = _OUTCOME_ODDS.get(pools)
+    if odds is None:
+        hits = hit_distribution(pools[0], pools[1], drop, scales)
+        odds = _OUTCOME_ODDS[pools] = {(ha, hd): n / hits.total for ha, hd, n in hits.counts}
+    return odds
+
+
+def _logged_roll(state: GameState, sink: list[Entry]) -> tuple[Pools, tuple[int, int]] | None:
+    """The pools (sizes in the order rolled) and the hits (R16.16-R16.20) of the one battle
+    roll an apply logged in ``sink``; None when it rolled none (or more than one: never
+    seen)."""
+    dice: DiceRolled | None = None
+    pairs: PairsCompared | None = None
+    for entry in sink:
+        if isinstance(entry, DiceRolled):
+            if dice is not None:
+                return None
+            dice = entry
+        elif isinstance(entry, PairsCompared):
+            pairs = entry
+    if dice is None or pairs is None:
+        return None
+    pools = (tuple([d.size for d in dice.attack]), tuple([d.size for d in dice.defence]),
+             pairs.dropped != -1, state.scales)
+    return pools, (pairs.attacker_hits, pairs.defender_hits)
+
+
+def _rolled(state: GameState, sink: list[Entry]) -> tuple[tuple[int, int], float] | None:
+    """The outcome of the roll an apply logged in ``sink`` and its exact probability."""
+    logged = _logged_roll(state, sink)
+    if logged is None:
+        return None
+    (attack, defence, drop, scales), key = logged
+    return key, _outcome_odds(attack, defence, drop, scales)[key]
+
+
 def backup(path: list[tuple[Node, int]], values: Sequence[float]) -> None:
-    """Add one visit and the choosing seat's value to every edge of ``path``."""
-    for child, seat in path:
+    """Add one visit and the choosing seat's value to every edge of ``path``; a chance
+    node's value becomes its outcomes' means weighted by their exact probabilities."""
+    chance = False
+    last = len(path) - 1
+    for i, (child, seat) in enumerate(path):
+        value = values[seat]
         child.visits += 1
-        child.value += values[seat]
+        child.value += value
+        if child.outcomes is not None:
+            chance = True
+            child.raw += value
+            if i < last and path[i + 1][0].weight > 0.0:  # went on through an outcome
+                child.rolled += 1
+                child.rolled_value += value
+    if chance:
+        for child, _ in path:
+            if child.outcomes is not None:
+                _estimate(child)
+
+
+def _estimate(node: Node) -> None:
+    """A chance node's value: the visits that rolled no dice (an opponent's hidden card can
+    put the roll off in some determinizations; a visit judged over every outcome) as backed
+    up, the others as the probability-weighted mean of the outcomes' values, renormalised
+    over the outcomes seen."""
+    assert node.outcomes is not None
+    weights = 0.0
+    weighted = 0.0
+    for after in node.outcomes.values():
+        if after.visits:
+            weights += after.weight
+            weighted += after.weight * after.value / after.visits
+    if not node.rolled or weights <= 0.0:
+        node.value = node.raw
+        return
+    node.value = node.raw - node.rolled_value + node.rolled * (weighted / weights)
+
+
+def outcome_states(before: GameState, action: Action
+                   ) -> list[tuple[tuple[int, int], float, GameState]]:
+    """Every outcome of the roll ``action`` makes from ``before`` (R16.15-R16.20): its hits,
+    its exact probability and the state after it (the action applied with dice forced to
+    give those hits). Empty when the action rolls no battle dice from ``before``; an outcome
+    whose dice the forced faces do not reach (a draw before the roll) is left out."""
+    probe = before.copy()
+    sink: list[Entry] = []
+    apply_unchecked(probe, action, sink)
+    logged = _logged_roll(probe, sink)
+    if logged is None:
+        return []
+    out: list[tuple[tuple[int, int], float, GameState]] = []
+    for key, weight, faces in _faces(logged[0]):
+        after = before.copy()
+        after.chance.force(faces)
+        sink = []
+        apply_unchecked(after, action, sink)
+        rolled = _logged_roll(after, sink)
+        if not after.chance.forced and rolled is not None and rolled[1] == key:
+            out.append((key, weight, after))
+    return out
+
+
+# By pools in the order rolled: each outcome of hits, its exact probability and faces that
+# roll it.
+_FACES: dict[Pools, list[tuple[tuple[int, int], float, list[int]]]] = {}
+
+
+def _faces(pools: Pools) -> list[tuple[tuple[int, int], float, list[int]]]:
+    """Faces for every outcome of ``pools``, found by rolling them with a fixed seed (an
+    outcome rarer than the tries can find is left out: its weight is renormalised away)."""
+    known = _FACES.get(pools)
+    if known is not None:
+        return known
+    attack, defence, drop, scales = pools
+    wanted = _outcome_odds(attack, defence, drop, scales)
+    found: dict[tuple[int, int], list[int]] = {}
+    rng = random.Random(0)
+    for _ in range(4000):
+        a = [rng.randint(1, size) for size in attack]
+        d = [rng.randint(1, size) for size in defence]
+        key = compare(a, d, drop, scales)
+        if key not in found:
+            found[key] = a + d
+            if len(found) == len(wanted):
+                break
+    known = _FACES[pools] = [(key, wanted[key], found[key]) for key in sorted(found)]
+    return known
+
+
+def after_roll(node: Node, state: GameState) -> Node:
+    """Where a search goes on from a kept node whose edge can roll a battle's dice, now that
+    the real game is at ``state``: the node itself while the roll is still to come, the node
+    of the outcome the battle rolled (R16.16-R16.20), or a new node when the roll is no
+    longer to be seen (the battle ended within the apply that rolled it)."""
+    if node.outcomes is None:
+        return node
+    battle = state.battle
+    if battle is not None and battle.step in _BEFORE_ROLL:
+        return node
+    if battle is None or not battle.attack_rolls:
+        return Node()
+    drop = (state.config.mountain_defence == "drop_lowest"
+            and state.world.terrain[battle.d_tile] == Terrain.MOUNTAIN)
+    key = compare(battle.attack_rolls, battle.defence_rolls, drop, state.scales)
+    return node.outcomes.get(key) or Node()
 
 
 class MctsBot:

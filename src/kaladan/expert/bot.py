@@ -14,6 +14,11 @@ old bot loses games:
   action: attack, card, casualties, invasion…), so the search of a step starts with what
   the step before learnt about it.
 
+``chance=1`` makes a battle's roll a chance node (one node per outcome of hits, weighted by
+its exact probability, ``mcts.descend``); ``chance=2`` also judges a new one over all its
+outcomes at once (``_judge_outcomes``). Neither is the default: they measured no stronger
+at equal iterations (docs/value.md "The search").
+
 The network's matrix products run on one BLAS thread while the bot searches
 (``value.one_blas_thread``): OpenBLAS's threads would fight the machine's other games.
 
@@ -34,12 +39,21 @@ from typing import Any
 
 from ..bots.base import SeatView
 from ..bots.greedy import GreedyBot
-from ..bots.mcts import Node, backup, candidates, descend, run_budget
+from ..bots.mcts import (
+    Node,
+    after_roll,
+    backup,
+    candidates,
+    descend,
+    outcome_states,
+    run_budget,
+)
 from ..rules.actions import Action
 from ..rules.apply import apply_unchecked
 from ..rules.config import Config
 from ..rules.errors import ConfigError
 from ..rules.legal import legal_actions
+from ..rules.state import GameState
 from .value import ValueNet, load_for, one_blas_thread
 
 _GREEDY = GreedyBot()
@@ -53,13 +67,16 @@ class ExpertParams:
     width: int = 10  # candidate actions searched per node
     horizon: int = 0  # greedy decisions played before a leaf is judged
     reuse: int = 1  # keep the tree across the seat's consecutive decisions
+    # Battle rolls as chance nodes weighted by their exact odds (1), and a new one judged
+    # over all its outcomes (2).
+    chance: int = 0
     net: str | None = None  # a network file instead of the shipped one
 
     @classmethod
     def parse(cls, params: dict[str, str]) -> ExpertParams:
         """From ``key=value`` pairs of a bot spec; every mistake names the parameter."""
         known: dict[str, Any] = {"iterations": int, "time": float, "c": float, "width": int,
-                                 "horizon": int, "reuse": int, "net": str}
+                                 "horizon": int, "reuse": int, "chance": int, "net": str}
         values: dict[str, Any] = {}
         for key, text in params.items():
             kind = known.get(key)
@@ -73,9 +90,12 @@ class ExpertParams:
                 value = kind(text)
             except ValueError:
                 raise ConfigError(f"expert parameter {key}={text!r} is not a number") from None
-            if value < 0 or (value == 0 and key not in ("horizon", "reuse")) or (
+            if value < 0 or (value == 0 and key not in ("horizon", "reuse", "chance")) or (
                     kind is float and not math.isfinite(value)):
                 raise ConfigError(f"expert parameter {key}={text!r} must be positive")
+            if key == "chance" and value > 2:
+                raise ConfigError(f"expert parameter chance={text!r}: use 0 (sampled dice), 1 "
+                                  "(chance nodes) or 2 (judged over every outcome)")
             values[key] = value
         if "iterations" in values and "time" in values:
             raise ConfigError("give the expert budget as iterations=N or time=SECONDS, not both")
@@ -126,11 +146,15 @@ class ExpertBot:
         kept = self._kept
         self._kept = None
         if kept is not None and kept[0] == moment:
-            root = kept[1]
+            root = after_roll(kept[1], first)
 
         def iterate(k: int) -> None:
             state = first if k == 0 else view.determinize(rng)
-            path = descend(root, state, root_candidates, params.c, params.width)
+            before: list[tuple[GameState, Action]] | None = [] if params.chance >= 2 else None
+            path = descend(root, state, root_candidates, params.c, params.width,
+                           bool(params.chance), before)
+            if before and path[-1][0].weight > 0.0 and _judge_outcomes(path, before[0], net):
+                return
             for _ in range(params.horizon):
                 if state.is_over:
                     break
@@ -156,6 +180,36 @@ class ExpertBot:
                 self._kept = ((view.seat, first.decisions + 1, id(view.world),
                                tuple(first.realm), tuple(first.home)), child)
         return best
+
+
+def _judge_outcomes(path: list[tuple[Node, int]], before: tuple[GameState, Action],
+                    net: ValueNet) -> bool:
+    """A walk that ended on a new chance node (the leaf's action rolled a battle's dice):
+    judge the position after every outcome of the roll, give each outcome's node that
+    judgement as its first visit, and back up their mean weighted by the exact odds (the
+    chance node's visit is its exact expectation, not one sample). False when the outcomes
+    cannot be made: the caller judges the rolled leaf as usual."""
+    chance_node, seat = path[-2]
+    outcomes = chance_node.outcomes
+    if outcomes is None or chance_node.visits:
+        return False
+    made = outcome_states(*before)
+    if not made:
+        return False
+    weights = 0.0
+    mean = [0.0] * before[0].n
+    for key, weight, after in made:
+        values = net.win_probabilities(after)
+        node = outcomes.get(key)
+        if node is None:
+            node = outcomes[key] = Node(weight)
+        node.visits += 1
+        node.value += values[seat]
+        for i, value in enumerate(values):
+            mean[i] += weight * value
+        weights += weight
+    backup(path[:-1], [value / weights for value in mean])
+    return True
 
 
 def expert_bot(params: dict[str, str]) -> ExpertBot:
