@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from kaladan.expert.value import FEATURES_VERSION, ValueNet, load_for  # noqa: E402
+from kaladan.expert.value import FEATURES_VERSION, Features, ValueNet, load_for  # noqa: E402
 from kaladan.learn.value_train import Trainer, TrainError, TrainSettings  # noqa: E402
 from kaladan.rules.config import Config  # noqa: E402
 from kaladan.rules.setup import new_game  # noqa: E402
@@ -103,3 +103,21 @@ def test_the_bench_script_prints_the_curve_and_ships_nothing_unasked(tmp_path: P
     assert "generation 0 epoch 0: train loss" in result.stdout
     assert "shipped" not in result.stdout
     assert (out / "gen-0.npz").exists() and (out / "curve.csv").exists()
+
+
+def test_an_older_feature_layout_is_trained_on_request_and_others_are_refused(
+        tmp_path: Path) -> None:
+    """``--features 1`` trains the layout the shipped 4-player network reads, so the script
+    rebuilds it; a layout this kaladan cannot write is refused before any work."""
+    one = replace(SMOKE, generations=1, epochs=1, features=1)
+    net_path = Trainer(one, tmp_path / "one", log=lambda line: None).run()
+    manifest = json.loads(net_path.with_suffix(".json").read_text())
+    assert manifest["features"] == 1
+    world = new_game(Config(players=2), 0).world
+    assert manifest["input_size"] == Features(Config(players=2), world, 1).size
+    assert manifest["input_size"] < Features(Config(players=2), world).size
+    net = load_for(Config(players=2), net_path)
+    assert len(net.win_probabilities(new_game(Config(players=2), 4))) == 2
+    with pytest.raises(TrainError, match="--features 3"):
+        Trainer(replace(SMOKE, features=3), tmp_path / "three", log=lambda line: None)
+    assert not (tmp_path / "three").exists()

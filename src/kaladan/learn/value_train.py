@@ -42,7 +42,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..expert.value import FEATURES_VERSION, FORMAT, Features, Manifest, serving_key
+from ..expert.value import (
+    FEATURES_VERSION,
+    FORMAT,
+    LAYOUTS,
+    Features,
+    Manifest,
+    serving_key,
+)
 from ..rules.config import Config, Mode
 from ..rules.errors import KaladanError
 from ..rules.setup import new_game
@@ -78,6 +85,9 @@ class TrainSettings:
     lr: float = 1e-3
     weight_decay: float = 1e-4
     max_steps: int = 0  # > 0: stop each generation's training after this many steps (smoke)
+    # The feature layout the network reads (``value.LAYOUTS``); the newest by default. The
+    # shipped 4-player network reads layout 1.
+    features: int = FEATURES_VERSION
     eval_games: int = 40
     eval_time: float = 0.1
     jobs: int = 2
@@ -143,12 +153,13 @@ def outcome_targets(outcome: tuple[int, ...], seat: int) -> list[float]:
     return [(outcome[(seat + i) % n] + 1) / 2.0 for i in range(n)]
 
 
-def rows_of(data: selfplay.SelfPlayData, keep: float, seed: int
+def rows_of(data: selfplay.SelfPlayData, keep: float, seed: int,
+            layout: int = FEATURES_VERSION
             ) -> tuple[NDArray[np.float16], NDArray[np.float32], NDArray[np.int32]]:
-    """Feature rows, targets and game numbers of a seeded ``keep`` share of the positions
-    with more than one legal action."""
+    """Feature rows (of feature ``layout``), targets and game numbers of a seeded ``keep``
+    share of the positions with more than one legal action."""
     config = data.config
-    features = Features(config, new_game(config, 0).world)
+    features = Features(config, new_game(config, 0).world, layout)
     rng = random.Random(seed)
     rows: list[NDArray[np.float32]] = []
     targets: list[list[float]] = []
@@ -173,6 +184,9 @@ class Trainer:
     """One run directory: the stages of every generation (module docstring)."""
 
     def __init__(self, settings: TrainSettings, out: Path, log: Log = print) -> None:
+        if settings.features not in LAYOUTS:
+            raise TrainError(f"--features {settings.features}: this kaladan writes feature "
+                             f"layouts {', '.join(map(str, LAYOUTS))}")
         self.settings = settings
         self.out = out
         self.log = log
@@ -236,7 +250,7 @@ class Trainer:
             data = selfplay.load(games_file)
             hashes.append(_sha256(games_file))
             keep = s.keep if bots[0] == "greedy" else s.keep_search
-            x, y, g = rows_of(data, keep, seed)
+            x, y, g = rows_of(data, keep, seed, s.features)
             parts.append((x, y, g + offset))
             offset += data.games
         x = np.concatenate([p[0] for p in parts])
@@ -345,7 +359,7 @@ class Trainer:
         from .. import __version__
 
         manifest = Manifest(
-            serves=tuple(serving_key(c) for c in s.configs()), features=FEATURES_VERSION,
+            serves=tuple(serving_key(c) for c in s.configs()), features=s.features,
             input_size=int(x.shape[1]), weights_sha256=_sha256(npz),
             training={"script": f"train_value {SCRIPT_VERSION}", "kaladan": __version__,
                       "generation": generation, "data_sha256": data_hash,
