@@ -10,9 +10,10 @@ per entry on the Elo scale (``sim.tournament``: 1500 the mean, 400 points = 10:1
 a seeded bootstrap 95% interval over the games, and how each level fares against the level
 below it. Writes ``OUT.json`` and ``OUT.md`` (the table docs/bots.md shows).
 
-Every game is appended to ``OUT.jsonl`` as it ends; run the same command again and the
-games already there are not played again (change ``--seed``, ``--players`` or ``--quick``
-and they are other games).
+Every game is appended to ``OUT.jsonl`` as it ends, with each seat's seconds of choosing
+(``think``, measured: it tells whether two budgets cost the same); run the same command again
+and the games already there are not played again (change ``--seed``, ``--players`` or
+``--quick`` and they are other games).
 
 ``--reach K`` pairs each entry only with the K entries after it in the order given (list them
 weakest first): a chain of neighbours, which the ratings join into one scale, instead of
@@ -148,8 +149,10 @@ def play_match(play: Player, config: Config, hero: str, rival: str, games: int, 
 
 
 def row(key: str, k: int, spec: GameSpec, game: GameSummary, hero_score: float) -> dict[str, Any]:
+    # ``think``: each seat's seconds of choosing, measured (so it differs run to run).
     return {"key": key, "k": k, "seed": spec.seed, "bots": list(spec.bots), "score": hero_score,
-            "end": game.end, "rounds": game.rounds, "winner": game.winner}
+            "end": game.end, "rounds": game.rounds, "winner": game.winner,
+            "think": [round(t, 3) for t in game.think]}
 
 
 # --- figures ---------------------------------------------------------------------------------

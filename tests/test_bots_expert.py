@@ -82,9 +82,11 @@ def test_r21_1_the_search_takes_the_attack_that_ends_the_game() -> None:
     assert set(bot.last_visits) <= set(candidates(SeatView(state, 0), legal_actions(state), 10))
 
 
-@pytest.mark.parametrize("spec", ["expert:iterations=8", "expert:iterations=8,chance=2"])
+@pytest.mark.parametrize("spec", ["expert:iterations=8", "expert:iterations=8,chance=2",
+                                  "expert:iterations=40,per=turn"])
 def test_an_iteration_budget_is_deterministic_and_plays_whole_games(spec: str) -> None:
-    """With sampled dice and with battle rolls as chance nodes (tests/test_bots_chance.py)."""
+    """With sampled dice, with battle rolls as chance nodes (tests/test_bots_chance.py) and
+    with a budget per turn (tests/test_bots_turn.py)."""
     config = Config(players=2, quick_setup=True)
     one = play_game(config, 5, [spec, "greedy"])
     two = play_game(config, 5, [spec, "greedy"])

@@ -331,14 +331,16 @@ def test_mcts_decides_and_searches_the_same_for_twins() -> None:
         assert decide(MCTS, a, seat, 3) == decide(MCTS, b, seat, 3), label
 
 
-def test_the_expert_decides_and_searches_the_same_for_twins() -> None:
+@pytest.mark.parametrize("spec", [EXPERT, "expert:iterations=150,per=turn"])
+def test_the_expert_decides_and_searches_the_same_for_twins(spec: str) -> None:
     """The expert's search and its network's judgement depend on the observation only (in
-    the games a shipped network serves; it refuses the others, docs/value.md)."""
+    the games a shipped network serves; it refuses the others, docs/value.md); so does the
+    share of a turn's budget a decision gets (per=turn)."""
     served = [twin for twin in _mcts_twins() if serves(twin[1].config)]
     assert {label for label, *_ in served} == {"hand_pool", "deck", "dice", "committed",
                                                "buyable"}
     for label, a, b, seat in served:
-        assert decide(EXPERT, a, seat, 3) == decide(EXPERT, b, seat, 3), label
+        assert decide(spec, a, seat, 3) == decide(spec, b, seat, 3), label
 
 
 def serves(config: Config) -> bool:

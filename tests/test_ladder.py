@@ -48,6 +48,7 @@ def check_games(games: dict[int, dict[str, Any]], hero: str, rival: str, seats: 
         assert row["bots"] == bots
         expected = 0.5 if row["winner"] is None else float(row["winner"] == k % seats)
         assert row["score"] == expected
+        assert len(row["think"]) == seats and all(t >= 0 for t in row["think"])
 
 
 def test_a_league_pairs_every_bot_with_paired_seeds_and_resumes(

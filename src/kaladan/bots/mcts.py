@@ -108,25 +108,56 @@ class Node:
 
 
 def run_budget(iterations: int, seconds: float | None, cap_seconds: float | None,
-               iterate: Callable[[int], None]) -> int:
+               iterate: Callable[[int], None], root: Node | None = None,
+               among: Sequence[Action] = ()) -> int:
     """Call ``iterate(k)`` for k = 0, 1, … ``iterations`` times, or for ``seconds`` when
     given (at least once); ``cap_seconds`` (a server's hard limit) stops either sooner.
+    With ``root``, stop as soon as the search is settled (``settled``): the rest of the
+    budget could not change which of the root actions ``among`` is the most visited.
     Returns how many iterations ran. The search loop of ``mcts`` and ``expert``."""
     start = time.perf_counter()
     deadline = None if seconds is None else start + seconds
     cap = None if cap_seconds is None else start + cap_seconds
     done = 0
     while True:
-        if deadline is None:
-            if done >= iterations:
-                break
-        elif done and time.perf_counter() >= deadline:
+        left = math.inf  # iterations the budget still allows
+        if deadline is None and done >= iterations:
             break
-        if cap is not None and done and time.perf_counter() >= cap:
+        if deadline is None:
+            left = float(iterations - done)
+        if done and (deadline is not None or cap is not None):
+            now = time.perf_counter()
+            rate = done / max(now - start, 1e-9)  # iterations per second so far
+            for end in (deadline, cap):
+                if end is not None:
+                    if now >= end:
+                        return done
+                    left = min(left, rate * (end - now))
+        if root is not None and done >= _SETTLE_FROM and done % _SETTLE_EVERY == 0 and settled(
+                root, among, left):
             break
         iterate(done)
         done += 1
     return done
+
+
+_SETTLE_FROM = 16  # iterations before the settled test is first made
+_SETTLE_EVERY = 4
+
+
+def settled(root: Node, among: Sequence[Action], left: float) -> bool:
+    """No action of ``among`` can overtake the most visited one in ``left`` more iterations
+    at the root: its lead in visits is larger than that (the decision is the same however
+    the rest of the budget would go)."""
+    first = second = 0
+    for action in among:
+        child = root.children.get(action)
+        visits = 0 if child is None else child.visits
+        if visits > first:
+            first, second = visits, first
+        elif visits > second:
+            second = visits
+    return first - second > left
 
 
 def descend(root: Node, state: GameState, root_candidates: list[Action], c: float,

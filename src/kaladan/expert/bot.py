@@ -23,16 +23,22 @@ The network's matrix products run on one BLAS thread while the bot searches
 (``value.one_blas_thread``): OpenBLAS's threads would fight the machine's other games.
 
 Budgets as for ``mcts``: ``expert:iterations=N`` (deterministic under the bot's rng) or
-``expert:time=SECONDS`` per decision. ``net=PATH`` judges with another network (training
-uses it); by default the shipped one for the game's player count. A configuration no
-network serves is refused with the reason (``value.ValueNetError``), before the game when
-the caller checks (``check_config``) and at the first decision otherwise.
+``expert:time=SECONDS`` per decision. ``per=turn`` makes either the budget of the seat's
+whole turn instead (``_share``): each decision of the turn gets a part of what is left, and
+stops as soon as the rest of its part could not change its choice (``mcts.settled``), so
+what a clear decision does not use goes to the turn's harder ones.
+
+``net=PATH`` judges with another network (training uses it); by default the shipped one
+for the game's player count. A configuration no network serves is refused with the reason
+(``value.ValueNetError``), before the game when the caller checks (``check_config``) and at
+the first decision otherwise.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -53,7 +59,7 @@ from ..rules.apply import apply_unchecked
 from ..rules.config import Config
 from ..rules.errors import ConfigError
 from ..rules.legal import legal_actions
-from ..rules.state import GameState
+from ..rules.state import PHASE_ORDERS, GameState, Phase
 from .value import ValueNet, load_for, one_blas_thread
 
 _GREEDY = GreedyBot()
@@ -70,19 +76,24 @@ class ExpertParams:
     # Battle rolls as chance nodes weighted by their exact odds (1), and a new one judged
     # over all its outcomes (2).
     chance: int = 0
+    per: str = "decision"  # the budget is for each decision, or for the seat's whole turn
     net: str | None = None  # a network file instead of the shipped one
 
     @classmethod
     def parse(cls, params: dict[str, str]) -> ExpertParams:
         """From ``key=value`` pairs of a bot spec; every mistake names the parameter."""
         known: dict[str, Any] = {"iterations": int, "time": float, "c": float, "width": int,
-                                 "horizon": int, "reuse": int, "chance": int, "net": str}
+                                 "horizon": int, "reuse": int, "chance": int, "per": str,
+                                 "net": str}
         values: dict[str, Any] = {}
         for key, text in params.items():
             kind = known.get(key)
             if kind is None:
                 raise ConfigError(f"unknown expert parameter {key!r}: use "
                                   f"{', '.join(sorted(known))}")
+            if key == "per" and text not in ("decision", "turn"):
+                raise ConfigError(f"expert parameter per={text!r}: use per=decision (the "
+                                  "budget is each decision's) or per=turn (the whole turn's)")
             if kind is str:
                 values[key] = text
                 continue
@@ -115,6 +126,12 @@ class ExpertBot:
         self.last_values: dict[Action, float] = {}
         self.last_value = 0.5  # the chosen edge's mean value: the search's own estimate
         self._kept: tuple[tuple[Any, ...], Node] | None = None
+        # per=turn: the turn being played (public facts that name it), the budget it has
+        # spent (in the budget's unit: iterations or seconds) and its decisions per phase;
+        # the seat's turns before it and their decisions per phase, over all its games.
+        self._turn: tuple[tuple[Any, ...], float, dict[Phase, int]] | None = None
+        self._turns_seen = 0
+        self._asked: dict[Phase, int] = {}
         self._nets: dict[Config, ValueNet] = {}
 
     def network(self, config: Config) -> ValueNet:
@@ -163,9 +180,23 @@ class ExpertBot:
                     SeatView(state, state.pending.seat), legal, rng))
             backup(path, net.win_probabilities(state))
 
+        iterations, seconds = params.iterations, params.time
+        by_turn = params.per == "turn"
+        counted = False  # the decision is part of the seat's turn (per=turn)
+        if by_turn:
+            share, counted = self._share(view.seat, first)
+            if seconds is None:
+                iterations = max(1, int(share))
+            else:
+                seconds = share
+        start = time.perf_counter()
         with one_blas_thread():
-            self.iterations_done = run_budget(params.iterations, params.time,
-                                              self.max_seconds, iterate)
+            self.iterations_done = run_budget(iterations, seconds, self.max_seconds, iterate,
+                                              root if by_turn else None, root_candidates)
+        if counted and self._turn is not None:
+            key, spent, asked = self._turn
+            self._turn = (key, spent + (self.iterations_done if params.time is None
+                                        else time.perf_counter() - start), asked)
         searched = [a for a in root_candidates if a in root.children and root.children[a].visits]
         self.last_visits = {a: root.children[a].visits for a in searched}
         self.last_values = {a: root.children[a].value / root.children[a].visits
@@ -180,6 +211,45 @@ class ExpertBot:
                 self._kept = ((view.seat, first.decisions + 1, id(view.world),
                                tuple(first.realm), tuple(first.home)), child)
         return best
+
+    def _share(self, seat: int, state: GameState) -> tuple[float, bool]:
+        """Under ``per=turn``, the part of the budget this decision may use.
+
+        In the seat's own turn: what the turn has left over the decisions it expects still to
+        make in the turn, this one included. It expects, of each phase of the turn that can
+        ask it something (R6.2; income asks nothing), as many as it made on average in its
+        turns before (one each before its first turn), and at least this one; a decision
+        past the expected ones still gets ``_FLOOR`` of the budget. A decision outside the
+        seat's turn (setup, a defence, another seat's event) gets the budget over the
+        expected decisions of a whole turn, and is not counted in any turn. Returns the share
+        and whether the decision counts in the turn.
+        """
+        budget = float(self.params.iterations if self.params.time is None
+                       else self.params.time)
+        asking = [p for p in PHASE_ORDERS[state.config.phase_order] if p is not Phase.INCOME]
+        if state.active != seat or state.phase not in asking:
+            return budget / sum(self._expected(p) for p in asking), False
+        key = (seat, state.turn, state.slot, id(state.world), tuple(state.realm))
+        if self._turn is None or self._turn[0] != key:
+            if self._turn is not None:  # the seat's last turn is over: learn from it
+                self._turns_seen += 1
+                for phase, count in self._turn[2].items():
+                    self._asked[phase] = self._asked.get(phase, 0) + count
+            self._turn = (key, 0.0, {})
+        _, spent, asked = self._turn
+        now = asking.index(state.phase)
+        ahead = max(1.0, self._expected(state.phase) - asked.get(state.phase, 0)) + sum(
+            self._expected(p) for p in asking[now + 1:])
+        asked[state.phase] = asked.get(state.phase, 0) + 1
+        return max((budget - spent) / ahead, budget * _FLOOR), True
+
+    def _expected(self, phase: Phase) -> float:
+        """The decisions the seat expects to make in ``phase`` of a turn: the mean of its
+        turns before, counting one turn with one decision in every phase as a prior."""
+        return (self._asked.get(phase, 0) + 1) / (self._turns_seen + 1)
+
+
+_FLOOR = 1 / 20  # the least part of a turn's budget a decision of the turn gets
 
 
 def _judge_outcomes(path: list[tuple[Node, int]], before: tuple[GameState, Action],
