@@ -43,6 +43,7 @@ from .rules.combat import (
     attack_pool,
     bonus_dice,
     defence_pool,
+    drops_lowest,
     side_dice,
 )
 from .rules.config import OPTIONS, Config
@@ -574,9 +575,7 @@ def odds_for_attack(state: GameState, a_tile: int, d_tile: int,
         _apply_card(defender_card, battle, defender, state)
     attack = attack_pool(state, a_tile, d_tile, None, _mods(battle, attacker))
     defence = defence_pool(state, d_tile, _mods(battle, defender))
-    drop = (state.config.mountain_defence == "drop_lowest"
-            and state.world.terrain[d_tile] == Terrain.MOUNTAIN)
-    hits = hit_distribution(attack, defence, drop, state.scales)
+    hits = hit_distribution(attack, defence, drops_lowest(state, d_tile), state.scales)
     return _losses(hits, len(units_a), len(state.board[d_tile]))
 
 
@@ -613,9 +612,8 @@ def _at_roll(sim: GameState, d_units: int) -> Odds:
     battle = sim.battle
     assert battle is not None
     d = battle.d_tile
-    drop = (sim.config.mountain_defence == "drop_lowest"
-            and sim.world.terrain[d] == Terrain.MOUNTAIN)
-    hits = hit_distribution(battle.attack_dice, battle.defence_dice, drop, sim.scales)
+    hits = hit_distribution(battle.attack_dice, battle.defence_dice, drops_lowest(sim, d),
+                            sim.scales)
     cap_a = sum(len(hit_candidates(sim, battle, p))
                 for p in magic.side_players(sim, battle, battle.attacker))
     cap_d = sum(len(hit_candidates(sim, battle, p))

@@ -32,14 +32,13 @@ from ..odds import hit_distribution
 from ..rules import actions as A
 from ..rules.actions import Action
 from ..rules.apply import apply_unchecked
-from ..rules.combat import compare
+from ..rules.combat import compare, drops_lowest
 from ..rules.errors import ConfigError
 from ..rules.gamelog import DiceRolled, Entry, PairsCompared
 from ..rules.legal import legal_actions
 from ..rules.scoring import score, team_score
 from ..rules.state import BattleStep, GameState
 from ..rules.units import CROWN, owner_of, type_of, unit_value
-from ..rules.world import Terrain
 from .base import SeatView
 from .greedy import GreedyBot
 
@@ -393,9 +392,8 @@ def after_roll(node: Node, state: GameState) -> Node:
         return node
     if battle is None or not battle.attack_rolls:
         return Node()
-    drop = (state.config.mountain_defence == "drop_lowest"
-            and state.world.terrain[battle.d_tile] == Terrain.MOUNTAIN)
-    key = compare(battle.attack_rolls, battle.defence_rolls, drop, state.scales)
+    key = compare(battle.attack_rolls, battle.defence_rolls, drops_lowest(state, battle.d_tile),
+                  state.scales)
     return node.outcomes.get(key) or Node()
 
 

@@ -186,6 +186,13 @@ def defence_pool(state: GameState, d_tile: int, mods: Modifiers = NO_MODIFIERS) 
     return pool + bonus_dice(Terrain.FIELD, terrain[d_tile], state.fortified[d_tile])[1]
 
 
+def drops_lowest(state: GameState, d_tile: int) -> bool:
+    """R15.4, R16.16: under ``mountain_defence = drop_lowest`` a side defending a Mountain
+    drops its lowest die after the roll (``compare``'s ``drop_lowest``)."""
+    return (state.config.mountain_defence == "drop_lowest"
+            and state.world.terrain[d_tile] == Terrain.MOUNTAIN)
+
+
 def compare(attack: list[int], defence: list[int], drop_lowest: bool,
             scales: bool) -> tuple[int, int]:
     """R16.16-R16.20: hits on (attacker, defender) from rolled dice."""
@@ -435,8 +442,7 @@ def _fight(state: GameState) -> None:
     roll = state.chance.roll
     battle.attack_rolls = [roll(size) for size in battle.attack_dice]  # R16.15
     battle.defence_rolls = [roll(size) for size in battle.defence_dice]
-    drop = (state.config.mountain_defence == "drop_lowest"
-            and state.world.terrain[d] == Terrain.MOUNTAIN)
+    drop = drops_lowest(state, d)
     hits_a, hits_d = compare(battle.attack_rolls, battle.defence_rolls, drop, state.scales)
     if state.sink is not None:
         _log_dice(state, battle, attackers, d_units, drop, hits_a, hits_d)

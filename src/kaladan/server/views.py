@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from ..odds import CardOdds, Odds, attack_card_odds, odds_for_attack
 from ..rules.actions import ATTACK, KILL, Action
-from ..rules.combat import attack_pool, defence_pool
+from ..rules.combat import attack_pool, defence_pool, drops_lowest
 from ..rules.errors import KaladanError
 from ..rules.kinds import SPECS, format_action
 from ..rules.legal import gift_allies, legal_actions
@@ -17,7 +17,6 @@ from ..rules.observe import observe
 from ..rules.offer import label, offer, price
 from ..rules.scoring import parts, team_parts
 from ..rules.state import GameState
-from ..rules.world import Terrain
 from .choices import action_tiles, args, compact, refs, split
 from .history import History
 from .jsontext import dumps
@@ -166,8 +165,7 @@ def odds_key(state: GameState, action: Action) -> OddsKey:
     a_tile, d_tile = action.tile, action.tile2
     attack = attack_pool(state, a_tile, d_tile)
     defence = defence_pool(state, d_tile)
-    drop = (state.config.mountain_defence == "drop_lowest"
-            and state.world.terrain[d_tile] == Terrain.MOUNTAIN)
+    drop = drops_lowest(state, d_tile)
     return (tuple(sorted(attack, reverse=True)), tuple(sorted(defence, reverse=True)), drop,
             state.scales, len(state.board[a_tile]), len(state.board[d_tile]))
 
