@@ -126,10 +126,9 @@ class ExpertBot:
         self.last_values: dict[Action, float] = {}
         self.last_value = 0.5  # the chosen edge's mean value: the search's own estimate
         self._kept: tuple[tuple[Any, ...], Node] | None = None
-        # per=turn: the turn being played (public facts that name it), the budget it has
-        # spent (in the budget's unit: iterations or seconds) and its decisions per phase;
-        # the seat's turns before it and their decisions per phase, over all its games.
-        self._turn: tuple[tuple[Any, ...], float, dict[Phase, int]] | None = None
+        # per=turn: the turn being played; the seat's turns before it and their decisions
+        # per phase, over all its games.
+        self._turn: _Turn | None = None
         self._turns_seen = 0
         self._asked: dict[Phase, int] = {}
         self._nets: dict[Config, ValueNet] = {}
@@ -155,10 +154,8 @@ class ExpertBot:
         if len(root_candidates) == 1:
             return root_candidates[0]
         first = view.determinize(rng)
-        # Public facts that tell one game and moment from another (a worker's bot object
-        # serves many games): a kept tree is used only for the decision it was kept for.
-        moment = (view.seat, first.decisions, id(view.world), tuple(first.realm),
-                  tuple(first.home))
+        # A kept tree is used only for the decision it was kept for.
+        moment = (view.seat, first.decisions, *_game_of(first))
         root = Node()
         kept = self._kept
         self._kept = None
@@ -182,9 +179,9 @@ class ExpertBot:
 
         iterations, seconds = params.iterations, params.time
         by_turn = params.per == "turn"
-        counted = False  # the decision is part of the seat's turn (per=turn)
+        turn: _Turn | None = None  # the turn this decision is charged to (per=turn)
         if by_turn:
-            share, counted = self._share(view.seat, first)
+            share, turn = self._share(view.seat, first)
             if seconds is None:
                 iterations = max(1, int(share))
             else:
@@ -193,10 +190,9 @@ class ExpertBot:
         with one_blas_thread():
             self.iterations_done = run_budget(iterations, seconds, self.max_seconds, iterate,
                                               root if by_turn else None, root_candidates)
-        if counted and self._turn is not None:
-            key, spent, asked = self._turn
-            self._turn = (key, spent + (self.iterations_done if params.time is None
-                                        else time.perf_counter() - start), asked)
+        if turn is not None:
+            turn.spent += (self.iterations_done if params.time is None
+                           else time.perf_counter() - start)
         searched = [a for a in root_candidates if a in root.children and root.children[a].visits]
         self.last_visits = {a: root.children[a].visits for a in searched}
         self.last_values = {a: root.children[a].value / root.children[a].visits
@@ -208,11 +204,10 @@ class ExpertBot:
         if child is not None and child.visits:
             self.last_value = child.value / child.visits
             if params.reuse:
-                self._kept = ((view.seat, first.decisions + 1, id(view.world),
-                               tuple(first.realm), tuple(first.home)), child)
+                self._kept = ((view.seat, first.decisions + 1, *_game_of(first)), child)
         return best
 
-    def _share(self, seat: int, state: GameState) -> tuple[float, bool]:
+    def _share(self, seat: int, state: GameState) -> tuple[float, _Turn | None]:
         """Under ``per=turn``, the part of the budget this decision may use.
 
         In the seat's own turn: what the turn has left over the decisions it expects still to
@@ -222,26 +217,26 @@ class ExpertBot:
         past the expected ones still gets ``_FLOOR`` of the budget. A decision outside the
         seat's turn (setup, a defence, another seat's event) gets the budget over the
         expected decisions of a whole turn, and is not counted in any turn. Returns the share
-        and whether the decision counts in the turn.
+        and the turn to charge (None outside the seat's turn).
         """
         budget = float(self.params.iterations if self.params.time is None
                        else self.params.time)
         asking = [p for p in PHASE_ORDERS[state.config.phase_order] if p is not Phase.INCOME]
         if state.active != seat or state.phase not in asking:
-            return budget / sum(self._expected(p) for p in asking), False
-        key = (seat, state.turn, state.slot, id(state.world), tuple(state.realm))
-        if self._turn is None or self._turn[0] != key:
-            if self._turn is not None:  # the seat's last turn is over: learn from it
+            return budget / sum(self._expected(p) for p in asking), None
+        key = (seat, state.turn, state.slot, *_game_of(state))
+        turn = self._turn
+        if turn is None or turn.key != key:
+            if turn is not None:  # the seat's last turn is over: learn from it
                 self._turns_seen += 1
-                for phase, count in self._turn[2].items():
+                for phase, count in turn.asked.items():
                     self._asked[phase] = self._asked.get(phase, 0) + count
-            self._turn = (key, 0.0, {})
-        _, spent, asked = self._turn
+            turn = self._turn = _Turn(key)
         now = asking.index(state.phase)
-        ahead = max(1.0, self._expected(state.phase) - asked.get(state.phase, 0)) + sum(
+        ahead = max(1.0, self._expected(state.phase) - turn.asked.get(state.phase, 0)) + sum(
             self._expected(p) for p in asking[now + 1:])
-        asked[state.phase] = asked.get(state.phase, 0) + 1
-        return max((budget - spent) / ahead, budget * _FLOOR), True
+        turn.asked[state.phase] = turn.asked.get(state.phase, 0) + 1
+        return max((budget - turn.spent) / ahead, budget * _FLOOR), turn
 
     def _expected(self, phase: Phase) -> float:
         """The decisions the seat expects to make in ``phase`` of a turn: the mean of its
@@ -250,6 +245,24 @@ class ExpertBot:
 
 
 _FLOOR = 1 / 20  # the least part of a turn's budget a decision of the turn gets
+
+
+class _Turn:
+    """A turn of the seat under ``per=turn``: the public facts that name it, the budget it
+    has spent (in the budget's unit: iterations or seconds) and its decisions per phase."""
+
+    __slots__ = ("key", "spent", "asked")
+
+    def __init__(self, key: tuple[Any, ...]) -> None:
+        self.key = key
+        self.spent = 0.0
+        self.asked: dict[Phase, int] = {}
+
+
+def _game_of(state: GameState) -> tuple[Any, ...]:
+    """Public facts that tell one game from another (a worker's bot object serves many
+    games; the world is shared by every state of a game): keys of a kept tree and a turn."""
+    return (id(state.world), tuple(state.realm), tuple(state.home))
 
 
 def _judge_outcomes(path: list[tuple[Node, int]], before: tuple[GameState, Action],
